@@ -1,0 +1,121 @@
+#pragma once
+// The propagator backend interface (CPU reference in core; CUDA in gpu/ registers itself).
+// Scheme and adjoint are documented in core/src/propagator/cpu_kernels.hpp. One Propagator serves one model and one
+// time step; states are per shot.
+#include "fwi/field.hpp"
+#include "fwi/grid.hpp"
+#include "fwi/model.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace fwi {
+
+/// The computational grid: the model padded by `pml` C-PML cells on each side and a `halo` of order/2 cells that
+/// stay zero. Padded index (pz, px) holds model cell (pz - origin, px - origin) inside the model region.
+struct PaddedGrid {
+    Grid2D model;
+    int order = 8;
+    int pml = 20;
+    int halo = 4;
+    std::int64_t nz() const { return model.nz() + 2 * (pml + halo); }
+    std::int64_t nx() const { return model.nx() + 2 * (pml + halo); }
+    std::int64_t origin() const { return pml + halo; }
+    std::int64_t cells() const { return nz() * nx(); }
+};
+
+struct PropagatorSetup {
+    Grid2D grid;
+    int order = 8;
+    int pml_width = 20;
+    double dt_s = 0;                ///< the INNER time step
+    double pml_velocity_mps = 0;    ///< reference velocity for the PML profile (kept fixed for exact gradients)
+    double freq_hz = 5;             ///< dominant frequency for the CFS alpha of the PML
+    double pml_reflection = 1e-3;   ///< target normal-incidence reflection coefficient
+};
+
+/// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc, 8 x 8 points).
+struct PointStencil {
+    std::vector<std::int64_t> cell;  ///< padded linear indices
+    std::vector<float> weight;
+};
+
+struct ShotGeometry {
+    PointStencil source;
+    std::vector<PointStencil> receivers;
+};
+
+/// Forward state: u^n, u^(n-1) and the C-PML memory variables. Resuming from a copy reproduces the run bit for bit.
+class WaveState {
+public:
+    virtual ~WaveState() = default;
+    std::int64_t step = 0;  ///< n: the next forward step to run
+    /// Host views of every array that makes the state (PML variables as packed strips). For device states the views
+    /// are of a host staging copy: call to_host() before reading them and from_host() after writing them.
+    virtual std::vector<FieldView> fields() = 0;
+    virtual void to_host() {}
+    virtual void from_host() {}
+};
+
+/// Adjoint state: mu = c * lambda_u for n and n+1, and the adjoints of the PML variables.
+class AdjointState {
+public:
+    virtual ~AdjointState() = default;
+    std::int64_t step = 0;  ///< n: the adjoint of forward state n+1 is current; adjoint(n) moves to n-1... see kernels
+};
+
+class Propagator {
+public:
+    virtual ~Propagator() = default;
+    virtual std::string backend() const = 0;
+    virtual const PaddedGrid& padded() const = 0;
+    virtual const PropagatorSetup& setup() const = 0;
+
+    /// Sets the velocity model (m/s; grid must equal setup().grid). Throws ConfigError for bad velocities.
+    virtual void set_model(const Model& model) = 0;
+    virtual std::unique_ptr<WaveState> new_state() const = 0;
+    virtual std::unique_ptr<AdjointState> new_adjoint_state() const = 0;
+
+    /// Forward steps n = state.step .. state.step+count-1. `source` holds the inner-rate source amplitude per step;
+    /// if `traces` is not null, receiver r's sample n goes to traces[r * trace_length + n].
+    virtual void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
+                         std::span<const float> source, float* traces, std::int64_t trace_length) = 0;
+    /// One forward step n = state.step that also writes the gradient snapshot u^(n+1) - 2u^n + u^(n-1) over the
+    /// padded grid into `snapshot` (padded().cells() floats).
+    virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
+                                       float* traces, std::int64_t trace_length, float* snapshot) = 0;
+    /// Adjoint step for forward step n = adj.step - 1 ... (see the kernel header for the exact recurrences).
+    /// Adds weight * mu^(n+1) * snapshot / c^2 to the gradient with respect to c = v^2 dt^2 (padded grid) when
+    /// snapshot is not null, then injects residual sample n (residual[r * trace_length + n]).
+    virtual void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
+                         std::int64_t trace_length, const float* snapshot, float weight) = 0;
+    /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells), added to
+    /// `gradient_mps` (model cells). Clears the internal accumulator.
+    virtual void take_velocity_gradient(std::span<float> gradient_mps) = 0;
+
+    /// Host copy of the current wavefield of a state restricted to the model region (for display).
+    virtual void model_region_wavefield(WaveState& state, std::span<float> out) = 0;
+};
+
+/// Hicks (2002) interpolation of a point at (x_m, z_m) (model coordinates) onto the padded grid.
+/// Throws ConfigError if the point lies outside the model.
+PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what);
+
+/// Backend registry: "cpu" always; "cuda" when gpu/ is built and a device is present.
+struct BackendInfo {
+    std::string name;
+    std::function<bool()> available;  ///< false e.g. without a CUDA driver
+    std::function<std::string()> device_name;
+    std::function<std::unique_ptr<Propagator>(const PropagatorSetup&)> make;
+};
+void register_backend(BackendInfo info);
+std::vector<std::string> available_backends();
+/// "auto" picks cuda if available, else cpu. Throws ConfigError for an unknown or unavailable backend.
+std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup);
+std::string backend_device_name(const std::string& backend);
+
+} // namespace fwi

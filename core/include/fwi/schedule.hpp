@@ -1,0 +1,73 @@
+#pragma once
+// Checkpoint schedules are PURE PLANS: a sequence of actions over step indices and slots, never a wavefield.
+// The executor (gradient_engine) is the only place that turns actions into propagation and storage.
+//
+// Vocabulary (l forward steps 0..l-1; "state n" = the forward state before step n; state 0 is the zero state):
+//   Advance{from,to}         current state is `from`; run forward steps from..to-1; current state becomes `to`.
+//   AdvanceSnapshots{from,to} as Advance, and keep the gradient snapshot of every step in [from,to) (those the
+//                            gradient sampling interval asks for) in the snapshot buffer, until its Reverse.
+//   Store{step,slot,tier}    copy the current state (which is `step`) into `slot` of `tier`.
+//   Restore{step,slot,tier}  current state := the copy in slot (which holds `step`); the slot stays occupied.
+//   Free{slot,tier}          release the slot.
+//   Reverse{step}            adjoint step `step`. If the snapshot of `step` is in the buffer it is used and freed;
+//                            otherwise the current state must be `step`: the executor runs forward step `step` once
+//                            to obtain the snapshot (Revolve's "firstturn/youturn"), and that forward step is NOT an
+//                            Advance (cost models count it separately). Reverses run step = l-1 down to 0.
+// Receivers are recorded the first time each forward step is computed.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fwi {
+
+enum class ActionType { Advance, AdvanceSnapshots, Store, Restore, Free, Reverse };
+
+struct Action {
+    ActionType type = ActionType::Advance;
+    std::int64_t from = 0;  ///< Advance*: first step; Store/Restore/Reverse: the step
+    std::int64_t to = 0;    ///< Advance*: one past the last step
+    int slot = -1;          ///< Store/Restore/Free
+    int tier = 0;           ///< 0 = fast memory (RAM / device), 1 = next tier (host or disk), ...
+    bool operator==(const Action&) const = default;
+};
+
+std::string to_string(const Action& a);
+
+/// Counts used by tests and the performance model.
+struct PlanCounts {
+    std::int64_t advance_steps = 0;     ///< forward steps in Advance/AdvanceSnapshots (recomputation included)
+    std::int64_t reverse_steps = 0;     ///< adjoint steps
+    std::int64_t reverse_forward_steps = 0;  ///< forward steps done inside Reverse (no snapshot buffered)
+    std::int64_t snapshot_steps = 0;    ///< snapshots kept by AdvanceSnapshots
+    std::int64_t peak_snapshots = 0;    ///< most snapshots buffered at once
+    std::vector<std::int64_t> writes;   ///< Store count per tier
+    std::vector<std::int64_t> reads;    ///< Restore count per tier
+    std::vector<int> peak_slots;        ///< most slots occupied at once per tier
+};
+
+/// Replays a plan without wavefields: checks it is consistent (states in hand, slots occupied, every step reversed
+/// once in order) and counts. Throws fwi::Error naming the first bad action.
+PlanCounts simulate_plan(const std::vector<Action>& plan, std::int64_t steps);
+
+/// An offline schedule knows the step count in advance.
+class Schedule {
+public:
+    virtual ~Schedule() = default;
+    virtual std::string name() const = 0;
+    virtual std::vector<Action> plan(std::int64_t steps) const = 0;
+};
+
+/// An online schedule learns the step count only when the forward run stops.
+class OnlineSchedule {
+public:
+    virtual ~OnlineSchedule() = default;
+    virtual std::string name() const = 0;
+    /// Called with the current state at step n (before forward step n) during the first sweep;
+    /// returns the Store/Free actions to apply now.
+    virtual std::vector<Action> at_forward_state(std::int64_t n) = 0;
+    /// The forward run stopped with state l current; returns the rest of the plan (the reversal).
+    virtual std::vector<Action> reversal(std::int64_t l) = 0;
+};
+
+} // namespace fwi
