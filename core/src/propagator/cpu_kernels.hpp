@@ -34,6 +34,13 @@
 
 namespace fwi::cpu {
 
+/// Calls f(k) for k = 1..R with k a compile-time constant: the stencil loops vanish before vectorisation.
+template <int R, class F>
+inline __attribute__((always_inline)) void for_k(F&& f) {
+    [&]<int... K>(std::integer_sequence<int, K...>) { (f(std::integral_constant<int, K + 1>{}), ...); }(
+        std::make_integer_sequence<int, R>{});
+}
+
 struct KernelGrid {
     std::int64_t nz = 0, nx = 0;  ///< padded
     std::int64_t z0 = 0, z1 = 0;  ///< computed rows [z0, z1) (everything but the halo)
@@ -100,7 +107,7 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) d1 += C::d1[k] * (u[i + k] - u[i - k]);
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * (u[i + k] - u[i - k]); });
                     f.psi_x[i] = px.a[ix] * f.psi_x[i] + px.b[ix] * (d1 * g.inv_dx);
                 }
             }
@@ -110,7 +117,7 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
                 for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                     const std::int64_t i = row + ix;
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) d1 += C::d1[k] * (u[i + k * nx] - u[i - k * nx]);
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * (u[i + k * nx] - u[i - k * nx]); });
                     f.psi_z[i] = a * f.psi_z[i] + b * (d1 * g.inv_dz);
                 }
             }
@@ -128,9 +135,7 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
 #pragma omp simd
                 for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                     float lap = c0 * ur[ix];
-                    for (int k = 1; k <= R; ++k)
-                        lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 +
-                                           (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2);
+                    for_k<R>([&](auto k) { lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 + (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2); });
                     un[ix] = 2.0f * ur[ix] - un[ix] + cr[ix] * lap;
                     snap[ix] = lap;
                 }
@@ -138,9 +143,7 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
 #pragma omp simd
                 for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                     float lap = c0 * ur[ix];
-                    for (int k = 1; k <= R; ++k)
-                        lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 +
-                                           (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2);
+                    for_k<R>([&](auto k) { lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 + (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2); });
                     un[ix] = 2.0f * ur[ix] - un[ix] + cr[ix] * lap;
                 }
             }
@@ -149,11 +152,11 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) d1 += C::d1[k] * (f.psi_x[i + k] - f.psi_x[i - k]);
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * (f.psi_x[i + k] - f.psi_x[i - k]); });
                     float term = d1 * g.inv_dx;
                     if (in_layer(px, ix)) {
                         float d2 = C::d2[0] * ur[ix];
-                        for (int k = 1; k <= R; ++k) d2 += C::d2[k] * (ur[ix + k] + ur[ix - k]);
+                        for_k<R>([&](auto k) { d2 += C::d2[k] * (ur[ix + k] + ur[ix - k]); });
                         f.zeta_x[i] = px.a[ix] * f.zeta_x[i] + px.b[ix] * (d2 * g.inv_dx2 + term);
                         term += f.zeta_x[i];
                     }
@@ -171,11 +174,11 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
 #pragma omp simd
                 for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) d1 += C::d1[k] * (ps[ix + k * nx] - ps[ix - k * nx]);
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * (ps[ix + k * nx] - ps[ix - k * nx]); });
                     float term = d1 * g.inv_dz;
                     if (layer) {
                         float d2 = C::d2[0] * ur[ix];
-                        for (int k = 1; k <= R; ++k) d2 += C::d2[k] * (ur[ix + k * nx] + ur[ix - k * nx]);
+                        for_k<R>([&](auto k) { d2 += C::d2[k] * (ur[ix + k * nx] + ur[ix - k * nx]); });
                         zz[ix] = a * zz[ix] + b * (d2 * g.inv_dz2 + term);
                         term += zz[ix];
                     }
@@ -232,9 +235,7 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k)
-                        d1 += C::d1[k] * ((mu[i + k] + px.b_over_a[ix + k] * f.s_x[i + k]) -
-                                          (mu[i - k] + px.b_over_a[ix - k] * f.s_x[i - k]));
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * ((mu[i + k] + px.b_over_a[ix + k] * f.s_x[i + k]) - (mu[i - k] + px.b_over_a[ix - k] * f.s_x[i - k])); });
                     f.r_x[i] = px.a[ix] * (f.r_x[i] - d1 * g.inv_dx);
                 }
             if (in_layer(pz, iz)) {
@@ -243,9 +244,7 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
                 for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                     const std::int64_t i = row + ix;
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k)
-                        d1 += C::d1[k] * ((mu[i + k * nx] + pz.b_over_a[iz + k] * f.s_z[i + k * nx]) -
-                                          (mu[i - k * nx] + pz.b_over_a[iz - k] * f.s_z[i - k * nx]));
+                    for_k<R>([&](auto k) { d1 += C::d1[k] * ((mu[i + k * nx] + pz.b_over_a[iz + k] * f.s_z[i + k * nx]) - (mu[i - k * nx] + pz.b_over_a[iz - k] * f.s_z[i - k * nx])); });
                     f.r_z[i] = a * (f.r_z[i] - d1 * g.inv_dz);
                 }
             }
@@ -261,9 +260,7 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
 #pragma omp simd
             for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
                 float lap = c0 * mr[ix];
-                for (int k = 1; k <= R; ++k)
-                    lap += C::d2[k] * ((mr[ix + k] + mr[ix - k]) * g.inv_dx2 +
-                                       (mr[ix + k * nx] + mr[ix - k * nx]) * g.inv_dz2);
+                for_k<R>([&](auto k) { lap += C::d2[k] * ((mr[ix + k] + mr[ix - k]) * g.inv_dx2 + (mr[ix + k * nx] + mr[ix - k * nx]) * g.inv_dz2); });
                 mn[ix] = 2.0f * mr[ix] - mn[ix] + cr[ix] * lap;
             }
             for (auto [b0, b1] : {influence_lo(px, g.x0, g.x1, R), influence_hi(px, g.x1, R)})
@@ -271,10 +268,10 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
                     const std::int64_t i = row + ix;
                     float d2 = C::d2[0] * px.b_over_a[ix] * f.s_x[i];
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) {
+                    for_k<R>([&](auto k) {
                         d2 += C::d2[k] * (px.b_over_a[ix + k] * f.s_x[i + k] + px.b_over_a[ix - k] * f.s_x[i - k]);
                         d1 += C::d1[k] * (px.b_over_a[ix + k] * f.r_x[i + k] - px.b_over_a[ix - k] * f.r_x[i - k]);
-                    }
+                    });
                     mn[ix] += cr[ix] * (d2 * g.inv_dx2 - d1 * g.inv_dx);
                 }
             const bool z_zone = in_zone(pz, iz, R);
@@ -286,10 +283,10 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
                     const std::int64_t i = row + ix;
                     float d2 = C::d2[0] * ba[R] * f.s_z[i];
                     float d1 = 0;
-                    for (int k = 1; k <= R; ++k) {
+                    for_k<R>([&](auto k) {
                         d2 += C::d2[k] * (ba[R + k] * f.s_z[i + k * nx] + ba[R - k] * f.s_z[i - k * nx]);
                         d1 += C::d1[k] * (ba[R + k] * f.r_z[i + k * nx] - ba[R - k] * f.r_z[i - k * nx]);
-                    }
+                    });
                     mn[ix] += cr[ix] * (d2 * g.inv_dz2 - d1 * g.inv_dz);
                 }
             }
