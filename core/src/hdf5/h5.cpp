@@ -271,8 +271,12 @@ namespace {
 
 Handle file_access_properties(Access access, const std::string& path) {
     Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    bool ok = fapl.valid();
+#if H5_VERSION_GE(1, 12, 1) || (H5_VERS_MAJOR == 1 && H5_VERS_MINOR == 10 && H5_VERS_RELEASE >= 7)
     // Lock when the file system supports it, but do not fail where it does not (NFS and the like).
-    if (!fapl.valid() || H5Pset_file_locking(fapl.get(), true, true) < 0) {
+    ok = ok && H5Pset_file_locking(fapl.get(), true, true) >= 0;
+#endif
+    if (!ok) {
         const std::string stack = take_error_stack();
         throw_error(access, "'" + path + "': cannot set up HDF5 file access (" + stack + ")");
     }

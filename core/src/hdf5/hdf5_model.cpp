@@ -8,13 +8,15 @@ namespace fwi {
 
 namespace {
 
-/// The dataset a caller did not name: "vp", else the file's only 2D float dataset.
+/// The dataset a caller did not name: "vp", else the file's only non-empty 2D float dataset.
 std::string find_model_dataset(const h5::Group& root) {
     if (root.has_dataset("vp")) return "vp";
     std::vector<std::string> candidates;
     for (const auto& name : root.datasets_recursive()) {
         const h5::Dataset dataset = root.open_dataset(name);
-        if (dataset.shape().size() == 2 && dataset.type_class() == h5::TypeClass::Float) candidates.push_back(name);
+        const auto shape = dataset.shape();
+        if (shape.size() == 2 && shape[0] > 0 && shape[1] > 0 && dataset.type_class() == h5::TypeClass::Float)
+            candidates.push_back(name);
     }
     if (candidates.size() == 1) return candidates.front();
     std::string listed;
