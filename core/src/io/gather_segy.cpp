@@ -1,6 +1,6 @@
 // Shot gathers as SEG-Y (see gather.hpp for the header fields used).
 #include "fwi/error.hpp"
-#include "fwi/gather.hpp"
+#include "fwi/gather_io.hpp"
 #include "io/segy_file.hpp"
 
 #include <algorithm>
@@ -85,17 +85,6 @@ void check_gathers_for_segy(const std::string& path, const std::vector<Gather>& 
 }
 
 } // namespace
-
-void validate_gather(const Gather& gather, const std::string& what) {
-    if (gather.samples <= 0 || !(gather.dt_s > 0) || !std::isfinite(gather.dt_s) ||
-        gather.traces.size() != gather.receivers.size() * std::size_t(gather.samples)) {
-        std::ostringstream msg;
-        msg << what << ": " << gather.traces.size() << " trace values for " << gather.receivers.size()
-            << " receivers x " << gather.samples << " samples at dt " << gather.dt_s
-            << " s (need positive samples and dt, values = receivers x samples)";
-        throw ConfigError(msg.str());
-    }
-}
 
 void write_gathers_segy(const std::string& path, const std::vector<Gather>& gathers) {
     check_gathers_for_segy(path, gathers);
