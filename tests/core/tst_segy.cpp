@@ -2,7 +2,7 @@
 // from other writers (no FWI Studio text header, IBM floats) are read, and malformed files fail with FormatError.
 #include "fwi/acquisition.hpp"
 #include "fwi/error.hpp"
-#include "fwi/gather_io.hpp"
+#include "fwi/gather.hpp"
 #include "fwi/model_io.hpp"
 #include "fwi/npy.hpp"
 #include "io_test_util.hpp"

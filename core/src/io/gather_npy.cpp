@@ -1,6 +1,6 @@
 // Shot gathers as .npy arrays: (receivers, samples) for one shot, (shots, receivers, samples) for several.
 #include "fwi/error.hpp"
-#include "fwi/gather_io.hpp"
+#include "fwi/gather.hpp"
 #include "fwi/npy.hpp"
 
 #include <sstream>

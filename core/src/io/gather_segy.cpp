@@ -1,6 +1,6 @@
 // Shot gathers as SEG-Y (see gather.hpp for the header fields used).
 #include "fwi/error.hpp"
-#include "fwi/gather_io.hpp"
+#include "fwi/gather.hpp"
 #include "io/segy_file.hpp"
 
 #include <algorithm>
