@@ -86,7 +86,7 @@ struct PlanRequest {
 struct PlanRow {
     std::string schedule;  ///< a make_schedule() spec; multilevel rows need the same costs to rebuild the same plan
     std::string codec;
-    std::int64_t slots = 0;       ///< tier-0 state slots the schedule may use
+    std::int64_t ram_slots = 0;   ///< tier-0 state slots the schedule may use (not "slots": a Qt macro)
     std::int64_t disk_slots = 0;  ///< tier-1 state slots
     double predicted_s = 0;
     double speedup_vs_store_all = 0;  ///< uncompressed store-all's predicted time / predicted_s

@@ -93,8 +93,9 @@ public:
     /// Called with the current state at step n (before forward step n) during the first sweep, n = 0, 1, ... in
     /// order; returns the Store/Free actions to apply now. Throws Error when called out of order.
     virtual std::vector<Action> at_forward_state(std::int64_t n) = 0;
-    /// The forward run has l steps and state l-1 is current (at_forward_state was called for 0..l-2);
-    /// returns the rest of the plan (the reversal). Throws Error when l does not follow the calls made.
+    /// The forward run has l steps and state l-1 is current (at_forward_state was called for 0..l-2, or for 0..l-1
+    /// by an executor that learnt too late that l-1 was the last state); returns the rest of the plan (the
+    /// reversal). Throws Error when l does not follow the calls made, or when called twice without reset().
     virtual std::vector<Action> reversal(std::int64_t l) = 0;
 };
 

@@ -34,7 +34,7 @@ public:
     explicit UniformSchedule(std::int64_t slots);  ///< slots >= 1, else ConfigError
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
-    std::int64_t slots() const { return slots_; }
+    std::int64_t slot_count() const { return slots_; }
 
 private:
     std::int64_t slots_;
@@ -48,7 +48,7 @@ public:
     explicit RevolveSchedule(std::int64_t slots, int tier = 0);  ///< slots >= 1, else ConfigError
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
-    std::int64_t slots() const { return slots_; }
+    std::int64_t slot_count() const { return slots_; }
 
 private:
     std::int64_t slots_;

@@ -41,10 +41,22 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
         return write_s * static_cast<double>(1 + c.stores) + read_s * static_cast<double>(c.restores) +
                f * static_cast<double>(c.advance_steps);
     };
+    // Every range length 1..l may be needed in RAM: count them all at once.
+    std::vector<double> ram_s(static_cast<std::size_t>(l) + 1, 0.0);
+    {
+        const auto counts = detail::segment_counts_upto(l, ram_slots_);
+        for (std::int64_t m = 2; m <= l; ++m) {
+            const detail::SegmentCounts& c = counts[static_cast<std::size_t>(m)];
+            ram_s[static_cast<std::size_t>(m)] = w_ram * static_cast<double>(1 + c.stores) +
+                                                 r_ram * static_cast<double>(c.restores) +
+                                                 f * static_cast<double>(c.advance_steps);
+        }
+    }
+    auto ram = [&](std::int64_t m) { return ram_s[static_cast<std::size_t>(m)]; };
     // Every candidate reverses l steps, each with one internal forward step: a common term.
     const double common_s = static_cast<double>(l) * (f + costs_.adjoint_step_s);
 
-    Choice best{false, 0, 0, common_s + revolve_s(l, ram_slots_, w_ram, r_ram)};  // RAM-only Revolve(R)
+    Choice best{false, 0, 0, common_s + ram(l)};  // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
         const double disk_only = common_s + revolve_s(l, disk_slots_, w_disk, r_disk);
         if (disk_only < best.predicted_s) best = {true, 0, 0, disk_only};
@@ -53,10 +65,10 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
         const std::int64_t max_n = std::min(disk_slots_, (l - 1) / q);
         if (max_n < 1) break;  // (l-1)/q only shrinks with q
         // One tier-1 interval: read back, then (q >= 2) copy to RAM and Revolve(R) inside.
-        const double interval_s = r_disk + (q >= 2 ? revolve_s(q, ram_slots_, w_ram, r_ram) : 0.0);
+        const double interval_s = r_disk + (q >= 2 ? ram(q) : 0.0);
         for (std::int64_t n = 1; n <= max_n; ++n) {
             const double cost = common_s + static_cast<double>(n) * (w_disk + f * static_cast<double>(q) + interval_s) +
-                                revolve_s(l - n * q, ram_slots_, w_ram, r_ram);
+                                ram(l - n * q);
             if (cost < best.predicted_s) best = {false, q, n, cost};
         }
     }

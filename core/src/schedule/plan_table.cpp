@@ -55,7 +55,7 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
     PlanRow row;
     row.schedule = schedule.name();
     row.codec = codec;
-    row.slots = slots;
+    row.ram_slots = slots;
     row.disk_slots = disk_slots;
     row.prediction = predict(schedule.plan(r.steps), r.steps, c);
     row.predicted_s = row.prediction.total_s;
@@ -90,7 +90,11 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
         const std::int64_t slots = ram_slots(r, c);
         rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, c, baseline_s));
         if (r.steps >= 2) {
-            const std::int64_t k = uniform_slots(r, c);
+            std::int64_t k = uniform_slots(r, c);
+            // With sampling the bound can overstate the peak by a snapshot or two: try a few smaller K for real.
+            while (k > 1 && r.budget_bytes != 0 && c.sampling_interval > 1 &&
+                   predict(UniformSchedule(k - 1).plan(r.steps), r.steps, c).peak_bytes[0] <= r.budget_bytes)
+                --k;
             rows.push_back(make_row(UniformSchedule(k), codec.codec, k, 0, r, c, baseline_s));
         }
         rows.push_back(make_row(RevolveSchedule(slots), codec.codec, slots, 0, r, c, baseline_s));

@@ -81,6 +81,40 @@ void reverse_segment(std::vector<Action>& out, std::int64_t a0, std::int64_t len
     }
 }
 
+std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t sigma) {
+    if (l_max < 1 || sigma < 1)
+        throw Error("segment_counts_upto: needs l_max >= 1 and sigma >= 1, got " + std::to_string(l_max) + ", " +
+                    std::to_string(sigma));
+    const auto size = static_cast<std::size_t>(l_max) + 1;
+    std::vector<SegmentCounts> prev(size), cur(size);
+    for (std::int64_t m = 1; m <= l_max; ++m) cur[static_cast<std::size_t>(m)] = {m * (m - 1) / 2, 0, m - 1};
+    // Beyond sigma = l_max - 1 every range stores everything, so more levels change nothing.
+    const std::int64_t levels = std::min(sigma, std::max<std::int64_t>(l_max - 1, 1));
+    for (std::int64_t s = 2; s <= levels; ++s) {
+        std::swap(prev, cur);
+        const BinomialTable same(s, l_max), fewer(s - 1, l_max);
+        cur[1] = {};
+        std::int64_t j = 1;
+        for (std::int64_t m = 2; m <= l_max; ++m) {
+            auto& c = cur[static_cast<std::size_t>(m)];
+            if (m - 1 <= s) {  // store everything (the splits are j = 1 all the way)
+                c = {m - 1, m - 2, m - 1};
+                continue;
+            }
+            while (j < m - 1 && 1 + same.repetition_number(j + 1) - fewer.repetition_number(m - j) < 0) ++j;
+            const SegmentCounts& left = cur[static_cast<std::size_t>(j)];
+            c = {j + left.advance_steps, left.stores, 1 + left.restores};
+            if (m - j >= 2) {
+                const SegmentCounts& right = prev[static_cast<std::size_t>(m - j)];
+                c.advance_steps += right.advance_steps;
+                c.stores += 1 + right.stores;
+                c.restores += right.restores;
+            }
+        }
+    }
+    return cur;
+}
+
 SegmentCounts SegmentCounter::count(std::int64_t len, std::int64_t sigma) {
     if (len < 1 || sigma < 1)
         throw Error("SegmentCounter: needs len >= 1 and sigma >= 1, got " + std::to_string(len) + ", " +
@@ -92,16 +126,25 @@ SegmentCounts SegmentCounter::count(std::int64_t len, std::int64_t sigma) {
         throw Error("SegmentCounter: range of " + std::to_string(len) + " steps is too long");
     const std::uint64_t key = (static_cast<std::uint64_t>(len) << 32) | static_cast<std::uint64_t>(sigma);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    // Walk the chain of left parts iteratively (it can be long); recurse only into right parts (sigma drops).
+    // Walk the chain of left parts iteratively (it can be long), stopping at the first one already known; recurse
+    // only into right parts (sigma drops). Callers that ask for lengths in increasing order thus pay O(1) per length.
     SegmentCounts total;
     std::int64_t l = len;
     while (l > 1) {
         if (l - 1 <= sigma) {  // the rest stores everything
-            const SegmentCounts rest{l - 1, l - 2, l - 1};
-            total.advance_steps += rest.advance_steps;
-            total.stores += rest.stores;
-            total.restores += rest.restores;
+            total.advance_steps += l - 1;
+            total.stores += l - 2;
+            total.restores += l - 1;
             break;
+        }
+        if (l != len) {
+            const auto known = memo_.find((static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint64_t>(sigma));
+            if (known != memo_.end()) {
+                total.advance_steps += known->second.advance_steps;
+                total.stores += known->second.stores;
+                total.restores += known->second.restores;
+                break;
+            }
         }
         const std::int64_t j = optimal_split(l, sigma);
         total.advance_steps += j;

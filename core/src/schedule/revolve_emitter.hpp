@@ -47,7 +47,12 @@ struct SegmentCounts {
     std::int64_t restores = 0;
 };
 
-/// Memoised counts of reverse_segment; cheap enough to evaluate thousands of candidate plans.
+/// counts[m] = what reverse_segment(a, m, sigma, ...) emits, for every m in [0, l_max] (counts[0] is zero), by the
+/// recurrence over sigma levels with the same splits as reverse_segment; the smallest optimal split is
+/// non-decreasing in m, so each level costs O(l_max log r). O(min(sigma, l_max) l_max) time, O(l_max) memory.
+std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t sigma);
+
+/// Memoised counts of reverse_segment for single queries.
 class SegmentCounter {
 public:
     SegmentCounts count(std::int64_t len, std::int64_t sigma);
