@@ -204,6 +204,19 @@ private slots:
         QVERIFY(rows[5].fits_budget);
     }
 
+    void uniform_row_with_sampling() {
+        PlanRequest r = fwi_request();
+        r.costs.sampling_interval = 4;
+        r.budget_bytes = 12'000'000;
+        r.codecs = {CodecEstimate{}};
+        const PlanRow row = plan_table(r)[1];
+        QCOMPARE(row.schedule.rfind("uniform:", 0), std::size_t(0));
+        QVERIFY(row.fits_budget);
+        QVERIFY(row.peak_bytes[0] <= r.budget_bytes);
+        const Prediction smaller = predict(UniformSchedule(row.ram_slots - 1).plan(r.steps), r.steps, r.costs);
+        QVERIFY(smaller.peak_bytes[0] > r.budget_bytes);
+    }
+
     void auto_choice_is_fastest_fitting() {
         const PlanRequest r = fwi_request();
         const auto rows = plan_table(r);

@@ -184,6 +184,12 @@ private slots:
         const double disk_only = predict(RevolveSchedule(40, 1).plan(l), l, costs).total_s;
         QVERIFY(t < 0.8 * ram_only);
         QVERIFY(t < disk_only);
+        // Deeper Revolve levels: its estimate still equals the model's prediction of the plan it builds.
+        for (const auto& [rs, ds] : std::vector<std::pair<std::int64_t, std::int64_t>>{{12, 30}, {40, 3}, {5, 200}}) {
+            const MultiLevelSchedule deep(rs, ds, disk_costs(2.5, 1.5, 0.1));
+            const double predicted = predict(deep.plan(3000), 3000, disk_costs(2.5, 1.5, 0.1)).total_s;
+            QVERIFY(qAbs(deep.choose(3000).predicted_s - predicted) <= 1e-9 * predicted);
+        }
         // Free disk and many slots: everything goes to disk, nothing is recomputed.
         const auto free_disk = MultiLevelSchedule(2, 1000, disk_costs(0, 0)).plan(l);
         QCOMPARE(simulate_plan(free_disk, l, {2, 1000}).advance_steps, l - 1);

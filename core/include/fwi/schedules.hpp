@@ -61,8 +61,9 @@ private:
 ///     final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back once, copied to tier 0
 ///     and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is store-all on tier 1;
 ///   - Revolve(D) entirely in tier 1.
-/// It returns the candidate of least predicted time, searching every (q, n) with n q < l, n <= D (O(l log l)
-/// candidates, each O(1) after memoised Revolve counts). This is optimal within that family under the model - so
+/// It returns the candidate of least predicted time, searching every (q, n) with n q < l, n <= D: O(l log l)
+/// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r)); about
+/// 10-50 ms for l = 10 000. This is optimal within that family under the model - so
 /// never worse than RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
 /// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). Requires R >= 1, D >= 0.
 class MultiLevelSchedule final : public Schedule {

@@ -33,24 +33,18 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     const double f = costs_.forward_step_s;
     const double w_ram = costs_.write_s(kRam, bytes), r_ram = costs_.read_s(kRam, bytes);
     const double w_disk = costs_.write_s(kDisk, bytes), r_disk = costs_.read_s(kDisk, bytes);
-    detail::SegmentCounter counter;
-    // Cost of reversing m steps whose first state is current and not stored, with `slots` slots of one tier.
-    auto revolve_s = [&](std::int64_t m, std::int64_t slots, double write_s, double read_s) {
-        if (m == 1) return 0.0;  // its Reverse uses the state in hand
-        const detail::SegmentCounts c = counter.count(m, slots);
+    // Time of reversing m >= 2 steps whose first state is current (stored first) with Revolve in one tier.
+    auto revolve_s = [&](const detail::SegmentCounts& c, double write_s, double read_s) {
         return write_s * static_cast<double>(1 + c.stores) + read_s * static_cast<double>(c.restores) +
                f * static_cast<double>(c.advance_steps);
     };
-    // Every range length 1..l may be needed in RAM: count them all at once.
+    // Every range length 1..l may be needed in RAM: count them all at once (m = 1 costs nothing: its Reverse uses
+    // the state in hand).
     std::vector<double> ram_s(static_cast<std::size_t>(l) + 1, 0.0);
     {
         const auto counts = detail::segment_counts_upto(l, ram_slots_);
-        for (std::int64_t m = 2; m <= l; ++m) {
-            const detail::SegmentCounts& c = counts[static_cast<std::size_t>(m)];
-            ram_s[static_cast<std::size_t>(m)] = w_ram * static_cast<double>(1 + c.stores) +
-                                                 r_ram * static_cast<double>(c.restores) +
-                                                 f * static_cast<double>(c.advance_steps);
-        }
+        for (std::int64_t m = 2; m <= l; ++m)
+            ram_s[static_cast<std::size_t>(m)] = revolve_s(counts[static_cast<std::size_t>(m)], w_ram, r_ram);
     }
     auto ram = [&](std::int64_t m) { return ram_s[static_cast<std::size_t>(m)]; };
     // Every candidate reverses l steps, each with one internal forward step: a common term.
@@ -58,7 +52,8 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
 
     Choice best{false, 0, 0, common_s + ram(l)};  // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
-        const double disk_only = common_s + revolve_s(l, disk_slots_, w_disk, r_disk);
+        const double disk_only =
+            common_s + (l == 1 ? 0.0 : revolve_s(detail::SegmentCounter().count(l, disk_slots_), w_disk, r_disk));
         if (disk_only < best.predicted_s) best = {true, 0, 0, disk_only};
     }
     for (std::int64_t q = 1; q < l; ++q) {
