@@ -21,7 +21,7 @@ void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int
     const auto half = std::int64_t(k.size() / 2);
 #pragma omp parallel
     {
-        std::vector<double> line(std::size_t(len));
+        std::vector<double> line(static_cast<std::size_t>(len));
 #pragma omp for
         for (std::int64_t l = 0; l < n; ++l) {
             float* base = f.data() + l * line_step;
