@@ -1,0 +1,74 @@
+#include "schedule/binomial.hpp"
+
+#include "fwi/error.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace fwi::detail {
+
+namespace {
+
+void require_positive(std::int64_t l, std::int64_t s, const char* what) {
+    if (l < 1 || s < 1)
+        throw Error(std::string(what) + ": needs l >= 1 and s >= 1, got l = " + std::to_string(l) +
+                    ", s = " + std::to_string(s));
+}
+} // namespace
+
+std::int64_t repetition_number(std::int64_t l, std::int64_t s) {
+    require_positive(l, s, "repetition_number");
+    // beta = C(s + r, s), grown with C(s+r, s) = C(s+r-1, s) (s+r) / r (exact division).
+    u128 beta = 1;
+    std::int64_t r = 0;
+    while (beta < static_cast<u128>(l)) {
+        ++r;
+        beta = beta * static_cast<u128>(s + r) / static_cast<u128>(r);
+    }
+    return r;
+}
+
+std::int64_t optimal_advance_steps(std::int64_t l, std::int64_t s) {
+    require_positive(l, s, "optimal_advance_steps");
+    const std::int64_t r = repetition_number(l, s);
+    if (r == 0) return 0;
+    // C(s + r, s + 1) = C(s + r, r - 1) = prod_{i=1}^{r-1} (s + 1 + i) / i. It is <= r l, so it fits.
+    u128 c = 1;
+    for (std::int64_t i = 1; i <= r - 1; ++i) c = c * static_cast<u128>(s + 1 + i) / static_cast<u128>(i);
+    return static_cast<std::int64_t>(static_cast<u128>(r) * static_cast<u128>(l) - c);
+}
+
+BinomialTable::BinomialTable(std::int64_t s, std::int64_t l_max) {
+    // beta[r] = C(s + r, s) for r = 0, 1, ... up to the first value >= l_max.
+    u128 beta = 1;
+    std::int64_t r = 0;
+    beta_.push_back(static_cast<std::int64_t>(beta));
+    while (beta < static_cast<u128>(l_max)) {
+        ++r;
+        beta = beta * static_cast<u128>(s + r) / static_cast<u128>(r);
+        beta_.push_back(beta >= static_cast<u128>(l_max) ? l_max : static_cast<std::int64_t>(beta));
+    }
+}
+
+std::int64_t BinomialTable::repetition_number(std::int64_t l) const {
+    return std::lower_bound(beta_.begin(), beta_.end(), l) - beta_.begin();
+}
+
+std::int64_t optimal_split(std::int64_t l, std::int64_t s) {
+    if (l < 2 || s < 2)
+        throw Error("optimal_split: needs l >= 2 and s >= 2, got l = " + std::to_string(l) +
+                    ", s = " + std::to_string(s));
+    const BinomialTable same(s, l), fewer(s - 1, l);
+    auto rises = [&](std::int64_t j) {  // f(j+1) - f(j) >= 0, for j in [1, l-2]
+        return 1 + same.repetition_number(j + 1) - fewer.repetition_number(l - j) >= 0;
+    };
+    std::int64_t lo = 1, hi = l - 1;  // answer in [lo, hi]; hi = l-1 when f decreases all the way
+    while (lo < hi) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        if (rises(mid)) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo;
+}
+
+} // namespace fwi::detail

@@ -1,0 +1,132 @@
+#include "fwi/performance_model.hpp"
+
+#include "fwi/error.hpp"
+#include "schedule/plan_replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace fwi {
+
+namespace {
+
+std::uint64_t stored_bytes(std::uint64_t raw, double ratio) {
+    return static_cast<std::uint64_t>(std::ceil(static_cast<long double>(raw) / static_cast<long double>(ratio)));
+}
+
+void require_time(double v, const char* field) {
+    if (!(v >= 0) || !std::isfinite(v))
+        throw ConfigError(std::string("step costs: ") + field + " must be a finite time >= 0, got " + std::to_string(v));
+}
+
+} // namespace
+
+std::uint64_t StepCosts::stored_state_bytes() const { return stored_bytes(state_bytes, compression_ratio); }
+std::uint64_t StepCosts::stored_snapshot_bytes() const { return stored_bytes(snapshot_bytes, compression_ratio); }
+
+TierCosts StepCosts::tier(int t) const {
+    return t >= 0 && static_cast<std::size_t>(t) < tiers.size() ? tiers[static_cast<std::size_t>(t)] : TierCosts{};
+}
+
+double StepCosts::write_s(int t, std::uint64_t bytes) const {
+    const TierCosts c = tier(t);
+    return c.write_s_per_item + c.write_s_per_byte * static_cast<double>(bytes) + compress_s;
+}
+
+double StepCosts::read_s(int t, std::uint64_t bytes) const {
+    const TierCosts c = tier(t);
+    return c.read_s_per_item + c.read_s_per_byte * static_cast<double>(bytes) + decompress_s;
+}
+
+void StepCosts::validate() const {
+    require_time(forward_step_s, "forward_step_s");
+    require_time(adjoint_step_s, "adjoint_step_s");
+    require_time(compress_s, "compress_s");
+    require_time(decompress_s, "decompress_s");
+    if (!(compression_ratio >= 1) || !std::isfinite(compression_ratio))
+        throw ConfigError("step costs: compression_ratio must be >= 1, got " + std::to_string(compression_ratio));
+    if (state_bytes == 0) throw ConfigError("step costs: state_bytes must be > 0");
+    if (snapshot_bytes == 0) throw ConfigError("step costs: snapshot_bytes must be > 0");
+    if (sampling_interval < 1)
+        throw ConfigError("step costs: sampling_interval must be >= 1, got " + std::to_string(sampling_interval));
+    if (snapshot_tier < 0 || snapshot_tier >= 8)
+        throw ConfigError("step costs: snapshot_tier must be in 0..7, got " + std::to_string(snapshot_tier));
+    for (const TierCosts& t : tiers) {
+        require_time(t.write_s_per_item, "tiers[].write_s_per_item");
+        require_time(t.read_s_per_item, "tiers[].read_s_per_item");
+        require_time(t.write_s_per_byte, "tiers[].write_s_per_byte");
+        require_time(t.read_s_per_byte, "tiers[].read_s_per_byte");
+    }
+}
+
+Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const StepCosts& costs) {
+    costs.validate();
+    detail::PlanReplay replay(steps, {}, costs.sampling_interval);
+    const std::uint64_t state_b = costs.stored_state_bytes(), snap_b = costs.stored_snapshot_bytes();
+    const int snap_tier = costs.snapshot_tier;
+    const TierCosts snap_costs = costs.tier(snap_tier);
+    Prediction p;
+    std::vector<std::uint64_t> peak(static_cast<std::size_t>(replay.tier_capacity()), 0);
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        const Action& a = plan[i];
+        replay.apply(a, i);
+        switch (a.type) {
+        case ActionType::Store: {
+            const TierCosts c = costs.tier(a.tier);
+            p.store_s += c.write_s_per_item + c.write_s_per_byte * static_cast<double>(state_b);
+            p.codec_s += costs.compress_s;
+            break;
+        }
+        case ActionType::Restore: {
+            const TierCosts c = costs.tier(a.tier);
+            p.load_s += c.read_s_per_item + c.read_s_per_byte * static_cast<double>(state_b);
+            p.codec_s += costs.decompress_s;
+            break;
+        }
+        case ActionType::AdvanceSnapshots: {
+            const auto k = static_cast<double>(replay.last_sampled_added());
+            p.store_s += k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b));
+            p.codec_s += k * costs.compress_s;
+            break;
+        }
+        case ActionType::Reverse:
+            if (replay.last_sampled_consumed() > 0) {
+                p.load_s += snap_costs.read_s_per_item + snap_costs.read_s_per_byte * static_cast<double>(snap_b);
+                p.codec_s += costs.decompress_s;
+            }
+            break;
+        default: break;
+        }
+        std::uint64_t total = 0;
+        for (int t = 0; t < replay.tier_capacity(); ++t) {
+            std::uint64_t bytes = static_cast<std::uint64_t>(replay.occupied_slots(t)) * state_b;
+            if (t == snap_tier) bytes += static_cast<std::uint64_t>(replay.held_sampled_snapshots()) * snap_b;
+            peak[static_cast<std::size_t>(t)] = std::max(peak[static_cast<std::size_t>(t)], bytes);
+            total += bytes;
+        }
+        p.peak_total_bytes = std::max(p.peak_total_bytes, total);
+    }
+    replay.finish(plan.size());
+    p.counts = replay.final_counts();
+    const double f = costs.forward_step_s;
+    p.forward_s = static_cast<double>(steps) * f;
+    p.recompute_s = static_cast<double>(p.counts.advance_steps + p.counts.reverse_forward_steps - steps) * f;
+    p.adjoint_s = static_cast<double>(p.counts.reverse_steps) * costs.adjoint_step_s;
+    std::size_t tiers = p.counts.peak_slots.size();
+    if (p.counts.snapshot_steps > 0) tiers = std::max(tiers, static_cast<std::size_t>(snap_tier) + 1);
+    peak.resize(tiers);
+    p.peak_bytes = std::move(peak);
+    p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;
+    return p;
+}
+
+std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes, double pessimistic_ratio) {
+    if (state_bytes == 0) throw ConfigError("slots_for_budget: state_bytes must be > 0");
+    if (!(pessimistic_ratio >= 1) || !std::isfinite(pessimistic_ratio))
+        throw ConfigError("slots_for_budget: compression ratio must be >= 1, got " + std::to_string(pessimistic_ratio));
+    const std::uint64_t per_state = stored_bytes(state_bytes, pessimistic_ratio);
+    return static_cast<std::int64_t>(budget_bytes / std::max<std::uint64_t>(per_state, 1));
+}
+
+} // namespace fwi

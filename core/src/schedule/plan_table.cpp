@@ -1,0 +1,130 @@
+#include "fwi/performance_model.hpp"
+#include "fwi/schedules.hpp"
+
+#include "fwi/error.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace fwi {
+
+namespace {
+
+bool fits(const Prediction& p, const PlanRequest& r) {
+    for (std::size_t t = 0; t < p.peak_bytes.size(); ++t) {
+        const std::uint64_t bytes = p.peak_bytes[t];
+        if (bytes == 0) continue;
+        if (t == 0 && r.budget_bytes != 0 && bytes > r.budget_bytes) return false;
+        if (t == 1 && (!r.disk_tier || (r.disk_budget_bytes != 0 && bytes > r.disk_budget_bytes))) return false;
+        if (t >= 2) return false;
+    }
+    return true;
+}
+
+/// Tier-0 slots for the budget, within [1, l] (l slots = everything stored; more would be wasted).
+std::int64_t ram_slots(const PlanRequest& r, const StepCosts& c) {
+    if (r.budget_bytes == 0) return r.steps;
+    return std::clamp<std::int64_t>(slots_for_budget(r.budget_bytes, c.state_bytes, c.compression_ratio), 1, r.steps);
+}
+
+/// Smallest K (the fastest: least recomputation) whose uniform plan surely fits: K states plus the sampled snapshots
+/// of the longest of K+1 segments (at most ceil(len / k) of any len consecutive steps). If none fits, the K needing
+/// least memory by that bound.
+std::int64_t uniform_slots(const PlanRequest& r, const StepCosts& c) {
+    const std::int64_t l = r.steps;
+    const auto k = static_cast<std::uint64_t>(c.sampling_interval);
+    std::int64_t least = 1;
+    std::uint64_t least_bytes = std::numeric_limits<std::uint64_t>::max();
+    for (std::int64_t slots = 1; slots <= l - 1; ++slots) {
+        const auto longest = static_cast<std::uint64_t>((l + slots) / (slots + 1));  // ceil(l / (K+1))
+        const std::uint64_t bytes = static_cast<std::uint64_t>(slots) * c.stored_state_bytes() +
+                                    (longest + k - 1) / k * c.stored_snapshot_bytes();
+        if (r.budget_bytes == 0 || bytes <= r.budget_bytes) return slots;
+        if (bytes < least_bytes) {
+            least_bytes = bytes;
+            least = slots;
+        }
+    }
+    return least;
+}
+
+PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_t slots, std::int64_t disk_slots,
+                 const PlanRequest& r, const StepCosts& c, double baseline_s) {
+    PlanRow row;
+    row.schedule = schedule.name();
+    row.codec = codec;
+    row.ram_slots = slots;
+    row.disk_slots = disk_slots;
+    row.prediction = predict(schedule.plan(r.steps), r.steps, c);
+    row.predicted_s = row.prediction.total_s;
+    row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
+    row.peak_bytes = row.prediction.peak_bytes;
+    row.fits_budget = fits(row.prediction, r);
+    return row;
+}
+
+} // namespace
+
+std::vector<PlanRow> plan_table(const PlanRequest& r) {
+    if (r.steps < 1) throw ConfigError("plan table: step count must be >= 1, got " + std::to_string(r.steps));
+    r.costs.validate();
+    if (r.codecs.empty()) throw ConfigError("plan table: no codec to consider");
+    StepCosts raw = r.costs;
+    raw.compression_ratio = 1;
+    raw.compress_s = raw.decompress_s = 0;
+    const double baseline_s = predict(StoreAllSchedule().plan(r.steps), r.steps, raw).total_s;
+
+    std::vector<PlanRow> rows;
+    for (const CodecEstimate& codec : r.codecs) {
+        StepCosts c = r.costs;
+        c.compression_ratio = codec.ratio;
+        c.compress_s = codec.compress_s;
+        c.decompress_s = codec.decompress_s;
+        try {
+            c.validate();
+        } catch (const ConfigError& e) {
+            throw ConfigError("plan table: codec '" + codec.codec + "': " + e.what());
+        }
+        const std::int64_t slots = ram_slots(r, c);
+        rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, c, baseline_s));
+        if (r.steps >= 2) {
+            std::int64_t k = uniform_slots(r, c);
+            // With sampling the bound can overstate the peak by a snapshot or two: try a few smaller K for real.
+            while (k > 1 && r.budget_bytes != 0 && c.sampling_interval > 1 &&
+                   predict(UniformSchedule(k - 1).plan(r.steps), r.steps, c).peak_bytes[0] <= r.budget_bytes)
+                --k;
+            rows.push_back(make_row(UniformSchedule(k), codec.codec, k, 0, r, c, baseline_s));
+        }
+        rows.push_back(make_row(RevolveSchedule(slots), codec.codec, slots, 0, r, c, baseline_s));
+        rows.push_back(make_row(OnlineAsOfflineSchedule(slots), codec.codec, slots, 0, r, c, baseline_s));
+        if (r.disk_tier) {
+            const std::int64_t disk_slots =
+                r.disk_budget_bytes == 0
+                    ? r.steps
+                    : std::min(r.steps, slots_for_budget(r.disk_budget_bytes, c.state_bytes, c.compression_ratio));
+            if (disk_slots >= 1)
+                rows.push_back(make_row(MultiLevelSchedule(slots, disk_slots, c), codec.codec, slots, disk_slots, r, c,
+                                        baseline_s));
+        }
+    }
+    return rows;
+}
+
+PlanRow choose_auto(const PlanRequest& r) {
+    const std::vector<PlanRow> rows = plan_table(r);
+    const PlanRow* best = nullptr;
+    for (const PlanRow& row : rows)
+        if (row.fits_budget && (!best || row.predicted_s < best->predicted_s)) best = &row;
+    if (best) return *best;
+    const auto least = std::min_element(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
+        return a.prediction.peak_total_bytes < b.prediction.peak_total_bytes;
+    });
+    throw ResourceError("no checkpoint schedule fits the memory budget of " + std::to_string(r.budget_bytes) +
+                        " bytes for " + std::to_string(r.steps) + " steps of " + std::to_string(r.costs.state_bytes) +
+                        "-byte states: the least any needs is " + std::to_string(least->prediction.peak_total_bytes) +
+                        " bytes (" + least->schedule + " with codec " + least->codec + ")");
+}
+
+} // namespace fwi
