@@ -69,7 +69,7 @@ inline Field2D special_values_field(std::int64_t rows, std::int64_t cols) {
 }
 
 inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 inline double max_abs_error(const std::vector<float>& a, const std::vector<float>& b) {

@@ -39,7 +39,7 @@ CodecTiming measure_codec(const Codec& codec, ConstFieldView field, int repeats)
     t.decompress_seconds = median(decompress_s);
     t.raw_bytes = std::uint64_t(field.size()) * sizeof(float);
     t.compressed_bytes = bytes.size();
-    t.ratio = bytes.empty() ? 1.0 : double(t.raw_bytes) / double(bytes.size());
+    t.ratio = t.raw_bytes == 0 ? 1.0 : double(t.raw_bytes) / double(bytes.size());
     return t;
 }
 
