@@ -1,0 +1,29 @@
+#pragma once
+// An item (a list of fields) as codec frames: one exact-size buffer per field, so what the store holds is exactly
+// what it counts.
+#include "fwi/codec.hpp"
+#include "fwi/field.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fwi::detail {
+
+struct EncodedItem {
+    std::vector<std::vector<std::byte>> frames;  ///< one per field, capacity == size
+    std::uint64_t bytes = 0;                     ///< sum of the frame sizes
+    double seconds = 0;                          ///< compression time
+};
+
+EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields);
+
+/// Decodes consecutive frames of the given sizes from `bytes` (a disk tier's file) into `fields`. Returns the
+/// seconds spent. Throws FormatError when counts or sizes disagree or a frame is corrupt.
+double decode_item(const Codec& codec, const std::vector<std::byte>& bytes,
+                   const std::vector<std::uint64_t>& frame_bytes, const std::vector<FieldView>& fields);
+
+/// Decodes one frame buffer per field (a memory tier's item); FormatError as above.
+double decode_item(const Codec& codec, const std::vector<std::vector<std::byte>>& frames,
+                   const std::vector<FieldView>& fields);
+
+} // namespace fwi::detail

@@ -1,0 +1,581 @@
+// CheckpointStore: round trips per codec, tier and thread count; exact byte accounting against a model of the
+// expected compressed sizes over random put/free/get sequences (budget never exceeded, refusals predicted exactly and
+// harmless); the store's allocations against the heap; scratch files' life cycle (free, destruction, exceptions);
+// unwritable scratch and a full disk (RLIMIT_FSIZE) as ResourceError.
+#include "fwi/checkpoint_store.hpp"
+#include "fwi/error.hpp"
+#include "wavefields.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <malloc.h>
+#include <map>
+#include <new>
+#include <sys/resource.h>
+
+using namespace fwi;
+using namespace fwi::test;
+
+// Every operator new of this process is counted (usable bytes), so the store's own report of what it holds can be
+// checked against the heap.
+namespace {
+std::atomic<std::int64_t> heap_bytes{0};
+}
+void* operator new(std::size_t n) {
+    void* p = std::malloc(n ? n : 1);
+    if (!p) throw std::bad_alloc();
+    heap_bytes += std::int64_t(malloc_usable_size(p));
+    return p;
+}
+void operator delete(void* p) noexcept {
+    if (!p) return;
+    heap_bytes -= std::int64_t(malloc_usable_size(p));
+    std::free(p);
+}
+void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The fields of one stored item (a propagator state in miniature: two wavefields and a PML strip).
+struct Item {
+    std::vector<Field2D> fields;
+    std::vector<ConstFieldView> views() const {
+        std::vector<ConstFieldView> v;
+        for (const auto& f : fields) v.push_back(f.cview());
+        return v;
+    }
+};
+
+Item make_item(std::mt19937& rng, std::int64_t rows = 48, std::int64_t cols = 56) {
+    std::uniform_real_distribution<double> sigma(1.5, 12), amplitude(1e-3, 10);
+    Item item;
+    if (rng() % 3 == 0) {  // incompressible
+        item.fields.push_back(random_field(rows, cols, unsigned(rng())));
+        item.fields.push_back(random_field(rows, cols, unsigned(rng())));
+    } else {
+        item.fields.push_back(ricker_ring(rows, cols, amplitude(rng), sigma(rng)));
+        item.fields.push_back(ricker_ring(rows, cols, amplitude(rng), sigma(rng)));
+    }
+    item.fields.push_back(random_field(4, cols, unsigned(rng()), 1e-3f));
+    return item;
+}
+
+Item empty_like(const Item& item) {
+    Item out;
+    for (const auto& f : item.fields) out.fields.emplace_back(f.rows, f.cols, -7.0f);
+    return out;
+}
+
+std::vector<FieldView> views(Item& item) {
+    std::vector<FieldView> v;
+    for (auto& f : item.fields) v.push_back(f.view());
+    return v;
+}
+
+/// What the store must count for an item: the codec's frames, computed independently.
+std::uint64_t stored_size(const Codec& codec, const Item& item) {
+    std::uint64_t n = 0;
+    for (const auto& f : item.fields) {
+        std::vector<std::byte> bytes;
+        n += codec.compress(f.cview(), bytes);
+    }
+    return n;
+}
+
+std::uint64_t reservation(const Codec& codec, const Item& item) {
+    std::uint64_t n = 0;
+    for (const auto& f : item.fields) n += codec.max_compressed_bytes(f.rows, f.cols);
+    return n;
+}
+
+/// A stored item matches: bit for bit for lossless codecs, within the tolerance for zfp-accuracy.
+bool matches(const Codec& codec, const Item& stored, const Item& restored, double tolerance) {
+    for (std::size_t i = 0; i < stored.fields.size(); ++i) {
+        if (codec.lossless() ? !bit_equal(stored.fields[i].values, restored.fields[i].values)
+                             : max_abs_error(stored.fields[i].values, restored.fields[i].values) > tolerance)
+            return false;
+    }
+    return true;
+}
+
+std::vector<fs::path> files_in(const fs::path& dir) {
+    std::vector<fs::path> out;
+    if (!fs::exists(dir)) return out;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) out.push_back(e.path());
+    return out;
+}
+
+TierConfig memory_tier(std::uint64_t budget, const char* name = "ram") {
+    TierConfig t;
+    t.name = name;
+    t.budget_bytes = budget;
+    return t;
+}
+
+TierConfig disk_tier(std::uint64_t budget, const QString& dir) {
+    TierConfig t;
+    t.name = "disk";
+    t.budget_bytes = budget;
+    t.on_disk = true;
+    t.directory = dir.toStdString();
+    return t;
+}
+
+/// Sets RLIMIT_FSIZE and ignores SIGXFSZ (so writes fail with EFBIG instead of killing us); restores both.
+class FileSizeLimit {
+public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &old_);
+        previous_ = std::signal(SIGXFSZ, SIG_IGN);
+        rlimit limit = old_;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() {
+        setrlimit(RLIMIT_FSIZE, &old_);
+        std::signal(SIGXFSZ, previous_);
+    }
+
+private:
+    rlimit old_{};
+    void (*previous_)(int) = nullptr;
+};
+
+} // namespace
+
+class TestCheckpointStore : public QObject {
+    Q_OBJECT
+private slots:
+    void round_trip_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<bool>("on_disk");
+        QTest::addColumn<int>("threads");
+        for (const char* spec : {"none", "zstd", "blosc", "zfp-reversible", "zfp-accuracy:1e-4"})
+            for (const bool disk : {false, true})
+                for (const int threads : {0, 2})
+                    QTest::newRow(qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
+                        << QString(spec) << disk << threads;
+    }
+    void round_trip() {
+        QFETCH(QString, spec);
+        QFETCH(bool, on_disk);
+        QFETCH(int, threads);
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec(spec.toStdString());
+        CheckpointStore store({memory_tier(0), on_disk ? disk_tier(0, tmp.path()) : memory_tier(0, "ram2")}, codec,
+                              threads);
+        std::mt19937 rng(42);
+        std::vector<Item> items;
+        std::uint64_t raw = 0, stored = 0;
+        for (int i = 0; i < 6; ++i) {
+            items.push_back(make_item(rng));
+            store.put({ItemKind::State, 1, i}, items.back().views());
+            raw += raw_bytes(items.back().views());
+            stored += stored_size(*codec, items.back());
+        }
+        for (int i = 0; i < 6; ++i) {
+            Item out = empty_like(items[std::size_t(i)]);
+            store.get({ItemKind::State, 1, i}, views(out));
+            QVERIFY(matches(*codec, items[std::size_t(i)], out, 1e-4));
+        }
+        const TierStats s = store.stats(1);
+        QCOMPARE(s.bytes_in_use, stored);
+        QCOMPARE(s.stored_bytes_written, stored);
+        QCOMPARE(s.raw_bytes_written, raw);
+        QCOMPARE(s.writes, std::int64_t(6));
+        QCOMPARE(s.reads, std::int64_t(6));
+        QCOMPARE(s.items, std::int64_t(6));
+        QCOMPARE(store.stats(0).bytes_in_use, std::uint64_t(0));
+        QCOMPARE(store.compression_ratio(), double(raw) / double(stored));
+        QVERIFY(s.compress_seconds > 0 && s.decompress_seconds > 0);
+        QCOMPARE(s.io_seconds > 0, on_disk);
+    }
+
+    void random_sequences_respect_budget_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<bool>("on_disk");
+        QTest::addColumn<int>("threads");
+        for (const char* spec : {"zstd", "zfp-accuracy:1e-3", "none"})
+            for (const bool disk : {false, true})
+                for (const int threads : {0, 1, 3})
+                    QTest::newRow(qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
+                        << QString(spec) << disk << threads;
+    }
+    void random_sequences_respect_budget() {
+        // A model of the expected stored sizes predicts every refusal exactly, in both sync and threaded modes.
+        QFETCH(QString, spec);
+        QFETCH(bool, on_disk);
+        QFETCH(int, threads);
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec(spec.toStdString());
+        std::mt19937 rng(7);
+        // About three typical items fit: refusals are frequent, and so are acceptances.
+        std::uint64_t typical = 0;
+        for (int i = 0; i < 12; ++i) typical += stored_size(*codec, make_item(rng));
+        const std::uint64_t budget = 3 * typical / 12 + 1234;
+        const TierConfig tier = on_disk ? disk_tier(budget, tmp.path()) : memory_tier(budget);
+        CheckpointStore store({memory_tier(0), tier}, codec, threads);
+
+        std::map<std::int64_t, std::pair<Item, std::uint64_t>> model;  // slot -> (content, stored size)
+        std::uint64_t model_bytes = 0;
+        int refused = 0, accepted = 0;
+        const auto check_exact = [&] {
+            store.flush();
+            const TierStats s = store.stats(1);
+            QCOMPARE(s.bytes_in_use, model_bytes);
+            QCOMPARE(s.items, std::int64_t(model.size()));
+            const std::uint64_t allocated = store.allocated_bytes(1);
+            QCOMPARE(allocated, model_bytes);  // exact-size frames or files: no slack at all
+        };
+        for (int op = 0; op < 240; ++op) {
+            const std::int64_t slot = std::int64_t(rng() % 8);
+            const StoreKey key{slot % 2 ? ItemKind::Snapshot : ItemKind::State, 1, slot};
+            const auto found = model.find(slot);
+            const unsigned action = rng() % 10;
+            if (action < 6) {
+                Item item = make_item(rng);
+                const std::uint64_t size = stored_size(*codec, item);
+                const std::uint64_t old = found != model.end() ? found->second.second : 0;
+                const bool fits = model_bytes - old + size <= budget;
+                try {
+                    store.put(key, item.views());
+                    QVERIFY2(fits, "put accepted beyond the budget");
+                    model_bytes += size - old;
+                    model[slot] = {std::move(item), size};
+                    ++accepted;
+                } catch (const BudgetExceeded& e) {
+                    QVERIFY2(!fits, e.what());
+                    QVERIFY(QString(e.what()).contains("tier '" + QString::fromStdString(tier.name) + "'"));
+                    QCOMPARE(store.contains(key), found != model.end());
+                    ++refused;
+                }
+            } else if (action < 8) {
+                store.free(key);
+                if (found != model.end()) {
+                    model_bytes -= found->second.second;
+                    model.erase(found);
+                }
+                QVERIFY(!store.contains(key));
+            } else if (found != model.end()) {
+                Item out = empty_like(found->second.first);
+                store.get(key, views(out));
+                QVERIFY(matches(*codec, found->second.first, out, 1e-3));
+            } else {
+                QVERIFY_THROWS_EXCEPTION(Error, store.get(key, {}));
+            }
+            const TierStats s = store.stats(1);
+            QVERIFY(s.bytes_in_use <= budget);
+            QVERIFY(s.peak_bytes <= budget);
+            if (op % 40 == 39) check_exact();
+        }
+        check_exact();
+        qInfo("%d refused, %d accepted", refused, accepted);
+        QVERIFY2(refused > 10 && accepted > 40, qPrintable(QString("%1 refused, %2 accepted").arg(refused).arg(accepted)));
+        QCOMPARE(store.stats(1).writes, std::int64_t(accepted));
+        if (on_disk) QCOMPARE(files_in(store.scratch_directory(1)).size(), model.size());
+        // Everything freed: nothing left, in memory or on disk.
+        for (std::int64_t slot = 0; slot < 8; ++slot)
+            store.free({slot % 2 ? ItemKind::Snapshot : ItemKind::State, 1, slot});
+        QCOMPARE(store.stats(1).bytes_in_use, std::uint64_t(0));
+        QCOMPARE(store.allocated_bytes(1), std::uint64_t(0));
+        if (on_disk) QVERIFY(files_in(store.scratch_directory(1)).empty());
+    }
+
+    void refused_put_leaves_store_unchanged_data() {
+        QTest::addColumn<int>("threads");
+        QTest::newRow("sync") << 0;
+        QTest::newRow("threaded") << 2;
+    }
+    void refused_put_leaves_store_unchanged() {
+        QFETCH(int, threads);
+        std::shared_ptr<const Codec> codec = make_codec("zstd");
+        std::mt19937 rng(3);
+        Item small;
+        small.fields.push_back(Field2D(64, 64));  // zeros: tiny when compressed
+        Item big;
+        big.fields.push_back(random_field(64, 64, 5));
+        const std::uint64_t budget = stored_size(*codec, small) + stored_size(*codec, big) / 2;
+        CheckpointStore store({memory_tier(budget)}, codec, threads);
+        store.put({ItemKind::State, 0, 1}, small.views());
+        store.flush();
+        const TierStats before = store.stats(0);
+        // A new key that does not fit, and a replacement of the stored item by one that does not fit.
+        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, store.put({ItemKind::State, 0, 2}, big.views()));
+        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, store.put({ItemKind::State, 0, 1}, big.views()));
+        store.flush();
+        const TierStats after = store.stats(0);
+        QCOMPARE(after.bytes_in_use, before.bytes_in_use);
+        QCOMPARE(after.items, before.items);
+        QCOMPARE(after.writes, before.writes);
+        QVERIFY(after.peak_bytes <= budget);
+        QVERIFY(!store.contains({ItemKind::State, 0, 2}));
+        Item out = empty_like(small);
+        store.get({ItemKind::State, 0, 1}, views(out));
+        QVERIFY(bit_equal(out.fields[0].values, small.fields[0].values));
+        // A BudgetExceeded is a ResourceError.
+        try {
+            store.put({ItemKind::State, 0, 2}, big.views());
+            QFAIL("no exception");
+        } catch (const ResourceError& e) {
+            QVERIFY(QString(e.what()).contains("state 2"));
+        }
+    }
+
+    void threaded_put_reserves_worst_case_then_corrects() {
+        // While pending, an item counts its worst case; once compressed, its exact size.
+        std::shared_ptr<const Codec> codec = make_codec("zstd:12");
+        const Field2D f = ricker_ring(256, 256);
+        Item item;
+        item.fields.push_back(f);
+        const std::uint64_t worst = reservation(*codec, item), exact = stored_size(*codec, item);
+        QVERIFY(exact < worst);
+        CheckpointStore store({memory_tier(10 * worst)}, codec, 1);
+        store.put({ItemKind::Snapshot, 0, 5}, item.views());
+        const std::uint64_t in_use = store.stats(0).bytes_in_use;
+        QVERIFY(in_use == worst || in_use == exact);
+        store.flush();
+        const TierStats s = store.stats(0);
+        QCOMPARE(s.bytes_in_use, exact);
+        QCOMPARE(s.snapshot_bytes_in_use, exact);
+        QCOMPARE(s.peak_bytes, worst);  // the reservation was counted at put
+        QCOMPARE(s.peak_snapshot_bytes, worst);
+        // Replacing an item that is still pending waits for it; the last put wins.
+        Item other;
+        other.fields.push_back(ricker_ring(256, 256, 3.0));
+        store.put({ItemKind::Snapshot, 0, 5}, other.views());
+        store.put({ItemKind::Snapshot, 0, 5}, item.views());
+        store.put({ItemKind::Snapshot, 0, 5}, other.views());
+        Item out = empty_like(other);
+        store.get({ItemKind::Snapshot, 0, 5}, views(out));
+        QVERIFY(bit_equal(out.fields[0].values, other.fields[0].values));
+        QCOMPARE(store.stats(0).items, std::int64_t(1));
+        QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, other));
+    }
+
+    void allocated_bytes_match_the_heap_data() {
+        QTest::addColumn<int>("threads");
+        QTest::newRow("sync") << 0;
+        QTest::newRow("threaded") << 2;
+    }
+    void allocated_bytes_match_the_heap() {
+        QFETCH(int, threads);
+        std::shared_ptr<const Codec> codec = make_codec("zfp-accuracy:1e-3");
+        std::mt19937 rng(11);
+        std::vector<Item> items;
+        for (int i = 0; i < 20; ++i) items.push_back(make_item(rng, 64, 64));
+        CheckpointStore store({memory_tier(0)}, codec, threads);
+        // Warm-up put/free so one-time allocations (thread-local state) are not counted below.
+        store.put({ItemKind::State, 0, 99}, items[0].views());
+        store.free({ItemKind::State, 0, 99});
+        store.flush();
+        const std::int64_t heap_before = heap_bytes.load();
+        for (int i = 0; i < 20; ++i) store.put({ItemKind::State, 0, i}, items[std::size_t(i)].views());
+        store.flush();
+        const std::int64_t held = heap_bytes.load() - heap_before;
+        const TierStats s = store.stats(0);
+        const std::uint64_t allocated = store.allocated_bytes(0);
+        QVERIFY(s.bytes_in_use <= allocated);
+        QCOMPARE(allocated, s.bytes_in_use);
+        // The heap holds the reported buffers plus bookkeeping (bounded per item), nothing else (no staging left).
+        // (A worker's task object, tens of bytes, may outlive flush() by microseconds: hence the 256.)
+        QVERIFY2(held + 256 >= std::int64_t(allocated) && held <= std::int64_t(allocated) + 20 * 1024 + 16 * 1024,
+                 qPrintable(QString("heap %1, allocated %2").arg(held).arg(allocated)));
+        for (int i = 0; i < 20; ++i) store.free({ItemKind::State, 0, i});
+        const std::int64_t leaked = heap_bytes.load() - heap_before;
+        QVERIFY2(std::abs(leaked) <= 256, qPrintable(QString("%1 bytes left after free").arg(leaked)));
+        QCOMPARE(store.allocated_bytes(0), std::uint64_t(0));
+    }
+
+    void disk_files_live_while_stored_data() { allocated_bytes_match_the_heap_data(); }
+    void disk_files_live_while_stored() {
+        QFETCH(int, threads);
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec("lz4");
+        std::mt19937 rng(5);
+        std::string scratch;
+        {
+            CheckpointStore store({memory_tier(0), disk_tier(0, tmp.path())}, codec, threads);
+            scratch = store.scratch_directory(1);
+            QVERIFY(store.scratch_directory(0).empty());
+            QCOMPARE(fs::path(scratch).parent_path(), fs::path(tmp.path().toStdString()));
+            QVERIFY(fs::is_directory(scratch));
+            for (int i = 0; i < 4; ++i) store.put({ItemKind::Snapshot, 1, i * 10}, make_item(rng).views());
+            store.flush();
+            auto files = files_in(scratch);
+            QCOMPARE(files.size(), std::size_t(4));
+            std::uint64_t on_disk = 0;
+            for (const auto& f : files) on_disk += fs::file_size(f);
+            QCOMPARE(on_disk, store.stats(1).bytes_in_use);
+            QCOMPARE(store.allocated_bytes(1), on_disk);
+            store.free({ItemKind::Snapshot, 1, 10});
+            QCOMPARE(files_in(scratch).size(), std::size_t(3));
+            store.put({ItemKind::Snapshot, 1, 20}, make_item(rng).views());  // a replacement keeps one file
+            store.flush();
+            QCOMPARE(files_in(scratch).size(), std::size_t(3));
+            store.put({ItemKind::Snapshot, 1, 50}, make_item(rng).views());  // left pending for the destructor
+        }
+        QVERIFY(!fs::exists(scratch));
+        QVERIFY(QDir(tmp.path()).isEmpty());
+    }
+
+    void files_removed_when_an_exception_unwinds() {
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec("zstd");
+        std::mt19937 rng(8);
+        const Item item = make_item(rng);
+        try {
+            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
+            for (int i = 0; i < 5; ++i) store.put({ItemKind::State, 0, i}, item.views());
+            store.flush();
+            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(5));
+            for (int i = 5; i < 9; ++i) store.put({ItemKind::State, 0, i}, item.views());
+            throw std::runtime_error("a propagator failed mid-run");
+        } catch (const std::runtime_error&) {
+        }
+        QVERIFY(QDir(tmp.path()).isEmpty());
+        // A refused put writes nothing either.
+        CheckpointStore store({disk_tier(reservation(*codec, item) - 1, tmp.path())}, codec, 0);
+        Item big;
+        big.fields.push_back(random_field(100, 100, 1));
+        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, store.put({ItemKind::State, 0, 0}, big.views()));
+        QVERIFY(files_in(store.scratch_directory(0)).empty());
+    }
+
+    void unwritable_scratch_throws_resource_error_data() {
+        QTest::addColumn<QString>("sub");
+        QTest::addColumn<QString>("why");
+        QTest::newRow("under a regular file") << "file/sub" << "Not a directory";
+        QTest::newRow("a regular file") << "file" << "Not a directory";
+        QTest::newRow("missing") << "missing/deeper" << "No such file or directory";
+    }
+    void unwritable_scratch_throws_resource_error() {
+        // Tests run as root, so permissions would not stop a write: a path through a regular file does.
+        QFETCH(QString, sub);
+        QFETCH(QString, why);
+        QTemporaryDir tmp;
+        QFile file(tmp.filePath("file"));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const QString dir = tmp.filePath(sub);
+        for (const int threads : {0, 2}) {
+            try {
+                CheckpointStore store({memory_tier(0), disk_tier(0, dir)}, make_codec("none"), threads);
+                QFAIL("no exception");
+            } catch (const ResourceError& e) {
+                QVERIFY2(QString(e.what()).contains(dir) && QString(e.what()).contains(why), e.what());
+            }
+        }
+        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList{"file"});
+    }
+
+    void full_disk_throws_resource_error() {
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec("none");
+        Item item;
+        item.fields.push_back(random_field(64, 64, 2));  // 16 KiB + header: over the limit below
+        Item small;
+        small.fields.push_back(Field2D(8, 8, 1.0f));
+        {
+            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 0);
+            const QString scratch = QString::fromStdString(store.scratch_directory(0));
+            store.put({ItemKind::State, 0, 1}, small.views());
+            try {
+                const FileSizeLimit limit(4096);
+                store.put({ItemKind::State, 0, 2}, item.views());
+                QFAIL("no exception");
+            } catch (const ResourceError& e) {
+                QVERIFY2(QString(e.what()).contains(scratch + "/state_2_") && QString(e.what()).contains("File too large"),
+                         e.what());
+            }
+            QVERIFY(!store.contains({ItemKind::State, 0, 2}));
+            QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, small));
+            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(1));  // the partial file is gone
+            store.put({ItemKind::State, 0, 2}, item.views());  // the limit is lifted: works again
+        }
+        {
+            // Threaded: the failure surfaces at flush and then sticks; free and the destructor still clean up.
+            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
+            store.put({ItemKind::State, 0, 1}, small.views());
+            store.flush();
+            {
+                const FileSizeLimit limit(4096);
+                store.put({ItemKind::State, 0, 2}, item.views());
+                QVERIFY_THROWS_EXCEPTION(ResourceError, store.flush());
+            }
+            QVERIFY(!store.contains({ItemKind::State, 0, 2}));
+            QVERIFY_THROWS_EXCEPTION(ResourceError, store.put({ItemKind::State, 0, 3}, small.views()));
+            Item out = empty_like(small);
+            QVERIFY_THROWS_EXCEPTION(ResourceError, store.get({ItemKind::State, 0, 1}, views(out)));
+            QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, small));
+            store.free({ItemKind::State, 0, 1});
+            QVERIFY(files_in(store.scratch_directory(0)).empty());
+        }
+        QVERIFY(QDir(tmp.path()).isEmpty());
+    }
+
+    void bad_requests_throw() {
+        QTemporaryDir tmp;
+        std::shared_ptr<const Codec> codec = make_codec("zfp-reversible");
+        CheckpointStore store({memory_tier(0), disk_tier(0, tmp.path())}, codec, 0);
+        std::mt19937 rng(9);
+        Item item = make_item(rng);
+        store.put({ItemKind::State, 0, 0}, item.views());
+        store.put({ItemKind::State, 1, 0}, item.views());
+        Item out = empty_like(item);
+        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::State, 0, 1}, views(out)));     // absent
+        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::Snapshot, 0, 0}, views(out)));  // other kind
+        QVERIFY_THROWS_EXCEPTION(ConfigError, store.put({ItemKind::State, 2, 0}, item.views()));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, store.get({ItemKind::State, -1, 0}, views(out)));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, store.free({ItemKind::State, 5, 0}));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, store.stats(2));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, store.put({ItemKind::State, 0, 3}, {ConstFieldView(nullptr, 4, 4)}));
+        auto fewer = views(out);
+        fewer.pop_back();
+        QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 0, 0}, fewer));
+        Item transposed;
+        for (const auto& f : item.fields) transposed.fields.emplace_back(f.cols, f.rows);
+        QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 1, 0}, views(transposed)));
+        // A damaged scratch file: one flipped byte, then a truncation.
+        const auto file = files_in(store.scratch_directory(1)).at(0);
+        {
+            std::fstream io(file, std::ios::in | std::ios::out | std::ios::binary);
+            io.seekg(200);
+            const char c = char(io.get());
+            io.seekp(200);
+            io.put(char(c ^ 0x10));
+        }
+        QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 1, 0}, views(out)));
+        fs::resize_file(file, fs::file_size(file) - 3);
+        QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 1, 0}, views(out)));
+        fs::remove(file);
+        QVERIFY_THROWS_EXCEPTION(ResourceError, store.get({ItemKind::State, 1, 0}, views(out)));
+        // The memory tier is unaffected.
+        store.get({ItemKind::State, 0, 0}, views(out));
+        QVERIFY(matches(*codec, item, out, 0));
+    }
+
+    void constructor_validates() {
+        std::shared_ptr<const Codec> codec = make_codec("none");
+        QVERIFY_THROWS_EXCEPTION(ConfigError, CheckpointStore({}, codec));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, CheckpointStore({memory_tier(0)}, nullptr));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, CheckpointStore({memory_tier(0)}, codec, -1));
+        CheckpointStore store({memory_tier(100), memory_tier(0, "second")}, codec, 3);
+        QCOMPARE(store.tier_count(), 2);
+        QCOMPARE(store.tier(1).name, std::string("second"));
+        QCOMPARE(store.threads(), 3);
+        QCOMPARE(store.codec().name(), std::string("none"));
+        QCOMPARE(store.compression_ratio(), 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckpointStore)
+#include "tst_checkpoint_store.moc"
