@@ -59,7 +59,6 @@ public:
     /// `rows` rows of `width` bytes, device pitch src_pitch -> host pitch dst_pitch; waits like download().
     void download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
                        std::size_t rows);
-    void copy_on_device(void* dst, const void* src, std::size_t bytes);
     /// Waits for all queued work; asynchronous kernel failures surface here as fwi::Error.
     void synchronize();
 

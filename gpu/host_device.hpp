@@ -68,7 +68,6 @@ public:
         for (std::size_t r = 0; r < rows; ++r)
             copy(static_cast<char*>(dst) + r * dst_pitch, static_cast<const char*>(src) + r * src_pitch, width);
     }
-    void copy_on_device(void* dst, const void* src, std::size_t bytes) { copy(dst, src, bytes); }
     void synchronize() {}
     void download_state(std::span<const Transfer> transfers);
     void upload_state(std::span<const Transfer> transfers, Fence& fence);
