@@ -1,0 +1,131 @@
+#include "kernel_plan.hpp"
+
+#include "fwi/error.hpp"
+#include "propagator/pml_profile.hpp"
+#include "propagator/stencils.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace fwi::gpu {
+namespace {
+
+template <int R>
+StencilCoeffs coefficients() {
+    using C = stencil::Coefficients<R>;
+    StencilCoeffs s;
+    for (int k = 0; k <= R; ++k) {
+        s.d2[k] = C::d2[std::size_t(k)];
+        s.d1[k] = C::d1[std::size_t(k)];
+    }
+    return s;
+}
+
+StencilCoeffs coefficients(int radius) {
+    switch (radius) {
+    case 1: return coefficients<1>();
+    case 2: return coefficients<2>();
+    case 3: return coefficients<3>();
+    case 4: return coefficients<4>();
+    default: throw ConfigError("spatial order " + std::to_string(2 * radius) + " is not one of 2, 4, 6, 8");
+    }
+}
+
+AxisPml axis(const PmlProfile& p) {
+    AxisPml a;
+    a.lo_begin = int(p.lo_begin);
+    a.lo_end = int(p.lo_end);
+    a.hi_begin = int(p.hi_begin);
+    a.hi_end = int(p.hi_end);
+    return a;
+}
+
+} // namespace
+
+StripLaunch make_strip_launch(StripRect first, StripRect second) {
+    StripLaunch l;
+    for (StripRect r : {first, second}) {
+        if (r.cells() == 0) continue;
+        r.begin = l.total;
+        l.total += r.cells();
+        l.rect[l.count++] = r;
+    }
+    return l;
+}
+
+KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, const PmlProfile& pml_z) {
+    if (grid.order != 2 && grid.order != 4 && grid.order != 6 && grid.order != 8)
+        throw ConfigError("spatial order " + std::to_string(grid.order) + " is not one of 2, 4, 6, 8");
+    if (grid.nz() > std::numeric_limits<int>::max() / 2 || grid.nx() > std::numeric_limits<int>::max() / 2)
+        throw ConfigError("padded grid " + std::to_string(grid.nz()) + " x " + std::to_string(grid.nx()) +
+                          " is too large for the CUDA backend");
+    KernelPlan plan;
+    const int r = grid.order / 2;
+    plan.radius = r;
+    GridArgs& g = plan.grid;
+    g.nz = int(grid.nz());
+    g.nx = int(grid.nx());
+    const int h = grid.halo;
+    g.z0 = h;
+    g.z1 = g.nz - h;
+    g.x0 = h;
+    g.x1 = g.nx - h;
+    const Grid2D& m = grid.model;
+    // The same float conversions as CpuPropagator::step.
+    g.inv_dx = float(1.0 / m.dx());
+    g.inv_dz = float(1.0 / m.dz());
+    g.inv_dx2 = float(1.0 / (m.dx() * m.dx()));
+    g.inv_dz2 = float(1.0 / (m.dz() * m.dz()));
+    g.coef = coefficients(r);
+    g.c0 = g.coef.d2[0] * (g.inv_dx2 + g.inv_dz2);
+    g.px = axis(pml_x);
+    g.pz = axis(pml_z);
+    g.wx_lo = g.px.lo_end - g.px.lo_begin;
+    g.wx = g.wx_lo + (g.px.hi_end - g.px.hi_begin);
+    g.wz_lo = g.pz.lo_end - g.pz.lo_begin;
+    g.wz = g.wz_lo + (g.pz.hi_end - g.pz.hi_begin);
+
+    const bool pml = g.wx > 0 || g.wz > 0;
+    if (pml) {
+        // cpu_kernels.hpp: influence_lo / influence_hi (when the two x zones meet, the first covers all) and in_zone.
+        const bool x_meet = g.px.lo_end + r >= g.px.hi_begin - r;
+        g.xi_lo_end = x_meet ? g.x1 : g.px.lo_end + r;
+        g.xi_hi_begin = x_meet ? g.x1 : g.px.hi_begin - r;
+        g.zi_lo_end = g.pz.lo_end + r;
+        g.zi_hi_begin = g.pz.hi_begin - r;
+    } else {
+        // No PML: no zone at all (the CPU adds exact zeros there).
+        g.xi_lo_end = g.x0;
+        g.xi_hi_begin = g.x1;
+        g.zi_lo_end = g.z0;
+        g.zi_hi_begin = g.z1;
+    }
+
+    plan.layers = make_strip_launch(
+        StripRect{Segs{g.z0, g.z1, 0, 0}, Segs{g.px.lo_begin, g.px.lo_end, g.px.hi_begin, g.px.hi_end}, kAxisX},
+        StripRect{Segs{g.pz.lo_begin, g.pz.lo_end, g.pz.hi_begin, g.pz.hi_end}, Segs{g.x0, g.x1, 0, 0}, kAxisZ});
+
+    // Zones: full rows where the z-stencil touches a layer, and in the rows between, the x-influence columns.
+    const int top_end = std::clamp(g.zi_lo_end, g.z0, g.z1);
+    const int bottom_begin = std::clamp(g.zi_hi_begin, top_end, g.z1);
+    const int left_end = std::clamp(g.xi_lo_end, g.x0, g.x1);
+    const int right_begin = std::clamp(g.xi_hi_begin, left_end, g.x1);
+    plan.zones = make_strip_launch(StripRect{Segs{g.z0, top_end, bottom_begin, g.z1}, Segs{g.x0, g.x1, 0, 0}, 0},
+                                   StripRect{Segs{top_end, bottom_begin, 0, 0},
+                                             Segs{g.x0, left_end, right_begin, g.x1}, 0});
+
+    plan.cells = grid.cells();
+    plan.x_strip = std::int64_t(g.nz) * g.wx;
+    plan.z_strip = std::int64_t(g.wz) * g.nx;
+    return plan;
+}
+
+KernelPlan make_kernel_plan(const PropagatorSetup& setup) {
+    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    const auto px = make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), 1e-3, 2000, 5, 1e-3);
+    const auto pz = make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000, 5, 1e-3);
+    return make_kernel_plan(grid, px, pz);
+}
+
+} // namespace fwi::gpu

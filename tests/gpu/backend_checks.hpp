@@ -1,0 +1,211 @@
+#pragma once
+// Test bodies that compare a backend with the CPU reference, shared by every backend test: the CUDA backend on a
+// machine with a device (tst_cuda_backend.cpp) and its host twin everywhere (tst_cuda_host_twin.cpp). Each body uses
+// QVERIFY; callers check QTest::currentTestFailed() if they go on.
+#include "fwi/born.hpp"
+#include "fwi/gradient_engine.hpp"
+#include "fwi/simulation.hpp"
+#include "test_setups.hpp"
+
+#include <QtTest>
+#include <cstring>
+#include <random>
+#include <string>
+
+namespace fwi::test {
+
+inline std::vector<float> normal_noise(std::size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> d(0, 1);
+    std::vector<float> v(n);
+    for (auto& x : v) x = d(gen);
+    return v;
+}
+
+/// Relative L2 difference, with a floor on the reference norm so that all-zero fields compare cleanly.
+inline double relative_difference(std::span<const float> a, std::span<const float> ref) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        num += (double(a[i]) - ref[i]) * (double(a[i]) - ref[i]);
+        den += double(ref[i]) * ref[i];
+    }
+    return den > 0 ? std::sqrt(num / den) : std::sqrt(num);
+}
+
+/// Gathers of `backend` against the CPU's for one order, PML width and model size (the wave reaches the PML).
+inline void check_gathers_match_cpu(const std::string& backend, int order, int pml, std::int64_t nz, std::int64_t nx,
+                                    double tolerance) {
+    const Model m = blob_model(nz, nx, 10);
+    const double w = double(nx - 1) * 10, d = double(nz - 1) * 10;
+    const Acquisition acq = one_shot({0.37 * w, 0.31 * d}, line_of_points(5, 0.05 * w, 0.95 * w, 0.2 * d));
+    Simulation cpu(m.grid, acq, settings(order, 15, 0.001, 300, pml), 3000, "cpu");
+    Simulation other(m.grid, acq, settings(order, 15, 0.001, 300, pml), 3000, backend);
+    QCOMPARE(QString::fromStdString(other.propagator().backend()), QString::fromStdString(backend));
+    cpu.set_model(m);
+    other.set_model(m);
+    const auto ref = cpu.forward()[0].traces, got = other.forward()[0].traces;
+    const double err = relative_difference(got, ref);
+    qInfo("%s vs cpu, order %d, PML %d, %lld x %lld: gathers differ by %.3g", backend.c_str(), order, pml,
+          static_cast<long long>(nz), static_cast<long long>(nx), err);
+    QVERIFY2(err <= tolerance, qPrintable(QString("relative L2 %1 > %2").arg(err).arg(tolerance)));
+}
+
+/// After the same steps, every field of the state (u, u_prev, packed PML strips) matches the CPU's, shape for shape.
+inline void check_state_fields_match_cpu(const std::string& backend, double tolerance) {
+    const Model m = blob_model(30, 40, 10);
+    const Acquisition acq = one_shot({60, 50}, {{300, 200}});
+    Simulation cpu(m.grid, acq, settings(8, 15, 0.001, 300, 6), 3000, "cpu");
+    Simulation other(m.grid, acq, settings(8, 15, 0.001, 300, 6), 3000, backend);
+    cpu.set_model(m);
+    other.set_model(m);
+    auto a = cpu.propagator().new_state(), b = other.propagator().new_state();
+    cpu.propagator().forward(*a, 200, cpu.geometry(0), cpu.inner_source(), nullptr, 0);
+    other.propagator().forward(*b, 200, other.geometry(0), other.inner_source(), nullptr, 0);
+    a->to_host();
+    b->to_host();
+    const auto fa = a->fields(), fb = b->fields();
+    QCOMPARE(fb.size(), fa.size());
+    for (std::size_t i = 0; i < fa.size(); ++i) {
+        QCOMPARE(fb[i].rows, fa[i].rows);
+        QCOMPARE(fb[i].cols, fa[i].cols);
+        double norm = 0;
+        for (float v : fa[i].span()) norm += double(v) * v;
+        QVERIFY2(norm > 0, "the wave must reach every PML variable for this check to mean something");
+        const double err = relative_difference(fb[i].span(), fa[i].span());
+        qInfo("field %zu (%lld x %lld): relative difference %.3g", i, static_cast<long long>(fa[i].rows),
+              static_cast<long long>(fa[i].cols), err);
+        QVERIFY2(err <= tolerance, qPrintable(QString("field %1: %2 > %3").arg(i).arg(err).arg(tolerance)));
+    }
+}
+
+/// Adjoint steps with residual injection and a gradient snapshot: the adjoint field and the gradient match the CPU.
+inline void check_adjoint_matches_cpu(const std::string& backend, double tolerance) {
+    const Model m = blob_model(24, 36, 10);
+    const Acquisition acq = one_shot({100, 60}, line_of_points(4, 20, 330, 30));
+    Simulation cpu(m.grid, acq, settings(6, 15, 0.001, 200, 5), 3000, "cpu");
+    Simulation other(m.grid, acq, settings(6, 15, 0.001, 200, 5), 3000, backend);
+    cpu.set_model(m);
+    other.set_model(m);
+    const std::int64_t nt = 200;
+    const auto residual = normal_noise(std::size_t(4 * nt), 7);
+    const auto snapshot = normal_noise(std::size_t(cpu.propagator().padded().cells()), 8);
+    std::vector<std::vector<float>> lambda, gradient;
+    for (Simulation* s : {&cpu, &other}) {
+        Propagator& p = s->propagator();
+        auto adj = p.new_adjoint_state();
+        adj->step = nt;
+        for (std::int64_t n = nt - 1; n >= nt - 150; --n)
+            p.adjoint(*adj, s->geometry(0), residual, nt, n % 3 == 0 ? snapshot.data() : nullptr, 2.0f);
+        QCOMPARE(adj->step, nt - 150);
+        lambda.emplace_back(std::size_t(m.grid.cells()));
+        p.model_region_adjoint(*adj, lambda.back());
+        gradient.emplace_back(std::size_t(m.grid.cells()), 0.0f);
+        p.take_velocity_gradient(gradient.back());
+    }
+    const double e_lambda = relative_difference(lambda[1], lambda[0]);
+    const double e_grad = relative_difference(gradient[1], gradient[0]);
+    qInfo("%s vs cpu adjoint: field %.3g, gradient %.3g", backend.c_str(), e_lambda, e_grad);
+    QVERIFY2(e_lambda <= tolerance, qPrintable(QString::number(e_lambda)));
+    QVERIFY2(e_grad <= tolerance, qPrintable(QString::number(e_grad)));
+}
+
+/// The misfit gradient (forward, checkpoints, adjoint, gradient snapshots) of two shots matches the CPU's.
+inline void check_gradient_matches_cpu(const std::string& backend, const std::string& schedule, double tolerance) {
+    const Model truth = blob_model(30, 50, 10);
+    Model start = truth;
+    for (auto& v : start.vp_mps) v = 1800 + (v - 1800) * 0.5f;
+    Acquisition acq;
+    for (double sx : {90.0, 370.0}) acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    Simulation cpu(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, "cpu");
+    Simulation other(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, backend);
+    cpu.set_model(truth);
+    const auto observed = cpu.forward();
+    GradientOptions opt;
+    opt.settings.schedule = schedule;
+    const auto ref = compute_gradient(cpu, start, observed, opt);
+    const auto got = compute_gradient(other, start, observed, opt);
+    const double e_misfit = std::abs(got.misfit - ref.misfit) / ref.misfit;
+    const double e_grad = relative_difference(got.gradient, ref.gradient);
+    qInfo("%s vs cpu (%s): misfit %.9g vs %.9g (%.3g), gradient %.3g", backend.c_str(), schedule.c_str(), got.misfit,
+          ref.misfit, e_misfit, e_grad);
+    QVERIFY(ref.misfit > 0);
+    QVERIFY2(e_misfit <= tolerance, qPrintable(QString::number(e_misfit)));
+    QVERIFY2(e_grad <= tolerance, qPrintable(QString::number(e_grad)));
+}
+
+/// Save a state through fields()/to_host(), restore it into a state holding other data: the run continues bit for
+/// bit (traces and every field). The CPU test of the same name, for any backend.
+inline void check_resume_is_bit_exact(const std::string& backend) {
+    const Model m = blob_model(30, 44, 10);
+    Simulation sim(m.grid, one_shot({200, 150}, line_of_points(4, 50, 400, 20)), settings(6, 12, 0.001, 300),
+                   m.max_velocity(), backend);
+    sim.set_model(m);
+    Propagator& p = sim.propagator();
+    const auto& g = sim.geometry(0);
+    const std::int64_t nt = sim.time().inner_nt, cut = 120;
+    std::vector<float> straight(4 * std::size_t(nt)), resumed(4 * std::size_t(nt));
+    auto a = p.new_state();
+    p.forward(*a, cut, g, sim.inner_source(), straight.data(), nt);
+    a->to_host();
+    std::vector<std::vector<float>> saved;
+    for (const auto& f : a->fields()) saved.emplace_back(f.data, f.data + f.size());
+    p.forward(*a, nt - cut, g, sim.inner_source(), straight.data(), nt);
+
+    auto b = p.new_state();
+    p.forward(*b, 7, g, sim.inner_source(), nullptr, nt);  // data that the restore must overwrite
+    auto fields = b->fields();
+    for (std::size_t i = 0; i < fields.size(); ++i) std::copy(saved[i].begin(), saved[i].end(), fields[i].data);
+    b->from_host();
+    b->step = cut;
+    std::copy(straight.begin(), straight.end(), resumed.begin());
+    for (std::size_t r = 0; r < 4; ++r)
+        std::fill_n(resumed.begin() + std::ptrdiff_t(r * std::size_t(nt) + cut), nt - cut, 0.0f);
+    p.forward(*b, nt - cut, g, sim.inner_source(), resumed.data(), nt);
+    QVERIFY(std::memcmp(straight.data(), resumed.data(), straight.size() * sizeof(float)) == 0);
+    a->to_host();
+    b->to_host();
+    const auto fa = a->fields(), fb = b->fields();
+    for (std::size_t i = 0; i < fa.size(); ++i)
+        QVERIFY(std::memcmp(fa[i].data, fb[i].data, std::size_t(fa[i].size()) * sizeof(float)) == 0);
+}
+
+/// <B dv, dd> = <dv, B^T dd> with Born modelling and the gradient engine on `backend` (tst_gradient.cpp's test).
+inline void check_born_dot_product(const std::string& backend, int order, double dt, double tolerance) {
+    // tst_gradient.cpp's setup, where the CPU meets 1e-5 (smaller ones lose digits to float32 cancellation).
+    const Model m = blob_model(40, 60, 10);
+    Acquisition acq = one_shot({170, 30}, line_of_points(6, 20, 560, 25));
+    const auto nt = std::int64_t(0.5 / dt);
+    Simulation sim(m.grid, acq, settings(order, 15, dt, nt, 10), 3000, backend);
+    sim.set_model(m);
+    auto smooth = [](std::vector<float> v, std::int64_t cols, int passes) {
+        for (int p = 0; p < passes; ++p)
+            for (std::size_t r = 0; r < v.size() / std::size_t(cols); ++r) {
+                float* row = v.data() + r * std::size_t(cols);
+                float prev = 0, cur = row[0];
+                for (std::int64_t c = 0; c < cols; ++c) {
+                    const float next = c + 1 < cols ? row[c + 1] : 0.0f;
+                    row[c] = 0.25f * prev + 0.5f * cur + 0.25f * next;
+                    prev = cur;
+                    cur = next;
+                }
+            }
+        return v;
+    };
+    const auto dv = smooth(normal_noise(std::size_t(m.grid.cells()), 1), m.grid.nx(), 2);
+    const auto dd = smooth(normal_noise(std::size_t(6 * nt), 2), nt, 4);
+    const auto b_dv = born_forward(sim, 0, dv);
+    GradientOptions opt;
+    opt.misfit = [&](const Gather&, const Gather&, std::vector<float>& adjoint_source) {
+        adjoint_source = dd;
+        return 0.0;
+    };
+    const auto g = compute_gradient(sim, m, {sim.empty_gather(0)}, opt);
+    const double lhs = dot(b_dv, dd), rhs = dot(dv, g.gradient);
+    const double rel = std::abs(lhs - rhs) / std::max(std::abs(lhs), std::abs(rhs));
+    qInfo("%s order %d: <B dv, dd> = %.9g  <dv, B^T dd> = %.9g  relative difference %.3g", backend.c_str(), order, lhs,
+          rhs, rel);
+    QVERIFY(std::abs(lhs) > 0);
+    QVERIFY2(rel < tolerance, qPrintable(QString::number(rel)));
+}
+
+} // namespace fwi::test
