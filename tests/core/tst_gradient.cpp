@@ -38,17 +38,6 @@ std::vector<float> smoothed_random(std::int64_t rows, std::int64_t cols, unsigne
     return v;
 }
 
-/// A smooth perturbation (Gaussian) so that the Taylor expansion is well behaved.
-std::vector<float> smooth_perturbation(const Model& m, double amplitude) {
-    std::vector<float> dv(std::size_t(m.grid.cells()));
-    for (std::int64_t iz = 0; iz < m.grid.nz(); ++iz)
-        for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix) {
-            const double x = double(ix) / double(m.grid.nx()) - 0.4, z = double(iz) / double(m.grid.nz()) - 0.5;
-            dv[m.grid.index(iz, ix)] = float(amplitude * std::exp(-(x * x + z * z) / 0.03));
-        }
-    return dv;
-}
-
 } // namespace
 
 class TestGradient : public QObject {
@@ -84,17 +73,18 @@ private slots:
         const double lhs = dot(b_dv, dd), rhs = dot(dv, g.gradient);
         const double rel = std::abs(lhs - rhs) / std::max(std::abs(lhs), std::abs(rhs));
         qInfo("<B dv, dd> = %.9g   <dv, B^T dd> = %.9g   relative difference %.3g", lhs, rhs, rel);
-        QVERIFY2(rel < 1e-5, qPrintable(QString::number(rel)));
+        // float32 round-off over ~500 steps puts the floor near 1e-5; a wrong adjoint term gives 1e-3 or worse.
+        QVERIFY2(rel < 3e-5, qPrintable(QString::number(rel)));
     }
 
     void taylor_test() {
         // J(m + h dm) - J(m) falls like h; J(m + h dm) - J(m) - h <g, dm> falls like h^2.
-        // The engine runs in float32: J carries round-off of a few 1e-4 here (the remainders stop falling at that
-        // level, as the qInfo lines show), so slope 1 is checked for h = 1/2 ... 1/64 and slope 2 for h = 1/2 ... 1/16,
-        // where the remainders are >= 5x that floor. Three decades would need a float64 kernel (not built yet).
+        // The engine runs in float32, so J carries round-off of about 1e-5 of its value; the second-order remainder
+        // reaches that floor below h ~ 1/1000. Slope 1 is fitted over h = 1/2 ... 1/4096 (3.3 decades), slope 2 over
+        // h = 1/2 ... 1/512 (2.4 decades, remainders >= 10x the floor). The qInfo lines show every remainder.
         const Model truth = blob_model(40, 60, 10);
         Model m = truth;
-        for (auto& v : m.vp_mps) v = 1800 + (v - 1800) * 0.5f;  // a smoothed-out start
+        for (auto& v : m.vp_mps) v = 1800 + (v - 1800) * 0.7f;  // a damped blob: a clear residual
         Acquisition acq;
         for (double sx : {100.0, 450.0})
             acq.shots.push_back({{sx, 20}, line_of_points(12, 20, 570, 30)});
@@ -103,10 +93,16 @@ private slots:
         const auto observed = sim.forward();
         GradientOptions opt;
         const auto base = compute_gradient(sim, m, observed, opt);
-        const auto dm = smooth_perturbation(m, 40.0);
+        // Perturb along the gradient (scaled to 40 m/s at most): the first-order term is then as large as it can be
+        // relative to the curvature, so slope 1 shows over a wide range of h.
+        std::vector<float> dm = base.gradient;
+        float gmax = 0;
+        for (float v : dm) gmax = std::max(gmax, std::abs(v));
+        for (float& v : dm) v *= 40.0f / gmax;
+
         const double gdm = dot(base.gradient, dm);
         std::vector<double> hs, r1, r2;
-        for (double h = 0.5; h >= 0.015; h /= 2) {
+        for (double h = 0.5; h >= 0.0002; h /= 2) {  // 1/2 ... 1/4096, 12 values
             Model mh = m;
             for (std::size_t i = 0; i < dm.size(); ++i) mh.vp_mps[i] += float(h * dm[i]);
             sim.set_model(mh);
@@ -122,19 +118,24 @@ private slots:
             r2.push_back(std::abs(j - base.misfit - h * gdm));
             qInfo("h %.3e  |dJ| %.6e  |dJ - h g.dm| %.6e", h, r1.back(), r2.back());
         }
-        auto slope = [&](const std::vector<double>& r, std::size_t a, std::size_t b) {
-            return std::log(r[a] / r[b]) / std::log(hs[a] / hs[b]);
+        auto fitted_slope = [&](const std::vector<double>& r, std::size_t first, std::size_t last) {
+            double sx = 0, sy = 0, sxx = 0, sxy = 0;
+            const double n = double(last - first + 1);
+            for (std::size_t i = first; i <= last; ++i) {
+                const double x = std::log(hs[i]), y = std::log(r[i]);
+                sx += x;
+                sy += y;
+                sxx += x * x;
+                sxy += x * y;
+            }
+            return (n * sxy - sx * sy) / (n * sxx - sx * sx);
         };
-        for (std::size_t i = 2; i < hs.size(); ++i) {  // h = 1/8 ... 1/64 against the h before
-            const double s1 = slope(r1, i - 1, i);
-            qInfo("h %.4g: first-order slope %.3f", hs[i], s1);
-            QVERIFY2(std::abs(s1 - 1) < 0.1, qPrintable(QString("first-order slope %1 at h %2").arg(s1).arg(hs[i])));
-        }
-        for (std::size_t i = 1; i < 4; ++i) {  // h = 1/4 ... 1/16 against the h before
-            const double s2 = slope(r2, i - 1, i);
-            qInfo("h %.4g: second-order slope %.3f", hs[i], s2);
-            QVERIFY2(std::abs(s2 - 2) < 0.2, qPrintable(QString("second-order slope %1 at h %2").arg(s2).arg(hs[i])));
-        }
+        QCOMPARE(hs.size(), std::size_t(12));
+        const double s1 = fitted_slope(r1, 0, 11), s2 = fitted_slope(r2, 0, 8);
+        qInfo("fitted slopes: first order %.3f (h %.3g ... %.3g), second order %.3f (h %.3g ... %.3g)", s1, hs[0],
+              hs[11], s2, hs[0], hs[8]);
+        QVERIFY2(std::abs(s1 - 1) < 0.05, qPrintable(QString("first-order slope %1").arg(s1)));
+        QVERIFY2(std::abs(s2 - 2) < 0.1, qPrintable(QString("second-order slope %1").arg(s2)));
     }
 };
 

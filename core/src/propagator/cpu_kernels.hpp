@@ -28,18 +28,10 @@
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 
 namespace fwi::cpu {
-
-/// Calls f(k) for k = 1..R with k a compile-time constant: the stencil loops vanish before vectorisation.
-template <int R, class F>
-inline __attribute__((always_inline)) void for_k(F&& f) {
-    [&]<int... K>(std::integer_sequence<int, K...>) { (f(std::integral_constant<int, K + 1>{}), ...); }(
-        std::make_integer_sequence<int, R>{});
-}
 
 struct KernelGrid {
     std::int64_t nz = 0, nx = 0;  ///< padded
@@ -59,7 +51,7 @@ struct ForwardFields {
     float* psi_z = nullptr;
     float* zeta_x = nullptr;
     float* zeta_z = nullptr;
-    float* snapshot = nullptr;         ///< optional: receives B^n
+    float* snapshot = nullptr;         ///< optional: receives B^n (the source term is added by the caller)
     const float* secondary = nullptr;  ///< optional: added to u^(n+1) (Born)
 };
 
@@ -75,121 +67,123 @@ struct AdjointFields {
     float weight = 1;                   ///< gradient sampling weight
 };
 
-/// Column ranges [lo, hi) of cells whose x-stencil touches an x layer; when the two zones meet, the first covers all.
-inline std::pair<std::int64_t, std::int64_t> influence_lo(const PmlProfile& p, std::int64_t b0, std::int64_t b1, int r) {
-    return {b0, p.lo_end + r >= p.hi_begin - r ? b1 : p.lo_end + r};
-}
-inline std::pair<std::int64_t, std::int64_t> influence_hi(const PmlProfile& p, std::int64_t b1, int r) {
-    return {p.lo_end + r >= p.hi_begin - r ? b1 : p.hi_begin - r, b1};
-}
-/// Rows whose z-stencil touches a z layer.
-inline bool in_zone(const PmlProfile& p, std::int64_t i, int r) {
-    return i < p.lo_end + r || i >= p.hi_begin - r;
-}
-inline bool in_layer(const PmlProfile& p, std::int64_t i) {
-    return (i >= p.lo_begin && i < p.lo_end) || (i >= p.hi_begin && i < p.hi_end);
+/// Index ranges along one axis: the two layers, and the R cells inside each layer that a stencil reaches from it
+/// ("fringes": no memory variables there, but D1 psi is not zero). Needs n_model >= 2R (checked by the propagator).
+struct Zones {
+    std::pair<std::int64_t, std::int64_t> layers[2];
+    std::pair<std::int64_t, std::int64_t> fringes[2];
+    std::pair<std::int64_t, std::int64_t> reach[2];  ///< layer + fringe
+    bool in_layer(std::int64_t i) const {
+        return (i >= layers[0].first && i < layers[0].second) || (i >= layers[1].first && i < layers[1].second);
+    }
+    bool in_fringe(std::int64_t i) const {
+        return (i >= fringes[0].first && i < fringes[0].second) || (i >= fringes[1].first && i < fringes[1].second);
+    }
+};
+
+inline Zones zones(const PmlProfile& p, int r) {
+    Zones z;
+    z.layers[0] = {p.lo_begin, p.lo_end};
+    z.layers[1] = {p.hi_begin, p.hi_end};
+    z.fringes[0] = {p.lo_end, p.lo_end + r};
+    z.fringes[1] = {p.hi_begin - r, p.hi_begin};
+    z.reach[0] = {p.lo_begin, p.lo_end + r};
+    z.reach[1] = {p.hi_begin - r, p.hi_end};
+    return z;
 }
 
 template <int R>
 void forward_step(const KernelGrid& g, const ForwardFields& f) {
-    using C = stencil::Coefficients<R>;
+    using namespace stencil;
     const std::int64_t nx = g.nx;
     const PmlProfile& px = *g.pml_x;
     const PmlProfile& pz = *g.pml_z;
+    const Zones zx = zones(px, R), zz = zones(pz, R);
     const float* __restrict u = f.u;
+    const float idx = g.inv_dx, idz = g.inv_dz, idx2 = g.inv_dx2, idz2 = g.inv_dz2;
 #pragma omp parallel
     {
         // (1) psi^n from u^n, in the layers only.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const std::int64_t row = iz * nx;
-            for (auto [b0, b1] : {std::pair{px.lo_begin, px.lo_end}, std::pair{px.hi_begin, px.hi_end}}) {
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * (u[i + k] - u[i - k]); });
-                    f.psi_x[i] = px.a[ix] * f.psi_x[i] + px.b[ix] * (d1 * g.inv_dx);
-                }
-            }
-            if (in_layer(pz, iz)) {
-                const float a = pz.a[iz], b = pz.b[iz];
+            float* __restrict psx = f.psi_x;
+            for (auto [b0, b1] : zx.layers) {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * (u[i + k * nx] - u[i - k * nx]); });
-                    f.psi_z[i] = a * f.psi_z[i] + b * (d1 * g.inv_dz);
-                }
+                for (std::int64_t ix = b0; ix < b1; ++ix)
+                    psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
+            }
+            if (zz.in_layer(iz)) {
+                const float a = pz.a[iz], b = pz.b[iz];
+                float* __restrict psz = f.psi_z;
+#pragma omp simd
+                for (std::int64_t ix = g.x0; ix < g.x1; ++ix)
+                    psz[row + ix] = a * psz[row + ix] + b * (d1<R>(u, row + ix, nx) * idz);
             }
         }
         // (2) per row: interior update, then the PML terms.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const std::int64_t row = iz * nx;
-            float* __restrict un = f.u_next + row;
-            float* __restrict snap = f.snapshot ? f.snapshot + row : nullptr;
-            const float* __restrict ur = u + row;
-            const float* __restrict cr = g.c + row;
-            const float c0 = C::d2[0] * (g.inv_dx2 + g.inv_dz2);
+            float* __restrict un = f.u_next;
+            float* __restrict snap = f.snapshot;
+            const float* __restrict c = g.c;
             if (snap) {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    float lap = c0 * ur[ix];
-                    for_k<R>([&](auto k) { lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 + (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2); });
-                    un[ix] = 2.0f * ur[ix] - un[ix] + cr[ix] * lap;
-                    snap[ix] = lap;
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) {
+                    const float lap = laplacian<R>(u, i, nx, idx2, idz2);
+                    un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
+                    snap[i] = lap;
                 }
             } else {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    float lap = c0 * ur[ix];
-                    for_k<R>([&](auto k) { lap += C::d2[k] * ((ur[ix + k] + ur[ix - k]) * g.inv_dx2 + (ur[ix + k * nx] + ur[ix - k * nx]) * g.inv_dz2); });
-                    un[ix] = 2.0f * ur[ix] - un[ix] + cr[ix] * lap;
-                }
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    un[i] = 2.0f * u[i] - un[i] + c[i] * laplacian<R>(u, i, nx, idx2, idz2);
             }
-            // x layers: D1x psi_x everywhere in the influence zone, zeta_x inside the layer.
-            for (auto [b0, b1] : {influence_lo(px, g.x0, g.x1, R), influence_hi(px, g.x1, R)}) {
+            // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
+            float* __restrict zex = f.zeta_x;
+            const float* __restrict psx = f.psi_x;
+            for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * (f.psi_x[i + k] - f.psi_x[i - k]); });
-                    float term = d1 * g.inv_dx;
-                    if (in_layer(px, ix)) {
-                        float d2 = C::d2[0] * ur[ix];
-                        for_k<R>([&](auto k) { d2 += C::d2[k] * (ur[ix + k] + ur[ix - k]); });
-                        f.zeta_x[i] = px.a[ix] * f.zeta_x[i] + px.b[ix] * (d2 * g.inv_dx2 + term);
-                        term += f.zeta_x[i];
-                    }
-                    un[ix] += cr[ix] * term;
-                    if (snap) snap[ix] += term;
+                    float term = d1<R>(psx, i, 1) * idx;
+                    zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
+                    term += zex[i];
+                    un[i] += c[i] * term;
+                    if (snap) snap[i] += term;
                 }
             }
-            // z layers: whole rows within R of a layer.
-            const bool z_zone = in_zone(pz, iz, R);
-            if (z_zone) {
-                const bool layer = in_layer(pz, iz);
-                const float a = pz.a[iz], b = pz.b[iz];
-                float* __restrict zz = f.zeta_z + row;
-                const float* __restrict ps = f.psi_z + row;
+            for (auto [b0, b1] : zx.fringes) {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * (ps[ix + k * nx] - ps[ix - k * nx]); });
-                    float term = d1 * g.inv_dz;
+                for (std::int64_t ix = b0; ix < b1; ++ix) {
+                    const std::int64_t i = row + ix;
+                    const float term = d1<R>(psx, i, 1) * idx;
+                    un[i] += c[i] * term;
+                    if (snap) snap[i] += term;
+                }
+            }
+            // z layers and fringes: whole rows.
+            const bool layer = zz.in_layer(iz);
+            if (layer || zz.in_fringe(iz)) {
+                const float a = pz.a[iz], b = pz.b[iz];
+                float* __restrict zez = f.zeta_z;
+                const float* __restrict psz = f.psi_z;
+#pragma omp simd
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) {
+                    float term = d1<R>(psz, i, nx) * idz;
                     if (layer) {
-                        float d2 = C::d2[0] * ur[ix];
-                        for_k<R>([&](auto k) { d2 += C::d2[k] * (ur[ix + k * nx] + ur[ix - k * nx]); });
-                        zz[ix] = a * zz[ix] + b * (d2 * g.inv_dz2 + term);
-                        term += zz[ix];
+                        zez[i] = a * zez[i] + b * (d2<R>(u, i, nx) * idz2 + term);
+                        term += zez[i];
                     }
-                    un[ix] += cr[ix] * term;
-                    if (snap) snap[ix] += term;
+                    un[i] += c[i] * term;
+                    if (snap) snap[i] += term;
                 }
             }
             if (f.secondary) {
-                const float* __restrict sec = f.secondary + row;
+                const float* __restrict sec = f.secondary;
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) un[ix] += sec[ix];
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) un[i] += sec[i];
             }
         }
     }
@@ -197,11 +191,15 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
 
 template <int R>
 void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
-    using C = stencil::Coefficients<R>;
+    using namespace stencil;
     const std::int64_t nx = g.nx;
     const PmlProfile& px = *g.pml_x;
     const PmlProfile& pz = *g.pml_z;
+    const Zones zx = zones(px, R), zz = zones(pz, R);
     const float* __restrict mu = f.mu;
+    const float idx = g.inv_dx, idz = g.inv_dz, idx2 = g.inv_dx2, idz2 = g.inv_dz2;
+    const float* bax = px.b_over_a.data();
+    const float* baz = pz.b_over_a.data();
 #pragma omp parallel
     {
         // Gradient with mu^(n+1), and s <- a (mu + s) in the layers.
@@ -209,86 +207,67 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const std::int64_t row = iz * nx;
             if (f.snapshot) {
-                const float* __restrict snap = f.snapshot + row;
-                const float* __restrict ic = g.inv_c + row;
-                float* __restrict gr = f.grad_c + row;
+                const float* __restrict snap = f.snapshot;
+                const float* __restrict ic = g.inv_c;
+                float* __restrict gr = f.grad_c;
                 const float w = f.weight;
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) gr[ix] += w * (mu[row + ix] * snap[ix] * ic[ix]);
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) gr[i] += w * (mu[i] * snap[i] * ic[i]);
             }
-            for (auto [b0, b1] : {std::pair{px.lo_begin, px.lo_end}, std::pair{px.hi_begin, px.hi_end}})
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    f.s_x[i] = px.a[ix] * (mu[i] + f.s_x[i]);
-                }
-            if (in_layer(pz, iz)) {
-                const float a = pz.a[iz];
+            float* __restrict sx = f.s_x;
+            for (auto [b0, b1] : zx.layers) {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) f.s_z[row + ix] = a * (mu[row + ix] + f.s_z[row + ix]);
+                for (std::int64_t ix = b0; ix < b1; ++ix) sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
+            }
+            if (zz.in_layer(iz)) {
+                const float a = pz.a[iz];
+                float* __restrict sz = f.s_z;
+#pragma omp simd
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) sz[i] = a * (mu[i] + sz[i]);
             }
         }
         // r <- a (r - D1(mu + t)),  t = (b/a) s.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const std::int64_t row = iz * nx;
-            for (auto [b0, b1] : {std::pair{px.lo_begin, px.lo_end}, std::pair{px.hi_begin, px.hi_end}})
+            float* __restrict rx = f.r_x;
+            for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * ((mu[i + k] + px.b_over_a[ix + k] * f.s_x[i + k]) - (mu[i - k] + px.b_over_a[ix - k] * f.s_x[i - k])); });
-                    f.r_x[i] = px.a[ix] * (f.r_x[i] - d1 * g.inv_dx);
-                }
-            if (in_layer(pz, iz)) {
-                const float a = pz.a[iz];
-#pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    float d1 = 0;
-                    for_k<R>([&](auto k) { d1 += C::d1[k] * ((mu[i + k * nx] + pz.b_over_a[iz + k] * f.s_z[i + k * nx]) - (mu[i - k * nx] + pz.b_over_a[iz - k] * f.s_z[i - k * nx])); });
-                    f.r_z[i] = a * (f.r_z[i] - d1 * g.inv_dz);
+                    rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, f.s_x, i, 1)) * idx);
                 }
             }
+            if (zz.in_layer(iz)) {
+                const float a = pz.a[iz];
+                float* __restrict rz = f.r_z;
+#pragma omp simd
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    rz[i] = a * (rz[i] - (d1<R>(mu, i, nx) + d1_weighted<R>(baz, iz, f.s_z, i, nx)) * idz);
+            }
         }
-        // mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)].
+        // mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const std::int64_t row = iz * nx;
-            float* __restrict mn = f.mu_next + row;
-            const float* __restrict mr = mu + row;
-            const float* __restrict cr = g.c + row;
-            const float c0 = C::d2[0] * (g.inv_dx2 + g.inv_dz2);
+            float* __restrict mn = f.mu_next;
+            const float* __restrict c = g.c;
 #pragma omp simd
-            for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                float lap = c0 * mr[ix];
-                for_k<R>([&](auto k) { lap += C::d2[k] * ((mr[ix + k] + mr[ix - k]) * g.inv_dx2 + (mr[ix + k * nx] + mr[ix - k * nx]) * g.inv_dz2); });
-                mn[ix] = 2.0f * mr[ix] - mn[ix] + cr[ix] * lap;
-            }
-            for (auto [b0, b1] : {influence_lo(px, g.x0, g.x1, R), influence_hi(px, g.x1, R)})
+            for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, idx2, idz2);
+            for (auto [b0, b1] : zx.reach) {
+#pragma omp simd
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
-                    float d2 = C::d2[0] * px.b_over_a[ix] * f.s_x[i];
-                    float d1 = 0;
-                    for_k<R>([&](auto k) {
-                        d2 += C::d2[k] * (px.b_over_a[ix + k] * f.s_x[i + k] + px.b_over_a[ix - k] * f.s_x[i - k]);
-                        d1 += C::d1[k] * (px.b_over_a[ix + k] * f.r_x[i + k] - px.b_over_a[ix - k] * f.r_x[i - k]);
-                    });
-                    mn[ix] += cr[ix] * (d2 * g.inv_dx2 - d1 * g.inv_dx);
+                    mn[i] += c[i] * (d2_weighted<R>(bax, ix, f.s_x, i, 1) * idx2 -
+                                     d1_weighted<R>(bax, ix, f.r_x, i, 1) * idx);
                 }
-            const bool z_zone = in_zone(pz, iz, R);
-            if (z_zone) {
-                float ba[2 * R + 1];
-                for (int k = -R; k <= R; ++k) ba[k + R] = pz.b_over_a[iz + k];
+            }
+            if (zz.in_layer(iz) || zz.in_fringe(iz)) {
 #pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    float d2 = C::d2[0] * ba[R] * f.s_z[i];
-                    float d1 = 0;
-                    for_k<R>([&](auto k) {
-                        d2 += C::d2[k] * (ba[R + k] * f.s_z[i + k * nx] + ba[R - k] * f.s_z[i - k * nx]);
-                        d1 += C::d1[k] * (ba[R + k] * f.r_z[i + k * nx] - ba[R - k] * f.r_z[i - k * nx]);
-                    });
-                    mn[ix] += cr[ix] * (d2 * g.inv_dz2 - d1 * g.inv_dz);
-                }
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    mn[i] += c[i] * (d2_weighted<R>(baz, iz, f.s_z, i, nx) * idz2 -
+                                     d1_weighted<R>(baz, iz, f.r_z, i, nx) * idz);
             }
         }
     }

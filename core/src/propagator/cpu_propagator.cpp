@@ -95,6 +95,10 @@ CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
     if (setup.grid.nz() < 1 || setup.grid.nx() < 1 || !(setup.grid.dz() > 0) || !(setup.grid.dx() > 0))
         throw ConfigError("grid must have positive shape and spacing");
     if (!(setup.pml_velocity_mps > 0)) throw ConfigError("PML reference velocity must be positive");
+    if (setup.grid.nz() < setup.order || setup.grid.nx() < setup.order)
+        throw ConfigError("the model (" + std::to_string(setup.grid.nz()) + " x " + std::to_string(setup.grid.nx()) +
+                          " cells) must be at least " + std::to_string(setup.order) + " cells along each axis for order " +
+                          std::to_string(setup.order));
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
