@@ -4,6 +4,7 @@
 #include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
+#include "fwi/npy.hpp"
 #include "fwi/project.hpp"
 #include "fwi/smoothing.hpp"
 #include "fwi/time_axis.hpp"
