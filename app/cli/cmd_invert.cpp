@@ -6,12 +6,14 @@
 #include "fwi/error.hpp"
 #include "fwi/image.hpp"
 #include "fwi/inversion_project.hpp"
+#include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
 
 #include <atomic>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -45,13 +47,22 @@ private:
 
 constexpr const char* options_key = "fwi_invert_options";
 
+/// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
+class ShotCounter final : public Observer {
+public:
+    void on_event(const Event& e) override {
+        if (e.type == EventType::ShotEnd) ++shots;
+    }
+    std::int64_t shots = 0;
+};
+
 nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 } // namespace
 
 void add_invert_command(CommandRegistry& r) {
     struct Options {
-        std::string project, png, backend = "auto";
+        std::string project, png, report, backend = "auto";
         int iterations = -1, batch = 0, shots_per_iteration = 0;
         std::vector<double> stages;
         std::string optimizer, misfit;
@@ -82,6 +93,8 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--source-radius", o->source_radius, "fix cells closer than this to a source (m)");
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
     cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
+    cmd->add_option("--report", o->report,
+                    "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
@@ -133,6 +146,11 @@ void add_invert_command(CommandRegistry& r) {
                           << s.max_velocity_mps << " m/s (Ctrl-C stops after saving)\n";
             CancelToken cancel;
             SigintCancels sigint(cancel);
+            ShotCounter counter;
+            std::int64_t counted = 0;
+            const auto nshots = std::int64_t(setup.observed.size());
+            const std::int64_t shots_per_evaluation =
+                setup.objective.shots_per_iteration > 0 ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots) : nshots;
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
@@ -144,7 +162,9 @@ void add_invert_command(CommandRegistry& r) {
                     std::fprintf(stderr, "fwi: iteration %3d  stage %d (%s)  misfit %.6g", rec.iteration, rec.stage,
                                  stage, rec.misfit);
                     if (std::isfinite(rec.model_error)) std::fprintf(stderr, "  model error %.4f", rec.model_error);
-                    std::fprintf(stderr, "  %.1f s\n", rec.seconds);
+                    std::fprintf(stderr, "  %.1f s, %.3g evaluations\n", rec.seconds,
+                                 double(counter.shots - counted) / double(shots_per_evaluation));
+                    counted = counter.shots;
                 }
                 misfits.push_back(rec.misfit);
                 errors.push_back(number_or_null(rec.model_error));
@@ -161,11 +181,19 @@ void add_invert_command(CommandRegistry& r) {
                 p.optimizer_state = state;
                 save_project(o->project, p);
             };
-            const InversionResult result = run_inversion(setup, nullptr, &cancel, on_iteration, on_state);
+            const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled) save_project(o->project, p);
             if (!o->png.empty())
                 write_png(o->png, {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
                           Colormap::Viridis, s.min_velocity_mps, s.max_velocity_mps, 2);
+            if (!o->report.empty()) {
+                std::filesystem::create_directories(o->report);
+                std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model}, {"RESULT", result.model}};
+                if (!setup.true_model.vp_mps.empty()) panels.emplace_back("TRUE", setup.true_model);
+                const int scale = result.model.grid.nx() * 3 <= 1200 ? 2 : 1;
+                write_model_panels_png(o->report + "/models.png", panels, s.min_velocity_mps, s.max_velocity_mps, scale);
+                if (!p.history.empty()) write_history_png(o->report + "/history.png", p.history);
+            }
             if (!r.quiet) {
                 if (!result.warnings.empty()) std::cerr << "fwi: warning: " << result.warnings << "\n";
                 std::cerr << "fwi: " << (result.reason == StopReason::Cancelled ? "interrupted" : "done") << " after "
