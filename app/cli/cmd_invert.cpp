@@ -63,7 +63,8 @@ nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::js
 void add_invert_command(CommandRegistry& r) {
     struct Options {
         std::string project, png, report, backend = "auto";
-        int iterations = -1, batch = 0, shots_per_iteration = 0;
+        std::vector<int> iterations;
+        int batch = 0, shots_per_iteration = 0;
         std::vector<double> stages;
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
@@ -73,7 +74,10 @@ void add_invert_command(CommandRegistry& r) {
     auto o = std::make_shared<Options>();
     CLI::App* cmd = r.app.add_subcommand("invert", "full-waveform inversion of the project's observed data");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("--iterations", o->iterations, "iterations per stage (default: the project's)")
+    cmd->add_option("--iterations", o->iterations,
+                    "iterations per stage: one count for every stage, or one per stage (e.g. 5,5,20); default: the "
+                    "project's")
+        ->delimiter(',')
         ->check(CLI::Range(0, 100000));
     cmd->add_option("--stages", o->stages, "low-pass cut-offs in Hz, one stage each, e.g. 3,5,8 (0 = unfiltered)")
         ->delimiter(',');
@@ -100,7 +104,7 @@ void add_invert_command(CommandRegistry& r) {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
             InversionSettings& s = p.experiment.inversion;  // the options given are recorded in the project
-            if (o->iterations >= 0) s.iterations = o->iterations;
+            if (o->iterations.size() == 1) s.iterations = o->iterations[0];
             if (!o->stages.empty()) s.stage_freqs_hz = o->stages;
             if (!o->optimizer.empty()) s.optimizer = o->optimizer;
             if (!o->misfit.empty()) s.misfit = o->misfit;
@@ -115,6 +119,16 @@ void add_invert_command(CommandRegistry& r) {
             const auto pick = [&](const char* flag, const char* key, auto given) {
                 return cmd->count(flag) || !saved.contains(key) ? given : saved[key].get<decltype(given)>();
             };
+            // Per-stage counts (the project's settings hold one count for all stages).
+            std::vector<int> counts;
+            for (const auto& st : setup.stages) counts.push_back(st.iterations);
+            if (o->iterations.size() > 1) counts = o->iterations;
+            else if (o->iterations.empty() && saved.contains("stage_iterations"))
+                counts = saved["stage_iterations"].get<std::vector<int>>();
+            if (counts.size() != setup.stages.size())
+                throw ConfigError("--iterations gives " + std::to_string(counts.size()) + " counts for " +
+                                  std::to_string(setup.stages.size()) + " stages");
+            for (std::size_t i = 0; i < counts.size(); ++i) setup.stages[i].iterations = counts[i];
             setup.objective.batch_shots = pick("--batch", "batch", o->batch);
             setup.objective.shots_per_iteration = pick("--shots-per-iteration", "shots_per_iteration", o->shots_per_iteration);
             setup.objective.seed = pick("--seed", "seed", o->seed);
@@ -124,7 +138,8 @@ void add_invert_command(CommandRegistry& r) {
             setup.objective.mask = {pick("--water-depth", "water_depth_m", o->water_depth),
                                     pick("--water-velocity", "water_velocity_mps", o->water_velocity),
                                     pick("--source-radius", "source_radius_m", o->source_radius)};
-            p.metadata[options_key] = nlohmann::json{{"batch", setup.objective.batch_shots},
+            p.metadata[options_key] = nlohmann::json{{"stage_iterations", counts},
+                                                     {"batch", setup.objective.batch_shots},
                                                      {"shots_per_iteration", setup.objective.shots_per_iteration},
                                                      {"seed", setup.objective.seed},
                                                      {"smooth_m", smooth},

@@ -76,6 +76,16 @@ private slots:
         QCOMPARE(p.misfit, misfits.back());
     }
 
+    void per_stage_iterations() {
+        const Run r = fwi_cli({"--json", "-q", "invert", project_, "--stages", "5,0", "--iterations", "1,3"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(int(doubles(json_of(r)["misfit_history"]).size()), 5);  // start + 1 + 3
+        const fwi::Project p = fwi::load_project(project_.toStdString());
+        QCOMPARE(p.history.back().stage, 1);
+        QCOMPARE(p.history[1].stage, 0);
+        QCOMPARE(p.history[2].stage, 1);
+    }
+
     void resume_continues_exactly() {
         // 2 iterations, then --resume up to 4 == 4 iterations in one go (misfits and model bit for bit).
         const QStringList common{"--stages", "0", "--vmin", "1500", "--vmax", "3000", "--smooth", "20",
@@ -119,6 +129,9 @@ private slots:
         r = fwi_cli({"-q", "invert", fresh, "--vmax", "1e9"});  // would shrink the time step a million times
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("upper bound"));
+        r = fwi_cli({"-q", "invert", fresh, "--stages", "3,5", "--iterations", "1,2,3"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("3 counts for 2 stages"));
         r = fwi_cli({"-q", "invert", dir_.filePath("missing.fwi")});
         QCOMPARE(r.code, 2);
     }
