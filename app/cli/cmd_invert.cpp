@@ -68,6 +68,7 @@ void add_invert_command(CommandRegistry& r) {
         std::vector<double> stages;
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
+        double min_offset = 0, max_offset = 0, end_taper = 0;
         bool illumination = false, resume = false;
         std::uint64_t seed = 1;
     };
@@ -95,6 +96,9 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--water-velocity", o->water_velocity, "fix cells of the initial model at or below this velocity (m/s)");
     cmd->add_option("--water-depth", o->water_depth, "fix cells shallower than this (m)");
     cmd->add_option("--source-radius", o->source_radius, "fix cells closer than this to a source (m)");
+    cmd->add_option("--min-offset", o->min_offset, "ignore traces closer than this to their source (m)");
+    cmd->add_option("--max-offset", o->max_offset, "ignore traces farther than this from their source (m)");
+    cmd->add_option("--end-taper", o->end_taper, "cosine taper over the last seconds of every trace (s)");
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
     cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
     cmd->add_option("--report", o->report,
@@ -138,7 +142,14 @@ void add_invert_command(CommandRegistry& r) {
             setup.objective.mask = {pick("--water-depth", "water_depth_m", o->water_depth),
                                     pick("--water-velocity", "water_velocity_mps", o->water_velocity),
                                     pick("--source-radius", "source_radius_m", o->source_radius)};
+            DataWindow& window = setup.objective.misfit.window;
+            window.min_offset_m = pick("--min-offset", "min_offset_m", o->min_offset);
+            window.max_offset_m = pick("--max-offset", "max_offset_m", o->max_offset);
+            window.end_taper_s = pick("--end-taper", "end_taper_s", o->end_taper);
             p.metadata[options_key] = nlohmann::json{{"stage_iterations", counts},
+                                                     {"min_offset_m", window.min_offset_m},
+                                                     {"max_offset_m", window.max_offset_m},
+                                                     {"end_taper_s", window.end_taper_s},
                                                      {"batch", setup.objective.batch_shots},
                                                      {"shots_per_iteration", setup.objective.shots_per_iteration},
                                                      {"seed", setup.objective.seed},

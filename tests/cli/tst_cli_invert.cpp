@@ -89,7 +89,7 @@ private slots:
     void resume_continues_exactly() {
         // 2 iterations, then --resume up to 4 == 4 iterations in one go (misfits and model bit for bit).
         const QStringList common{"--stages", "0", "--vmin", "1500", "--vmax", "3000", "--smooth", "20",
-                                 "--source-radius", "30", "--batch", "2"};
+                                 "--source-radius", "30", "--batch", "2", "--max-offset", "1500", "--end-taper", "0.2"};
         Run r = fwi_cli(QStringList{"--json", "-q", "invert", project_, "--iterations", "4"} + common);
         QVERIFY2(r.code == 0, r.err.constData());
         const auto full = doubles(json_of(r)["misfit_history"]);
@@ -132,6 +132,9 @@ private slots:
         r = fwi_cli({"-q", "invert", fresh, "--stages", "3,5", "--iterations", "1,2,3"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("3 counts for 2 stages"));
+        r = fwi_cli({"-q", "invert", fresh, "--max-offset", "-5"});
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("max_offset_m"));
         r = fwi_cli({"-q", "invert", dir_.filePath("missing.fwi")});
         QCOMPARE(r.code, 2);
     }
