@@ -35,6 +35,29 @@ void style_text(vtkTextProperty* p, double size, bool bold = false) {
     p->SetShadow(false);
     p->SetFontFamilyToArial();
 }
+struct NiceTicks {
+    double first = 0, last = 0;
+    int count = 0;
+};
+
+/// Round tick values (1, 2 or 5 times a power of ten apart) inside [lo, hi], about `target` of them.
+NiceTicks nice_ticks(double lo, double hi, int target = 6) {
+    if (!(hi > lo)) return {lo, hi, 0};
+    const double raw = (hi - lo) / (target - 1);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= 0.8 * raw) {
+            step = m * magnitude;
+            break;
+        }
+    NiceTicks t;
+    t.first = std::ceil(lo / step - 1e-9) * step;
+    t.last = std::floor(hi / step + 1e-9) * step;
+    t.count = int(std::lround((t.last - t.first) / step)) + 1;
+    return t;
+}
+
 } // namespace
 
 struct ImageView::Impl {
@@ -88,7 +111,7 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
         axis->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
         axis->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
         axis->SetNumberOfLabels(6);
-        axis->AdjustLabelsOn();
+        axis->AdjustLabelsOff();
         axis->SetLabelFormat("%g");
         axis->SetTickLength(6);
         axis->SetFontFactor(1.0);
@@ -297,16 +320,23 @@ void ImageView::update_axes() {
     const double py0 = std::clamp(v.to_pixels({0, b[2]}).y_px, top, bottom);
     const double py1 = std::clamp(v.to_pixels({0, b[3]}).y_px, top, bottom);
     const double h = v.height_px;
-    // Display coordinates have y up. The x axis runs right-to-left so that its labels sit above it; the z axis runs
-    // bottom-to-top... both chosen so the labels land outside the image.
-    d_->x_axis->GetPositionCoordinate()->SetValue(px1 * dpr, (h - py0 + 2) * dpr);
-    d_->x_axis->GetPosition2Coordinate()->SetValue(px0 * dpr, (h - py0 + 2) * dpr);
-    d_->x_axis->SetRange(v.to_metres({px1, 0}).x_m, v.to_metres({px0, 0}).x_m);
-    d_->z_axis->GetPositionCoordinate()->SetValue((px0 - 2) * dpr, (h - py0) * dpr);
-    d_->z_axis->GetPosition2Coordinate()->SetValue((px0 - 2) * dpr, (h - py1) * dpr);
-    d_->z_axis->SetRange(v.to_metres({0, py0}).z_m, v.to_metres({0, py1}).z_m);
-    d_->x_axis->SetVisibility(px1 - px0 > 20);
-    d_->z_axis->SetVisibility(py1 - py0 > 20);
+    // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label sits
+    // where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
+    const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
+    const NiceTicks tx = nice_ticks(m0.x_m, m1.x_m), tz = nice_ticks(m0.z_m, m1.z_m);
+    const double ax0 = v.to_pixels({tx.first, 0}).x_px, ax1 = v.to_pixels({tx.last, 0}).x_px;
+    const double az0 = v.to_pixels({0, tz.first}).y_px, az1 = v.to_pixels({0, tz.last}).y_px;
+    // Display coordinates have y up. The x axis runs right to left so that VTK puts its labels above it.
+    d_->x_axis->GetPositionCoordinate()->SetValue(ax1 * dpr, (h - py0 + 2) * dpr);
+    d_->x_axis->GetPosition2Coordinate()->SetValue(ax0 * dpr, (h - py0 + 2) * dpr);
+    d_->x_axis->SetRange(tx.last, tx.first);
+    d_->x_axis->SetNumberOfLabels(tx.count);
+    d_->z_axis->GetPositionCoordinate()->SetValue((px0 - 2) * dpr, (h - az0) * dpr);
+    d_->z_axis->GetPosition2Coordinate()->SetValue((px0 - 2) * dpr, (h - az1) * dpr);
+    d_->z_axis->SetRange(tz.first, tz.last);
+    d_->z_axis->SetNumberOfLabels(tz.count);
+    d_->x_axis->SetVisibility(px1 - px0 > 20 && tx.count >= 2);
+    d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
     d_->z_title->SetVisibility(py1 - py0 > 20);
     d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
     // Colour bar in the right margin.
