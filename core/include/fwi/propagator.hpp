@@ -61,11 +61,12 @@ public:
     virtual void from_host() {}
 };
 
-/// Adjoint state: mu = c * lambda_u for n and n+1, and the adjoints of the PML variables.
+/// Adjoint state: mu = c * lambda_u at n+1 and n+2, and the adjoints of the PML variables. `step` = n + 1 where n
+/// is the forward step whose adjoint comes next; a new adjoint state for a run of N forward steps has step = N.
 class AdjointState {
 public:
     virtual ~AdjointState() = default;
-    std::int64_t step = 0;  ///< n: the adjoint of forward state n+1 is current; adjoint(n) moves to n-1... see kernels
+    std::int64_t step = 0;
 };
 
 class Propagator {
@@ -80,25 +81,34 @@ public:
     virtual std::unique_ptr<WaveState> new_state() const = 0;
     virtual std::unique_ptr<AdjointState> new_adjoint_state() const = 0;
 
+    /// Records receiver samples of the current state (sample n = state.step) into traces[r * trace_length + n].
+    virtual void record(const WaveState& state, const ShotGeometry& geometry, float* traces,
+                        std::int64_t trace_length) const = 0;
     /// Forward steps n = state.step .. state.step+count-1. `source` holds the inner-rate source amplitude per step;
     /// if `traces` is not null, receiver r's sample n goes to traces[r * trace_length + n].
     virtual void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
                          std::span<const float> source, float* traces, std::int64_t trace_length) = 0;
-    /// One forward step n = state.step that also writes the gradient snapshot u^(n+1) - 2u^n + u^(n-1) over the
-    /// padded grid into `snapshot` (padded().cells() floats).
+    /// One forward step n = state.step (recording sample n if traces) that also writes the gradient snapshot
+    /// B^n = (u^(n+1) - 2u^n + u^(n-1)) / c over the padded grid into `snapshot` (padded().cells() floats).
     virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
                                        float* traces, std::int64_t trace_length, float* snapshot) = 0;
-    /// Adjoint step for forward step n = adj.step - 1 ... (see the kernel header for the exact recurrences).
-    /// Adds weight * mu^(n+1) * snapshot / c^2 to the gradient with respect to c = v^2 dt^2 (padded grid) when
-    /// snapshot is not null, then injects residual sample n (residual[r * trace_length + n]).
+    /// One source-free forward step with `secondary` (padded cells) added to u^(n+1): the Born scattered field.
+    virtual void forward_scattered(WaveState& state, const float* secondary) = 0;
+    /// The adjoint of forward step n = adj.step - 1 (recurrences in core/src/propagator/cpu_kernels.hpp). First adds
+    /// weight * lambda_u^(n+1) * B^n to the gradient with respect to c = v^2 dt^2 when snapshot (B^n) is not null,
+    /// then steps, then injects residual sample n (residual[r * trace_length + n]); adj.step becomes n.
     virtual void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                          std::int64_t trace_length, const float* snapshot, float weight) = 0;
     /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells), added to
     /// `gradient_mps` (model cells). Clears the internal accumulator.
     virtual void take_velocity_gradient(std::span<float> gradient_mps) = 0;
 
-    /// Host copy of the current wavefield of a state restricted to the model region (for display).
-    virtual void model_region_wavefield(WaveState& state, std::span<float> out) = 0;
+    /// Host copy of u^n (or of lambda_u) restricted to the model region (for display), model cells.
+    virtual void model_region_wavefield(const WaveState& state, std::span<float> out) const = 0;
+    virtual void model_region_adjoint(const AdjointState& adj, std::span<float> out) const = 0;
+    /// The padded-grid perturbation dc = 2 v dt^2 E dv of a model-grid velocity perturbation (E extends edges into
+    /// the PML), for Born modelling; its transpose is what take_velocity_gradient applies.
+    virtual std::vector<float> padded_velocity_perturbation(std::span<const float> dv_mps) const = 0;
 };
 
 /// Hicks (2002) interpolation of a point at (x_m, z_m) (model coordinates) onto the padded grid.

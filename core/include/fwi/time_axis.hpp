@@ -29,8 +29,8 @@ TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const Propa
 /// that up- and down-sampling are exact transposes up to the factor n_out / n_in). n_in == n_out copies.
 std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in, std::int64_t n_out);
 
-/// Minimum cells per wavelength at roughly 2.5x the Ricker peak (its practical maximum), and a warning text when
-/// fewer than `min_cells` (6): empty when fine.
+/// A warning when the minimum wavelength at the source's peak frequency spans fewer than `min_cells` cells of the
+/// coarser axis; empty when fine.
 std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz, double min_cells = 6.0);
 
 } // namespace fwi

@@ -1,0 +1,24 @@
+#pragma once
+// Helpers shared by the subcommands.
+#include "fwi/gather.hpp"
+#include "fwi/model.hpp"
+#include "fwi/model_io.hpp"
+
+#include <string>
+#include <vector>
+
+namespace fwi::cli {
+
+/// "builtin:NAME" or a file path (with the raw layout for files that need one).
+Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet);
+/// Writes gathers by extension: .npy, .segy/.sgy. ConfigError for another extension.
+void write_gathers(const std::string& path, const std::vector<Gather>& gathers);
+/// Writes a model-grid array (e.g. a gradient) by extension: .npy, .h5/.hdf5, or raw otherwise.
+void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values);
+std::string extension_of(const std::string& path);
+/// Human-readable bytes ("1.5 GiB").
+std::string format_bytes(double bytes);
+/// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text otherwise.
+std::uint64_t parse_bytes(const std::string& text);
+
+} // namespace fwi::cli

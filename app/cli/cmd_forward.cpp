@@ -1,0 +1,69 @@
+// fwi forward: model shot gathers.
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/error.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+#include "progress.hpp"
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+
+void add_forward_command(CommandRegistry& r) {
+    struct Options {
+        std::string project, out, model = "true", backend = "auto";
+        bool store = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = r.app.add_subcommand("forward", "model shot gathers");
+    cmd->add_option("project", o->project, "project file (.fwi)")->required();
+    cmd->add_option("--out", o->out, "write the gathers (.npy or .segy)");
+    cmd->add_option("--model", o->model, "true | initial | current | a model file (default: true, else current)");
+    cmd->add_flag("--store-observed", o->store, "save the gathers in the project as observed data");
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            const auto t0 = std::chrono::steady_clock::now();
+            Project p = load_project(o->project);
+            const Experiment& e = p.experiment;
+            Model model;
+            if (o->model == "true") model = e.true_model.vp_mps.empty() ? working_model(e) : e.true_model;
+            else if (o->model == "initial") model = e.initial_model;
+            else if (o->model == "current") model = e.current_model;
+            else model = load_model_spec(o->model, {}, r.quiet);
+            if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
+            if (!o->out.empty()) {
+                const std::string ext = extension_of(o->out);
+                if (ext != ".npy" && ext != ".segy" && ext != ".sgy")
+                    throw ConfigError("--out " + o->out + ": gathers are written as .npy or .segy");
+            }
+            auto sim = make_simulation(e, o->backend);
+            sim->set_model(model);
+            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()), !r.quiet);
+            const auto gathers = sim->forward({}, &bar);
+            if (!o->out.empty()) write_gathers(o->out, gathers);
+            if (o->store) {
+                p.observed = to_records(gathers);
+                save_project(o->project, p);
+            }
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            if (!r.quiet)
+                std::cerr << "fwi: modelled " << gathers.size() << " shots in " << seconds << " s on "
+                          << sim->propagator().backend() << (o->out.empty() ? "" : ", wrote " + o->out) << "\n";
+            return {{"shots", gathers.size()},
+                    {"receivers", gathers.empty() ? 0 : gathers[0].receivers.size()},
+                    {"nt", sim->time().nt},
+                    {"dt_s", sim->time().dt_s},
+                    {"step_ratio", sim->time().step_ratio},
+                    {"backend", sim->propagator().backend()},
+                    {"out", o->out},
+                    {"stored_observed", o->store},
+                    {"seconds", seconds}};
+        };
+    });
+}
+
+} // namespace fwi::cli

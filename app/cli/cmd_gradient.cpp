@@ -1,0 +1,98 @@
+// fwi gradient: misfit and velocity gradient over all shots, with a checkpoint schedule, compression and budget.
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/error.hpp"
+#include "fwi/gradient_engine.hpp"
+#include "fwi/image.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+#include "progress.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+
+void add_gradient_command(CommandRegistry& r) {
+    struct Options {
+        std::string project, model, out, png, events, budget, backend = "auto";
+        GradientSettings settings;
+        bool store = false;
+        bool schedule_given = false;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = r.app.add_subcommand("gradient", "misfit and velocity gradient summed over shots");
+    cmd->add_option("project", o->project, "project file (.fwi)")->required();
+    cmd->add_option("--model", o->model, "model file to use instead of the project's current model");
+    cmd->add_option("--out", o->out, "write the gradient (.npy or .h5)");
+    cmd->add_option("--png", o->png, "write a picture of the gradient (.png)");
+    cmd->add_option("--schedule", o->settings.schedule,
+                    "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | auto");
+    cmd->add_option("--compress", o->settings.compression,
+                    "none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:BITS | zfp-rate:BITS | zfp-reversible");
+    cmd->add_option("--budget", o->budget, "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G)");
+    cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier");
+    cmd->add_option("--sampling-interval", o->settings.sampling_interval, "gradient sampling interval (inner steps)")
+        ->check(CLI::Range(1, 1000000));
+    cmd->add_option("--events", o->events, "write the event stream as JSON lines");
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
+    cmd->add_flag("--store", o->store, "save the gradient and misfit in the project");
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            Project p = load_project(o->project);
+            GradientSettings settings = o->settings;
+            if (!o->budget.empty()) {
+                const auto comma = o->budget.find(',');
+                settings.budget_bytes = parse_bytes(o->budget.substr(0, comma));
+                if (comma != std::string::npos) settings.disk_budget_bytes = parse_bytes(o->budget.substr(comma + 1));
+            }
+            const Model model = o->model.empty() ? working_model(p.experiment) : load_model_spec(o->model, {}, r.quiet);
+            const auto observed = observed_gathers(p);
+            auto sim = make_simulation(p.experiment, o->backend);
+            if (!(model.grid == sim->propagator().setup().grid))
+                throw ConfigError("model " + o->model + " does not have the project's grid");
+            const auto shots = std::int64_t(p.experiment.acquisition.shots.size());
+            ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
+            std::unique_ptr<EventLog> log;
+            if (!o->events.empty()) log = std::make_unique<EventLog>(o->events);
+            Tee tee;
+            tee.add(&bar);
+            tee.add(log.get());
+            GradientOptions opt;
+            opt.settings = settings;
+            opt.observer = &tee;
+            opt.keep_modelled = false;
+            const GradientResult g = compute_gradient(*sim, model, observed, opt);
+            if (!o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
+            if (!o->png.empty()) {
+                const double c = symmetric_clip(g.gradient, 0.98);
+                write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic, -c, c, 2);
+            }
+            if (o->store) {
+                p.gradient = g.gradient;
+                p.misfit = g.misfit;
+                save_project(o->project, p);
+            }
+            if (!r.quiet)
+                std::cerr << "fwi: misfit " << g.misfit << ", schedule " << g.schedule << ", " << g.forward_steps
+                          << " forward + " << g.adjoint_steps << " adjoint steps (" << g.recompute_steps
+                          << " recomputed), peak snapshots " << format_bytes(double(g.peak_snapshot_bytes)) << ", "
+                          << g.seconds << " s\n";
+            return {{"misfit", g.misfit},
+                    {"forward_steps", g.forward_steps},
+                    {"adjoint_steps", g.adjoint_steps},
+                    {"recompute_steps", g.recompute_steps},
+                    {"checkpoint_writes", g.checkpoint_writes},
+                    {"checkpoint_reads", g.checkpoint_reads},
+                    {"peak_snapshot_bytes", g.peak_snapshot_bytes},
+                    {"peak_bytes_per_tier", g.peak_bytes_per_tier},
+                    {"compression_ratio", g.compression_ratio},
+                    {"predicted_seconds", g.predicted_seconds},
+                    {"schedule", g.schedule},
+                    {"backend", sim->propagator().backend()},
+                    {"seconds", g.seconds}};
+        };
+    });
+}
+
+} // namespace fwi::cli

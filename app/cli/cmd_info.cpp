@@ -1,0 +1,61 @@
+// fwi info: what a project holds.
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+#include "fwi/time_axis.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+
+namespace {
+nlohmann::json model_json(const Model& m) {
+    if (m.vp_mps.empty()) return nullptr;
+    return {{"nz", m.grid.nz()}, {"nx", m.grid.nx()}, {"dz_m", m.grid.dz()}, {"dx_m", m.grid.dx()},
+            {"min_mps", m.min_velocity()}, {"max_mps", m.max_velocity()}};
+}
+} // namespace
+
+void add_info_command(CommandRegistry& r) {
+    auto path = std::make_shared<std::string>();
+    CLI::App* cmd = r.app.add_subcommand("info", "describe a project");
+    cmd->add_option("project", *path, "project file (.fwi)")->required();
+    cmd->callback([path, &r] {
+        *r.selected = [path, &r]() -> nlohmann::json {
+            const Project p = load_project(*path);
+            const Experiment& e = p.experiment;
+            const auto& prop = e.propagation;
+            std::size_t receivers = 0;
+            for (const auto& s : e.acquisition.shots) receivers += s.receivers.size();
+            nlohmann::json j{{"project", *path},
+                             {"true_model", model_json(e.true_model)},
+                             {"initial_model", model_json(e.initial_model)},
+                             {"current_model", model_json(e.current_model)},
+                             {"shots", e.acquisition.shots.size()},
+                             {"receivers", receivers},
+                             {"order", prop.order},
+                             {"pml_width", prop.pml_width},
+                             {"freq_hz", prop.freq_hz},
+                             {"dt_s", prop.dt_s},
+                             {"nt", prop.nt},
+                             {"observed_shots", p.observed.size()},
+                             {"iterations", p.history.size()},
+                             {"schedule", e.gradient.schedule},
+                             {"compression", e.gradient.compression}};
+            if (!std::isnan(p.misfit)) j["misfit"] = p.misfit;
+            try {
+                const Model& m = working_model(e);
+                const TimeAxis t = make_time_axis(m.grid, reference_velocity(e), prop);
+                j["step_ratio"] = t.step_ratio;
+                j["inner_steps"] = t.inner_nt;
+            } catch (const std::exception&) {
+            }
+            if (!r.quiet) std::cerr << j.dump(2) << "\n";
+            return j;
+        };
+    });
+}
+
+} // namespace fwi::cli

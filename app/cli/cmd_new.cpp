@@ -1,0 +1,113 @@
+// fwi new: make a project from a model, an acquisition pattern and propagation settings.
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/acquisition_check.hpp"
+#include "fwi/error.hpp"
+#include "fwi/model_tools.hpp"
+#include "fwi/project.hpp"
+#include "fwi/smoothing.hpp"
+#include "fwi/time_axis.hpp"
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+
+void add_new_command(CommandRegistry& r) {
+    struct Options {
+        std::string project, model, initial;
+        RawLayout layout;
+        bool z_major = false;
+        double resample_m = 0, smooth_m = 0;
+        int shots = 10, receivers = 100;
+        double sx0 = -1, sx1 = -1, sz = -1, rx0 = -1, rx1 = -1, rz = -1;
+        double duration_s = 0;
+        PropagationSettings prop;
+        std::string wavelet;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = r.app.add_subcommand("new", "make a project (.fwi) from a model and an acquisition pattern");
+    cmd->add_option("project", o->project, "project file to create (.fwi)")->required();
+    cmd->add_option("--model", o->model, "true model: a file (.npy .segy .h5 or raw) or builtin:NAME")->required();
+    cmd->add_option("--initial", o->initial, "initial model (file or builtin:NAME); default: the true model smoothed");
+    cmd->add_option("--smooth", o->smooth_m, "Gaussian smoothing length (m) for the default initial model; default 4 cells x 10");
+    cmd->add_option("--nz", o->layout.nz, "raw files: cells in z");
+    cmd->add_option("--nx", o->layout.nx, "raw files: cells in x");
+    cmd->add_option("--dz", o->layout.dz_m, "cell size in z (m), where the file does not say");
+    cmd->add_option("--dx", o->layout.dx_m, "cell size in x (m), where the file does not say");
+    cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")->check(CLI::IsMember({"auto", "m/s", "km/s"}));
+    cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");
+    cmd->add_option("--resample", o->resample_m, "resample the models to this spacing (m)");
+    cmd->add_option("--shots", o->shots, "number of shots along the source line")->check(CLI::Range(1, 100000));
+    cmd->add_option("--source-x0", o->sx0, "first source x (m); default 5% of the width");
+    cmd->add_option("--source-x1", o->sx1, "last source x (m); default 95% of the width");
+    cmd->add_option("--source-z", o->sz, "source depth (m); default 2 cells");
+    cmd->add_option("--receivers", o->receivers, "receivers per shot")->check(CLI::Range(1, 1000000));
+    cmd->add_option("--receiver-x0", o->rx0, "first receiver x (m); default 0");
+    cmd->add_option("--receiver-x1", o->rx1, "last receiver x (m); default the width");
+    cmd->add_option("--receiver-z", o->rz, "receiver depth (m); default 2 cells");
+    cmd->add_option("--freq", o->prop.freq_hz, "Ricker peak frequency (Hz)");
+    cmd->add_option("--dt", o->prop.dt_s, "data sample interval (s)");
+    cmd->add_option("--nt", o->prop.nt, "data samples per trace");
+    cmd->add_option("--duration", o->duration_s, "record length (s); sets nt from dt");
+    cmd->add_option("--order", o->prop.order, "spatial order")->check(CLI::IsMember({2, 4, 6, 8}));
+    cmd->add_option("--pml", o->prop.pml_width, "PML width (cells)")->check(CLI::Range(0, 1000));
+    cmd->add_option("--max-velocity", o->prop.max_velocity_mps, "CFL/PML reference velocity (m/s); default the models' maximum");
+    cmd->add_option("--wavelet", o->wavelet, "source wavelet (.npy, nt samples at dt) instead of a Ricker");
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            o->layout.x_major = !o->z_major;
+            Model truth = load_model_spec(o->model, o->layout, r.quiet);
+            if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m);
+            Model initial;
+            if (!o->initial.empty()) {
+                initial = load_model_spec(o->initial, o->layout, r.quiet);
+                if (o->resample_m > 0) initial = resample_model(initial, o->resample_m, o->resample_m);
+                if (!(initial.grid == truth.grid))
+                    throw ConfigError("initial model grid differs from the true model's grid");
+            } else {
+                const double sigma = o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
+                initial = smoothed_model(truth, sigma);
+            }
+            const Grid2D& g = truth.grid;
+            const double w = g.width_m();
+            const double sz = o->sz >= 0 ? o->sz : 2 * g.dz(), rz = o->rz >= 0 ? o->rz : 2 * g.dz();
+            Project p;
+            p.experiment.true_model = truth;
+            p.experiment.initial_model = initial;
+            p.experiment.current_model = initial;
+            p.experiment.acquisition =
+                surface_survey(o->shots, o->sx0 >= 0 ? o->sx0 : 0.05 * w, o->sx1 >= 0 ? o->sx1 : 0.95 * w, sz,
+                               o->receivers, o->rx0 >= 0 ? o->rx0 : 0, o->rx1 >= 0 ? o->rx1 : w, rz);
+            validate_acquisition(p.experiment.acquisition, g);
+            PropagationSettings prop = o->prop;
+            if (o->duration_s > 0) prop.nt = std::int64_t(std::llround(o->duration_s / prop.dt_s)) + 1;
+            if (!o->wavelet.empty()) {
+                NpyArray a = read_npy(o->wavelet);
+                prop.wavelet = a.data;
+                if (std::int64_t(prop.wavelet.size()) != prop.nt)
+                    throw ConfigError("wavelet " + o->wavelet + " has " + std::to_string(prop.wavelet.size()) +
+                                      " samples; nt is " + std::to_string(prop.nt));
+            }
+            p.experiment.propagation = prop;
+            const double vref = prop.max_velocity_mps > 0 ? prop.max_velocity_mps
+                                                          : std::max(truth.max_velocity(), initial.max_velocity());
+            const TimeAxis t = make_time_axis(g, vref, prop);  // refuses CFL-impossible settings now, not later
+            const std::string warning = dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
+            if (!warning.empty() && !r.quiet) std::cerr << "fwi: warning: " << warning << "\n";
+            p.metadata["created_by"] = "fwi new";
+            p.metadata["model_source"] = o->model;
+            save_project(o->project, p);
+            if (!r.quiet)
+                std::cerr << "fwi: wrote " << o->project << ": " << g.nz() << " x " << g.nx() << " cells, "
+                          << o->shots << " shots x " << o->receivers << " receivers, " << prop.nt << " samples at "
+                          << prop.dt_s << " s (" << t.step_ratio << " inner steps per sample)\n";
+            return {{"project", o->project}, {"nz", g.nz()}, {"nx", g.nx()}, {"dz_m", g.dz()}, {"dx_m", g.dx()},
+                    {"shots", o->shots}, {"receivers", o->receivers}, {"nt", prop.nt}, {"dt_s", prop.dt_s},
+                    {"step_ratio", t.step_ratio}, {"inner_dt_s", t.inner_dt_s}, {"warning", warning}};
+        };
+    });
+}
+
+} // namespace fwi::cli

@@ -1,0 +1,57 @@
+#pragma once
+// A Simulation binds a grid, an acquisition and propagation settings to a backend: it computes the time axis ONCE
+// (CFL sub-stepping), resamples the source wavelet over the whole trace, and precomputes every shot's stencils.
+// Forward modelling returns gathers at the user's sampling (receivers downsampled over the whole trace).
+#include "fwi/events.hpp"
+#include "fwi/gather.hpp"
+#include "fwi/propagator.hpp"
+#include "fwi/settings.hpp"
+#include "fwi/time_axis.hpp"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace fwi {
+
+class Simulation {
+public:
+    /// `reference_velocity_mps` fixes the CFL step and the PML profile (0: the model's maximum is used at the first
+    /// set_model). Throws ConfigError for impossible settings or points outside the model.
+    Simulation(const Grid2D& grid, const Acquisition& acquisition, const PropagationSettings& settings,
+               double reference_velocity_mps, const std::string& backend = "auto");
+
+    const TimeAxis& time() const { return time_; }
+    const Acquisition& acquisition() const { return acquisition_; }
+    const PropagationSettings& settings() const { return settings_; }
+    Propagator& propagator() { return *propagator_; }
+    const ShotGeometry& geometry(std::size_t shot) const { return geometries_.at(shot); }
+    /// Inner-rate source amplitudes (inner_nt samples).
+    const std::vector<float>& inner_source() const { return inner_source_; }
+    /// The user-rate wavelet.
+    const std::vector<float>& wavelet() const { return wavelet_; }
+    /// Replaces the wavelet (user rate, nt samples), e.g. a low-passed one for a frequency stage.
+    void set_wavelet(std::vector<float> wavelet);
+    std::string warnings() const { return warnings_; }
+
+    void set_model(const Model& model);
+    /// Models the given shots (all when empty); gathers at the user's sampling.
+    std::vector<Gather> forward(const std::vector<int>& shots = {}, Observer* observer = nullptr,
+                                const CancelToken* cancel = nullptr);
+    /// The modelled traces of one shot at the user's rate from inner-rate traces.
+    std::vector<float> to_user_rate(const std::vector<float>& inner_traces, std::int64_t receivers) const;
+    /// The inner-rate adjoint source of a user-rate residual (the exact transpose of to_user_rate).
+    std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual, std::int64_t receivers) const;
+    Gather empty_gather(std::size_t shot) const;
+
+private:
+    Acquisition acquisition_;
+    PropagationSettings settings_;
+    TimeAxis time_;
+    std::unique_ptr<Propagator> propagator_;
+    std::vector<ShotGeometry> geometries_;
+    std::vector<float> wavelet_, inner_source_;
+    std::string warnings_;
+};
+
+} // namespace fwi

@@ -1,0 +1,70 @@
+#include "fwi/benchmark.hpp"
+
+#include "fwi/acquisition.hpp"
+#include "fwi/propagator.hpp"
+
+#include <chrono>
+
+namespace fwi {
+
+BenchResult run_benchmark(const BenchCase& bench) {
+    const double h = 10, v = 3000;
+    Model model;
+    model.grid = Grid2D(bench.nz, bench.nx, h, h);
+    model.vp_mps.assign(std::size_t(model.grid.cells()), float(v));
+    for (std::int64_t iz = 0; iz < bench.nz; ++iz)  // a gradient, so the data are not trivially uniform
+        for (std::int64_t ix = 0; ix < bench.nx; ++ix)
+            model.vp_mps[model.grid.index(iz, ix)] = float(1500 + 1500 * double(iz) / double(bench.nz));
+    PropagatorSetup setup;
+    setup.grid = model.grid;
+    setup.order = bench.order;
+    setup.pml_width = bench.pml_width;
+    setup.dt_s = 0.6 * h / (v * 1.5);
+    setup.pml_velocity_mps = v;
+    setup.freq_hz = 10;
+    auto p = make_propagator(bench.backend, setup);
+    p->set_model(model);
+    ShotGeometry g;
+    g.source = hicks_stencil(p->padded(), model.grid.width_m() / 2, 20, "source");
+    g.receivers.push_back(hicks_stencil(p->padded(), model.grid.width_m() / 3, 20, "receiver"));
+    const auto src = ricker(10, setup.dt_s, bench.steps);
+    std::vector<float> traces(std::size_t(bench.steps)), snapshot(std::size_t(p->padded().cells()));
+
+    BenchResult r;
+    r.bench = bench;
+    r.device = backend_device_name(bench.backend);
+    r.cells_per_step = (p->padded().nz() - 2 * p->padded().halo) * (p->padded().nx() - 2 * p->padded().halo);
+    const double updates = double(r.cells_per_step) * double(bench.steps) * bench.shots;
+    using clock = std::chrono::steady_clock;
+    auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+
+    auto t = clock::now();
+    for (int s = 0; s < bench.shots; ++s) {
+        auto state = p->new_state();
+        p->forward(*state, bench.steps, g, src, traces.data(), bench.steps);
+    }
+    r.forward_seconds = seconds(t);
+    r.forward_cell_updates_per_s = updates / r.forward_seconds;
+
+    t = clock::now();
+    for (int s = 0; s < bench.shots; ++s) {
+        auto state = p->new_state();
+        for (std::int64_t n = 0; n < bench.steps; ++n)
+            p->forward_with_snapshot(*state, g, src, nullptr, bench.steps, snapshot.data());
+    }
+    r.forward_snapshot_cell_updates_per_s = updates / seconds(t);
+
+    t = clock::now();
+    for (int s = 0; s < bench.shots; ++s) {
+        auto adj = p->new_adjoint_state();
+        adj->step = bench.steps;
+        for (std::int64_t n = 0; n < bench.steps; ++n) p->adjoint(*adj, g, traces, bench.steps, snapshot.data(), 1.0f);
+    }
+    r.adjoint_seconds = seconds(t);
+    r.adjoint_cell_updates_per_s = updates / r.adjoint_seconds;
+    std::vector<float> grad(std::size_t(model.grid.cells()));
+    p->take_velocity_gradient(grad);
+    return r;
+}
+
+} // namespace fwi

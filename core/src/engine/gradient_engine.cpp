@@ -1,0 +1,62 @@
+#include "fwi/gradient_engine.hpp"
+
+#include "engine/plan_executor.hpp"
+#include "fwi/error.hpp"
+
+#include <chrono>
+#include <cmath>
+
+namespace fwi {
+
+double l2_misfit(const Gather& modelled, const Gather& observed, std::vector<float>& adjoint_source) {
+    adjoint_source.resize(modelled.traces.size());
+    double j = 0;
+    for (std::size_t i = 0; i < modelled.traces.size(); ++i) {
+        const double r = double(modelled.traces[i]) - double(observed.traces[i]);
+        adjoint_source[i] = float(r);
+        j += 0.5 * r * r;
+    }
+    return j;
+}
+
+GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
+                                const GradientOptions& options) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::size_t nshots = sim.acquisition().shots.size();
+    if (observed.size() != nshots)
+        throw ConfigError("observed data has " + std::to_string(observed.size()) + " shots; the acquisition has " +
+                          std::to_string(nshots));
+    for (std::size_t s = 0; s < nshots; ++s) {
+        const auto expected = sim.acquisition().shots[s].receivers.size() * std::size_t(sim.time().nt);
+        if (observed[s].traces.size() != expected)
+            throw ConfigError("observed data of shot " + std::to_string(s) + " has " +
+                              std::to_string(observed[s].traces.size()) + " samples; expected " +
+                              std::to_string(expected) + " (receivers x nt)");
+    }
+    if (options.settings.sampling_interval < 1)
+        throw ConfigError("gradient sampling interval must be >= 1");
+    sim.set_model(model);
+
+    std::vector<int> shots = options.shots;
+    if (shots.empty())
+        for (std::size_t s = 0; s < nshots; ++s) shots.push_back(int(s));
+
+    PlanExecutor executor(sim, options, t0);
+    GradientResult result;
+    result.gradient.assign(std::size_t(model.grid.cells()), 0.0f);
+    for (int s : shots) {
+        if (s < 0 || std::size_t(s) >= nshots) throw ConfigError("shot index " + std::to_string(s) + " out of range");
+        ShotOutcome shot = executor.run_shot(s, observed[std::size_t(s)]);
+        result.misfit += shot.misfit;
+        if (options.keep_modelled) result.modelled.push_back(std::move(shot.modelled));
+        sim.propagator().take_velocity_gradient(result.gradient);
+        if (options.observer && options.observer->wants_field(FieldKind::Gradient, 0))
+            options.observer->on_field(FieldKind::Gradient, 0,
+                                       {result.gradient.data(), model.grid.nz(), model.grid.nx()});
+    }
+    executor.fill(result);
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return result;
+}
+
+} // namespace fwi

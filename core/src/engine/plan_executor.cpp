@@ -1,0 +1,193 @@
+#include "engine/plan_executor.hpp"
+
+#include "engine/plan_source.hpp"
+#include "fwi/error.hpp"
+
+#include <algorithm>
+
+namespace fwi {
+
+PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options, std::chrono::steady_clock::time_point t0)
+    : sim_(sim), options_(options), t0_(t0) {
+    const std::int64_t steps = sim.time().inner_nt;
+    PlanChoice choice = choose_plan(options.settings, sim, steps);
+    plan_ = std::move(choice.plan);
+    plan_name_ = choice.name;
+    storage_ = make_item_storage(options.settings, choice.tiers);
+    snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
+}
+
+PlanExecutor::~PlanExecutor() = default;
+
+double PlanExecutor::wall() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+}
+
+void PlanExecutor::emit(EventType type, std::int64_t step, std::int64_t steps, int tier, std::uint64_t bytes) {
+    if (!options_.observer) return;
+    Event e;
+    e.type = type;
+    e.wall_s = wall();
+    e.step = step;
+    e.steps = steps;
+    e.shot = shot_;
+    e.tier = tier;
+    e.bytes = bytes;
+    e.bytes_per_tier = storage_->bytes_in_use();
+    options_.observer->on_event(e);
+}
+
+void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshots) {
+    Propagator& p = sim_.propagator();
+    const ShotGeometry& g = sim_.geometry(std::size_t(shot_));
+    const std::int64_t inner_nt = sim_.time().inner_nt;
+    const int k = options_.settings.sampling_interval;
+    const std::int64_t chunk = std::max<std::int64_t>(1, inner_nt / 200);
+    const auto& model = p.padded().model;
+    std::vector<float> view;
+    while (state.step < to) {
+        if (options_.cancel) options_.cancel->checkpoint();
+        const std::int64_t from = state.step;
+        const bool first_time = from >= recorded_upto_;
+        float* traces = first_time ? inner_traces_.data() : nullptr;
+        // Steps are recorded only once; a chunk never straddles the recorded frontier.
+        std::int64_t end = std::min(to, from + chunk);
+        if (!first_time) end = std::min(end, recorded_upto_);
+        if (keep_snapshots) {
+            for (std::int64_t n = from; n < end; ++n) {
+                if (n % k == 0) {
+                    p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt, snapshot_.data());
+                    storage_->put({ItemKind::Snapshot, 0, n},
+                                  {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
+                } else {
+                    p.forward(state, 1, g, sim_.inner_source(), traces, inner_nt);
+                }
+            }
+        } else {
+            p.forward(state, end - from, g, sim_.inner_source(), traces, inner_nt);
+        }
+        forward_steps_ += end - from;
+        if (first_time) recorded_upto_ = std::max(recorded_upto_, end);
+        else recompute_steps_ += end - from;
+        emit(first_time ? EventType::ForwardStep : EventType::Recompute, from, end - from);
+        if (options_.observer && options_.observer->wants_field(FieldKind::ForwardWavefield, end)) {
+            view.resize(std::size_t(model.cells()));
+            p.model_region_wavefield(state, view);
+            options_.observer->on_field(FieldKind::ForwardWavefield, end, {view.data(), model.nz(), model.nx()});
+        }
+    }
+}
+
+void PlanExecutor::begin_reversal(WaveState& state, const Gather& observed, ShotOutcome& out) {
+    const std::int64_t inner_nt = sim_.time().inner_nt;
+    // The last sample is read from state l-1 itself when the plan never advanced past it (Revolve).
+    if (recorded_upto_ < inner_nt && state.step == inner_nt - 1) {
+        sim_.propagator().record(state, sim_.geometry(std::size_t(shot_)), inner_traces_.data(), inner_nt);
+        recorded_upto_ = inner_nt;
+    }
+    if (recorded_upto_ < inner_nt) throw Error("plan '" + plan_name_ + "' reverses before the forward sweep ended");
+    const auto nrec = std::int64_t(sim_.geometry(std::size_t(shot_)).receivers.size());
+    out.modelled = sim_.empty_gather(std::size_t(shot_));
+    out.modelled.traces = sim_.to_user_rate(inner_traces_, nrec);
+    std::vector<float> user_adjoint;
+    out.misfit = options_.misfit ? options_.misfit(out.modelled, observed, user_adjoint)
+                                 : l2_misfit(out.modelled, observed, user_adjoint);
+    if (user_adjoint.size() != out.modelled.traces.size()) throw Error("misfit function returned a wrongly sized adjoint source");
+    adjoint_source_ = sim_.to_inner_rate_adjoint(user_adjoint, nrec);
+}
+
+void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) {
+    Propagator& p = sim_.propagator();
+    const ShotGeometry& g = sim_.geometry(std::size_t(shot_));
+    const std::int64_t inner_nt = sim_.time().inner_nt;
+    const int k = options_.settings.sampling_interval;
+    if (adj.step != n + 1) throw Error("plan reverses step " + std::to_string(n) + " out of order");
+    if (options_.cancel && n % 64 == 0) options_.cancel->checkpoint();
+    const float* snap = nullptr;
+    if (n % k == 0) {
+        const StoreKey key{ItemKind::Snapshot, 0, n};
+        if (storage_->contains(key)) {
+            storage_->get(key, {FieldView{snapshot_.data(), p.padded().nz(), p.padded().nx()}});
+            storage_->free(key);
+        } else if (state.step == n) {  // no buffered snapshot: one forward step from the state in hand
+            p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, snapshot_.data());
+            ++forward_steps_;
+            ++recompute_steps_;
+        } else {
+            throw Error("plan reverses step " + std::to_string(n) + " with neither its snapshot nor its state");
+        }
+        snap = snapshot_.data();
+    }
+    p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));
+    ++adjoint_steps_;
+    if (n % 64 == 0 || n == 0) emit(EventType::AdjointStep, n, std::min<std::int64_t>(64, inner_nt - n));
+}
+
+ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
+    shot_ = shot;
+    Propagator& p = sim_.propagator();
+    const std::int64_t inner_nt = sim_.time().inner_nt;
+    const auto nrec = std::int64_t(sim_.geometry(std::size_t(shot)).receivers.size());
+    inner_traces_.assign(std::size_t(nrec * inner_nt), 0.0f);
+    recorded_upto_ = 0;
+    emit(EventType::ShotStart, 0, 0);
+    auto state = p.new_state();
+    auto adj = p.new_adjoint_state();
+    adj->step = inner_nt;
+    ShotOutcome out;
+    bool reversing = false;
+    for (std::size_t i = 0; i < plan_.size(); ++i) {
+        const Action& a = plan_[i];
+        switch (a.type) {
+        case ActionType::Advance:
+        case ActionType::AdvanceSnapshots:
+            if (state->step != a.from)
+                throw Error("plan action " + std::to_string(i) + " advances from " + std::to_string(a.from) +
+                            " but the state is at " + std::to_string(state->step));
+            advance(*state, a.to, a.type == ActionType::AdvanceSnapshots);
+            break;
+        case ActionType::Store: {
+            state->to_host();
+            std::vector<ConstFieldView> fields;
+            for (const auto& f : state->fields()) fields.emplace_back(f);
+            storage_->put({ItemKind::State, a.tier, a.slot}, fields);
+            emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
+            break;
+        }
+        case ActionType::Restore:
+            storage_->get({ItemKind::State, a.tier, a.slot}, state->fields());
+            state->from_host();
+            state->step = a.from;
+            emit(EventType::Load, a.from, 0, a.tier);
+            break;
+        case ActionType::Free:
+            storage_->free({ItemKind::State, a.tier, a.slot});
+            emit(EventType::Free, state->step, 0, a.tier);
+            break;
+        case ActionType::Reverse:
+            if (!reversing) {
+                begin_reversal(*state, observed, out);
+                reversing = true;
+            }
+            reverse(*state, *adj, a.from);
+            break;
+        }
+    }
+    if (adj->step != 0) throw Error("plan '" + plan_name_ + "' did not reverse every step");
+    emit(EventType::ShotEnd, 0, 0);
+    return out;
+}
+
+void PlanExecutor::fill(GradientResult& r) const {
+    r.schedule = plan_name_;
+    r.forward_steps = forward_steps_;
+    r.adjoint_steps = adjoint_steps_;
+    r.recompute_steps = recompute_steps_;
+    r.checkpoint_writes = storage_->writes();
+    r.checkpoint_reads = storage_->reads();
+    r.peak_snapshot_bytes = storage_->peak_snapshot_bytes();
+    r.peak_bytes_per_tier = storage_->peak_bytes();
+    r.compression_ratio = storage_->compression_ratio();
+}
+
+} // namespace fwi

@@ -1,0 +1,132 @@
+#include "fwi/simulation.hpp"
+
+#include "fwi/error.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace fwi {
+namespace {
+Event shot_event(EventType type, double wall_s, std::int64_t step, std::int64_t steps, int shot) {
+    Event e;
+    e.type = type;
+    e.wall_s = wall_s;
+    e.step = step;
+    e.steps = steps;
+    e.shot = shot;
+    return e;
+}
+} // namespace
+
+Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition, const PropagationSettings& settings,
+                       double reference_velocity_mps, const std::string& backend)
+    : acquisition_(acquisition), settings_(settings) {
+    if (acquisition.shots.empty()) throw ConfigError("the acquisition has no shots");
+    if (!(settings.freq_hz > 0) || !std::isfinite(settings.freq_hz))
+        throw ConfigError("source frequency " + std::to_string(settings.freq_hz) + " Hz must be positive");
+    time_ = make_time_axis(grid, reference_velocity_mps, settings);
+    PropagatorSetup setup;
+    setup.grid = grid;
+    setup.order = settings.order;
+    setup.pml_width = settings.pml_width;
+    setup.dt_s = time_.inner_dt_s;
+    setup.pml_velocity_mps = reference_velocity_mps;
+    setup.freq_hz = settings.freq_hz;
+    propagator_ = make_propagator(backend, setup);
+    const PaddedGrid& padded = propagator_->padded();
+    for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
+        const Shot& shot = acquisition.shots[s];
+        if (shot.receivers.empty()) throw ConfigError("shot " + std::to_string(s) + " has no receivers");
+        ShotGeometry g;
+        g.source = hicks_stencil(padded, shot.source.x_m, shot.source.z_m, "source of shot " + std::to_string(s));
+        for (std::size_t r = 0; r < shot.receivers.size(); ++r)
+            g.receivers.push_back(hicks_stencil(padded, shot.receivers[r].x_m, shot.receivers[r].z_m,
+                                                "receiver " + std::to_string(r) + " of shot " + std::to_string(s)));
+        geometries_.push_back(std::move(g));
+    }
+    if (settings.wavelet.empty()) set_wavelet(ricker(settings.freq_hz, time_.dt_s, time_.nt));
+    else set_wavelet(settings.wavelet);
+}
+
+void Simulation::set_wavelet(std::vector<float> wavelet) {
+    if (std::int64_t(wavelet.size()) != time_.nt)
+        throw ConfigError("wavelet has " + std::to_string(wavelet.size()) + " samples; expected nt = " +
+                          std::to_string(time_.nt));
+    for (float w : wavelet)
+        if (!std::isfinite(w)) throw ConfigError("wavelet contains a non-finite sample");
+    wavelet_ = std::move(wavelet);
+    inner_source_ = resample_rows(wavelet_, 1, time_.nt, time_.inner_nt);
+}
+
+void Simulation::set_model(const Model& model) {
+    validate_model(model);
+    const double reference = propagator_->setup().pml_velocity_mps;
+    if (model.max_velocity() > reference * (1 + 1e-6)) {
+        std::ostringstream m;
+        m << "model velocity " << model.max_velocity() << " m/s exceeds the reference velocity " << reference
+          << " m/s that fixed the time step; the CFL condition would be violated (raise max_velocity_mps)";
+        throw ConfigError(m.str());
+    }
+    propagator_->set_model(model);
+}
+
+Gather Simulation::empty_gather(std::size_t shot) const {
+    Gather g;
+    g.source = acquisition_.shots.at(shot).source;
+    g.receivers = acquisition_.shots.at(shot).receivers;
+    g.samples = time_.nt;
+    g.dt_s = time_.dt_s;
+    g.traces.assign(g.receivers.size() * std::size_t(time_.nt), 0.0f);
+    return g;
+}
+
+std::vector<float> Simulation::to_user_rate(const std::vector<float>& inner, std::int64_t receivers) const {
+    return resample_rows(inner, receivers, time_.inner_nt, time_.nt);
+}
+
+std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& user, std::int64_t receivers) const {
+    // (downsample)^T = upsample / step_ratio with this FFT pair (see resample_rows).
+    std::vector<float> inner = resample_rows(user, receivers, time_.nt, time_.inner_nt);
+    if (time_.step_ratio != 1)
+        for (float& v : inner) v /= float(time_.step_ratio);
+    return inner;
+}
+
+std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer* observer, const CancelToken* cancel) {
+    std::vector<int> list = shots;
+    if (list.empty())
+        for (std::size_t s = 0; s < acquisition_.shots.size(); ++s) list.push_back(int(s));
+    const auto t0 = std::chrono::steady_clock::now();
+    auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    const std::int64_t chunk = std::max<std::int64_t>(1, time_.inner_nt / 200);
+    std::vector<Gather> out;
+    std::vector<float> view(std::size_t(propagator_->padded().model.cells()));
+    for (int s : list) {
+        const auto& g = geometries_.at(std::size_t(s));
+        const auto nrec = std::int64_t(g.receivers.size());
+        std::vector<float> inner(std::size_t(nrec * time_.inner_nt), 0.0f);
+        auto state = propagator_->new_state();
+        if (observer) observer->on_event(shot_event(EventType::ShotStart, wall(), 0, 0, s));
+        while (state->step < time_.inner_nt) {
+            if (cancel) cancel->checkpoint();
+            const std::int64_t n = std::min(chunk, time_.inner_nt - state->step);
+            propagator_->forward(*state, n, g, inner_source_, inner.data(), time_.inner_nt);
+            if (observer) {
+                observer->on_event(shot_event(EventType::ForwardStep, wall(), state->step, n, s));
+                if (observer->wants_field(FieldKind::ForwardWavefield, state->step)) {
+                    propagator_->model_region_wavefield(*state, view);
+                    observer->on_field(FieldKind::ForwardWavefield, state->step,
+                                       {view.data(), propagator_->padded().model.nz(), propagator_->padded().model.nx()});
+                }
+            }
+        }
+        Gather gather = empty_gather(std::size_t(s));
+        gather.traces = to_user_rate(inner, nrec);
+        if (observer) observer->on_event(shot_event(EventType::ShotEnd, wall(), state->step, 0, s));
+        out.push_back(std::move(gather));
+    }
+    return out;
+}
+
+} // namespace fwi

@@ -1,0 +1,58 @@
+#include "io/file_bytes.hpp"
+
+#include "fwi/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+namespace fwi::detail {
+namespace {
+
+std::string reason() { return errno ? std::strerror(errno) : "unknown error"; }
+
+} // namespace
+
+std::uint64_t file_size_bytes(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw ResourceError("cannot open '" + path + "': no such file");
+    if (!std::filesystem::is_regular_file(status)) throw ResourceError("cannot read '" + path + "': not a regular file");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec) throw ResourceError("cannot read the size of '" + path + "': " + ec.message());
+    return size;
+}
+
+std::vector<char> read_file_bytes(const std::string& path) {
+    const std::uint64_t size = file_size_bytes(path);
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ResourceError("cannot open '" + path + "' for reading: " + reason());
+    std::vector<char> bytes(static_cast<std::size_t>(size));
+    if (size > 0 && !in.read(bytes.data(), std::streamsize(size)))
+        throw ResourceError("cannot read '" + path + "': " + reason());
+    return bytes;
+}
+
+void write_file_bytes(const std::string& path, std::initializer_list<ByteSpan> parts) {
+    errno = 0;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) throw ResourceError("cannot open '" + path + "' for writing: " + reason());
+    for (const ByteSpan& part : parts)
+        if (part.size > 0) out.write(static_cast<const char*>(part.data), std::streamsize(part.size));
+    out.flush();
+    if (!out) throw ResourceError("cannot write '" + path + "': " + reason());
+}
+
+std::string lower_extension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+} // namespace fwi::detail

@@ -1,0 +1,117 @@
+// /acquisition (flattened: one array of sources, one of all receivers, and offsets into it) and /data/observed
+// (one (receivers, samples) dataset per shot). Points are stored as rows [z_m, x_m]: slowest axis first, the same
+// order as shapes and spacings everywhere in the file.
+#include "project/project_io.hpp"
+
+#include <cstdio>
+
+namespace fwi::project_io {
+
+std::string indexed_name(const std::string& prefix, std::size_t index) {
+    char digits[32];
+    std::snprintf(digits, sizeof digits, "_%05zu", index);
+    return prefix + digits;
+}
+
+namespace {
+
+constexpr const char* point_columns = "z_m x_m";
+
+void append_point(std::vector<double>& rows, const Point2D& p) {
+    rows.push_back(p.z_m);
+    rows.push_back(p.x_m);
+}
+
+/// Reads an (n, 2) float64 array of [z_m, x_m] rows.
+std::vector<Point2D> read_points(const h5::Group& group, const std::string& name) {
+    const h5::Dataset dataset = group.open_dataset(name);
+    const auto shape = dataset.shape();
+    if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
+    const auto values = dataset.read<double>();
+    std::vector<Point2D> points(static_cast<std::size_t>(shape[0]));
+    for (std::size_t i = 0; i < points.size(); ++i) points[i] = Point2D{values[2 * i + 1], values[2 * i]};
+    return points;
+}
+
+} // namespace
+
+void write_acquisition(const h5::Group& root, const Acquisition& acquisition) {
+    const h5::Group group = root.create_group("acquisition");
+    const auto shots = std::int64_t(acquisition.shots.size());
+    std::vector<double> sources;
+    std::vector<double> receivers;
+    std::vector<std::int64_t> offsets{0};
+    for (const auto& shot : acquisition.shots) {
+        append_point(sources, shot.source);
+        for (const auto& r : shot.receivers) append_point(receivers, r);
+        offsets.push_back(offsets.back() + std::int64_t(shot.receivers.size()));
+    }
+    group.set_attribute("shot_count", shots);
+    group.write_dataset<double>("sources", sources, {shots, 2}).set_attribute("columns", std::string(point_columns));
+    group.write_dataset<double>("receivers", receivers, {offsets.back(), 2})
+        .set_attribute("columns", std::string(point_columns));
+    group.write_dataset<std::int64_t>("receiver_offsets", offsets, {shots + 1});
+}
+
+Acquisition read_acquisition(const h5::Group& root) {
+    const h5::Group group = root.open_group("acquisition");
+    const std::int64_t shots = group.attribute<std::int64_t>("shot_count");
+    const auto sources = read_points(group, "sources");
+    const auto receivers = read_points(group, "receivers");
+    const h5::Dataset offsets_dataset = group.open_dataset("receiver_offsets");
+    const auto offsets = offsets_dataset.read<std::int64_t>();
+    if (shots < 0 || std::int64_t(sources.size()) != shots)
+        group.fail("shot_count " + std::to_string(shots) + " does not match " + std::to_string(sources.size()) +
+                   " sources");
+    if (offsets_dataset.shape().size() != 1 || std::int64_t(offsets.size()) != shots + 1 || offsets.front() != 0 ||
+        offsets.back() != std::int64_t(receivers.size()))
+        offsets_dataset.fail("must hold shot_count + 1 offsets from 0 to the receiver count");
+
+    Acquisition acquisition;
+    acquisition.shots.resize(std::size_t(shots));
+    for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
+        if (offsets[s + 1] < offsets[s]) offsets_dataset.fail("must not decrease");
+        acquisition.shots[s].source = sources[s];
+        acquisition.shots[s].receivers.assign(receivers.begin() + offsets[s], receivers.begin() + offsets[s + 1]);
+    }
+    return acquisition;
+}
+
+void write_observed(const h5::Group& root, const std::vector<ShotRecord>& observed) {
+    if (observed.empty()) return;  // absent = no data yet
+    const h5::Group group = root.create_group("data/observed");
+    group.set_attribute("shot_count", std::int64_t(observed.size()));
+    for (std::size_t s = 0; s < observed.size(); ++s) {
+        const ShotRecord& record = observed[s];
+        if (record.receivers < 0 || record.samples < 0 ||
+            std::int64_t(record.traces.size()) != record.receivers * record.samples)
+            throw ConfigError("observed data of shot " + std::to_string(s) + ": " +
+                              std::to_string(record.traces.size()) + " values for " +
+                              std::to_string(record.receivers) + " receivers x " + std::to_string(record.samples) +
+                              " samples");
+        group.write_dataset<float>(indexed_name("shot", s), record.traces, {record.receivers, record.samples})
+            .set_attribute("dt_s", record.dt_s);
+    }
+}
+
+std::vector<ShotRecord> read_observed(const h5::Group& root) {
+    if (!root.has("data/observed")) return {};
+    const h5::Group group = root.open_group("data/observed");
+    const std::int64_t shots = group.attribute<std::int64_t>("shot_count");
+    if (shots < 0) group.fail("shot_count is negative");
+    std::vector<ShotRecord> observed;
+    for (std::int64_t s = 0; s < shots; ++s) {
+        const h5::Dataset dataset = group.open_dataset(indexed_name("shot", std::size_t(s)));
+        const auto shape = dataset.shape();
+        if (shape.size() != 2) dataset.fail("must have shape (receivers, samples)");
+        ShotRecord record;
+        record.receivers = shape[0];
+        record.samples = shape[1];
+        record.dt_s = dataset.attribute<double>("dt_s");
+        record.traces = dataset.read<float>();
+        observed.push_back(std::move(record));
+    }
+    return observed;
+}
+
+} // namespace fwi::project_io

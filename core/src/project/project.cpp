@@ -1,0 +1,93 @@
+// load_project / save_project: the root of the schema (version check, models, metadata); the sections are in
+// settings_io.cpp, acquisition_io.cpp and results_io.cpp. Layout: docs/file-format.md.
+#include "fwi/project.hpp"
+
+#include "hdf5/atomic_write.hpp"
+#include "hdf5/model_layout.hpp"
+#include "project/project_io.hpp"
+
+namespace fwi {
+
+namespace {
+
+constexpr const char* schema_attribute = "fwi_studio_schema";
+
+struct ModelSlot {
+    const char* name;
+    Model Experiment::*model;
+};
+constexpr ModelSlot model_slots[] = {
+    {"true", &Experiment::true_model},
+    {"initial", &Experiment::initial_model},
+    {"current", &Experiment::current_model},
+};
+
+void check_schema(const h5::Group& root) {
+    if (!root.has_attribute(schema_attribute))
+        throw FormatError("'" + root.file_path() + "' is not an FWI Studio project (no '" + schema_attribute +
+                          "' attribute on its root group)");
+    const std::int64_t version = root.attribute<std::int64_t>(schema_attribute);
+    if (version > project_schema_version)
+        throw FormatError("'" + root.file_path() + "' was written by a newer FWI Studio (project schema " +
+                          std::to_string(version) + "); this version reads schema " +
+                          std::to_string(project_schema_version) + " and older. Please update FWI Studio.");
+    if (version < 1)
+        throw FormatError("'" + root.file_path() + "' has an invalid project schema version " +
+                          std::to_string(version));
+}
+
+void write_metadata(const h5::Group& root, const std::map<std::string, std::string>& metadata) {
+    if (metadata.empty()) return;
+    const h5::Group group = root.create_group("metadata");
+    for (const auto& [key, value] : metadata) {
+        if (key.empty()) throw ConfigError("project metadata: a key is empty");
+        group.set_attribute(key, value);
+    }
+}
+
+std::map<std::string, std::string> read_metadata(const h5::Group& root) {
+    std::map<std::string, std::string> metadata;
+    if (!root.has("metadata")) return metadata;
+    const h5::Group group = root.open_group("metadata");
+    for (const auto& name : group.attribute_names()) metadata[name] = group.attribute<std::string>(name);
+    return metadata;
+}
+
+} // namespace
+
+Project load_project(const std::string& path) {
+    const auto lock = h5::lock_library();
+    const h5::File file = h5::File::open(path);
+    const h5::Group root = file.root();
+    check_schema(root);
+
+    Project project;
+    const h5::Group models = root.open_group("models");
+    for (const auto& slot : model_slots)
+        if (models.has(slot.name)) project.experiment.*slot.model = h5::read_model(models.open_dataset(slot.name));
+    project.experiment.acquisition = project_io::read_acquisition(root);
+    project_io::read_settings(root, project.experiment);
+    project.observed = project_io::read_observed(root);
+    project_io::read_results(root, project);
+    project.metadata = read_metadata(root);
+    return project;
+}
+
+void save_project(const std::string& path, const Project& project) {
+    const auto lock = h5::lock_library();
+    h5::write_atomically(path, [&](const h5::Group& root) {
+        root.set_attribute(schema_attribute, std::int64_t(project_schema_version));
+        const h5::Group models = root.create_group("models");
+        for (const auto& slot : model_slots) {
+            const Model& model = project.experiment.*slot.model;
+            if (!model.vp_mps.empty()) h5::write_model(models, slot.name, model, std::string(slot.name) + " model");
+        }
+        project_io::write_acquisition(root, project.experiment.acquisition);
+        project_io::write_settings(root, project.experiment);
+        project_io::write_observed(root, project.observed);
+        project_io::write_results(root, project);
+        write_metadata(root, project.metadata);
+    });
+}
+
+} // namespace fwi

@@ -1,0 +1,27 @@
+#pragma once
+// Private to the project code: one writer and one reader per section of the project file. Each pair lives in one
+// file so that the two directions cannot drift apart. The layout is documented in docs/file-format.md.
+#include "fwi/project.hpp"
+#include "hdf5/h5.hpp"
+
+#include <string>
+
+namespace fwi::project_io {
+
+/// "shot_00012", "iter_00003": zero-padded so that names sort in order in h5dump and HDFView.
+std::string indexed_name(const std::string& prefix, std::size_t index);
+
+void write_settings(const h5::Group& root, const Experiment& experiment);
+void read_settings(const h5::Group& root, Experiment& experiment);
+
+void write_acquisition(const h5::Group& root, const Acquisition& acquisition);
+Acquisition read_acquisition(const h5::Group& root);
+
+void write_observed(const h5::Group& root, const std::vector<ShotRecord>& observed);
+std::vector<ShotRecord> read_observed(const h5::Group& root);
+
+/// gradient, misfit, history and optimizer state under /results.
+void write_results(const h5::Group& root, const Project& project);
+void read_results(const h5::Group& root, Project& project);
+
+} // namespace fwi::project_io

@@ -1,0 +1,244 @@
+#include "propagator/cpu_propagator.hpp"
+
+#include "fwi/error.hpp"
+#include "propagator/cpu_kernels.hpp"
+#include "propagator/padding.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace fwi {
+namespace {
+
+/// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev and the PML variables packed as
+/// strips (they are exactly zero outside their layers), so checkpoints hold only what is needed.
+class CpuWaveState final : public WaveState {
+public:
+    CpuWaveState(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& pz)
+        : nz_(g.nz()), nx_(g.nx()), px_(px), pz_(pz) {
+        const auto n = std::size_t(g.cells());
+        for (auto* v : {&u, &u_prev, &psi_x, &psi_z, &zeta_x, &zeta_z}) v->assign(n, 0.0f);
+        const auto wx = (px.lo_end - px.lo_begin) + (px.hi_end - px.hi_begin);
+        const auto wz = (pz.lo_end - pz.lo_begin) + (pz.hi_end - pz.hi_begin);
+        packed_x_.assign(std::size_t(2 * nz_ * wx), 0.0f);
+        packed_z_.assign(std::size_t(2 * wz * nx_), 0.0f);
+        wx_ = wx;
+        wz_ = wz;
+    }
+    std::vector<FieldView> fields() override {
+        return {{u.data(), nz_, nx_},
+                {u_prev.data(), nz_, nx_},
+                {packed_x_.data(), 2 * nz_, wx_},
+                {packed_z_.data(), 2 * wz_, nx_}};
+    }
+    void to_host() override { transfer(true); }
+    void from_host() override { transfer(false); }
+
+    std::vector<float> u, u_prev, psi_x, psi_z, zeta_x, zeta_z;
+
+private:
+    // pack (true) or unpack (false) the PML strips
+    void transfer(bool pack) {
+        auto move = [pack](float* full, float* strip, std::size_t n) {
+            if (pack) std::memcpy(strip, full, n * sizeof(float));
+            else std::memcpy(full, strip, n * sizeof(float));
+        };
+        float* px = packed_x_.data();
+        for (float* field : {psi_x.data(), zeta_x.data()})
+            for (std::int64_t iz = 0; iz < nz_; ++iz)
+                for (auto [b0, b1] : {std::pair{px_.lo_begin, px_.lo_end}, std::pair{px_.hi_begin, px_.hi_end}}) {
+                    move(field + iz * nx_ + b0, px, std::size_t(b1 - b0));
+                    px += b1 - b0;
+                }
+        float* pz = packed_z_.data();
+        for (float* field : {psi_z.data(), zeta_z.data()})
+            for (auto [b0, b1] : {std::pair{pz_.lo_begin, pz_.lo_end}, std::pair{pz_.hi_begin, pz_.hi_end}}) {
+                move(field + b0 * nx_, pz, std::size_t((b1 - b0) * nx_));
+                pz += (b1 - b0) * nx_;
+            }
+    }
+    std::int64_t nz_, nx_, wx_ = 0, wz_ = 0;
+    const PmlProfile& px_;
+    const PmlProfile& pz_;
+    std::vector<float> packed_x_, packed_z_;
+};
+
+class CpuAdjointState final : public AdjointState {
+public:
+    explicit CpuAdjointState(const PaddedGrid& g) {
+        const auto n = std::size_t(g.cells());
+        for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z}) v->assign(n, 0.0f);
+    }
+    std::vector<float> mu, mu_prev, r_x, r_z, s_x, s_z;
+};
+
+template <typename F>
+void dispatch_order(int order, F&& f) {
+    switch (order) {
+    case 2: f(std::integral_constant<int, 1>{}); break;
+    case 4: f(std::integral_constant<int, 2>{}); break;
+    case 6: f(std::integral_constant<int, 3>{}); break;
+    case 8: f(std::integral_constant<int, 4>{}); break;
+    default: throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
+    }
+}
+
+} // namespace
+
+CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
+    if (setup.order != 2 && setup.order != 4 && setup.order != 6 && setup.order != 8)
+        throw ConfigError("spatial order " + std::to_string(setup.order) + " is not one of 2, 4, 6, 8");
+    if (setup.pml_width < 0 || setup.pml_width > 1000)
+        throw ConfigError("PML width " + std::to_string(setup.pml_width) + " is not in [0, 1000]");
+    if (!(setup.dt_s > 0) || !std::isfinite(setup.dt_s)) throw ConfigError("time step must be positive and finite");
+    if (setup.grid.nz() < 1 || setup.grid.nx() < 1 || !(setup.grid.dz() > 0) || !(setup.grid.dx() > 0))
+        throw ConfigError("grid must have positive shape and spacing");
+    if (!(setup.pml_velocity_mps > 0)) throw ConfigError("PML reference velocity must be positive");
+    if (setup.grid.nz() < setup.order || setup.grid.nx() < setup.order)
+        throw ConfigError("the model (" + std::to_string(setup.grid.nz()) + " x " + std::to_string(setup.grid.nx()) +
+                          " cells) must be at least " + std::to_string(setup.order) + " cells along each axis for order " +
+                          std::to_string(setup.order));
+    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
+                              setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
+    pml_z_ = make_pml_profile(setup.grid.nz(), setup.pml_width, grid_.halo, setup.grid.dz(), setup.dt_s,
+                              setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
+    grad_c_.assign(std::size_t(grid_.cells()), 0.0f);
+}
+
+void CpuPropagator::set_model(const Model& model) {
+    if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
+    validate_model(model);
+    velocity_ = pad_model(grid_, model.vp_mps);
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    c_.resize(velocity_.size());
+    inv_c_.resize(velocity_.size());
+    for (std::size_t i = 0; i < velocity_.size(); ++i) {
+        c_[i] = float(double(velocity_[i]) * velocity_[i] * dt2);
+        inv_c_[i] = 1.0f / c_[i];
+    }
+    has_model_ = true;
+}
+
+std::unique_ptr<WaveState> CpuPropagator::new_state() const {
+    return std::make_unique<CpuWaveState>(grid_, pml_x_, pml_z_);
+}
+std::unique_ptr<AdjointState> CpuPropagator::new_adjoint_state() const {
+    return std::make_unique<CpuAdjointState>(grid_);
+}
+
+void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry, float* traces,
+                           std::int64_t trace_length) const {
+    const auto& s = static_cast<const CpuWaveState&>(state);
+    if (!traces || state.step >= trace_length) return;
+    for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
+        const PointStencil& p = geometry.receivers[r];
+        float sum = 0;
+        for (std::size_t k = 0; k < p.cell.size(); ++k) sum += p.weight[k] * s.u[std::size_t(p.cell[k])];
+        traces[std::int64_t(r) * trace_length + state.step] = sum;
+    }
+}
+
+void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
+                         float* traces, std::int64_t trace_length, float* snapshot, const float* secondary) {
+    if (!has_model_) throw Error("propagator used before set_model");
+    auto& s = static_cast<CpuWaveState&>(state);
+    record(state, geometry, traces, trace_length);
+    const Grid2D& m = grid_.model;
+    const std::int64_t h = grid_.halo;
+    cpu::KernelGrid g{grid_.nz(), grid_.nx(), h, grid_.nz() - h, h, grid_.nx() - h,
+                      float(1.0 / m.dx()), float(1.0 / m.dz()), float(1.0 / (m.dx() * m.dx())),
+                      float(1.0 / (m.dz() * m.dz())), c_.data(), inv_c_.data(), &pml_x_, &pml_z_};
+    cpu::ForwardFields f{s.u.data(), s.u_prev.data(), s.psi_x.data(), s.psi_z.data(), s.zeta_x.data(),
+                         s.zeta_z.data(), snapshot, secondary};
+    dispatch_order(grid_.order, [&](auto r) { cpu::forward_step<decltype(r)::value>(g, f); });
+    // Source term c * S f^n (and S f^n into the snapshot B^n).
+    const std::int64_t n = state.step;
+    if (!secondary && n < std::int64_t(source.size())) {
+        const float amp = source[std::size_t(n)];
+        const PointStencil& p = geometry.source;
+        for (std::size_t k = 0; k < p.cell.size(); ++k) {
+            const auto i = std::size_t(p.cell[k]);
+            s.u_prev[i] += c_[i] * (p.weight[k] * amp);
+            if (snapshot) snapshot[i] += p.weight[k] * amp;
+        }
+    }
+    std::swap(s.u, s.u_prev);
+    ++state.step;
+}
+
+void CpuPropagator::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
+                            std::span<const float> source, float* traces, std::int64_t trace_length) {
+    for (std::int64_t k = 0; k < count; ++k) step(state, geometry, source, traces, trace_length, nullptr, nullptr);
+}
+
+void CpuPropagator::forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                          std::span<const float> source, float* traces, std::int64_t trace_length,
+                                          float* snapshot) {
+    step(state, geometry, source, traces, trace_length, snapshot, nullptr);
+}
+
+void CpuPropagator::forward_scattered(WaveState& state, const float* secondary) {
+    static const ShotGeometry none;
+    step(state, none, {}, nullptr, 0, nullptr, secondary);
+}
+
+void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
+                            std::int64_t trace_length, const float* snapshot, float weight) {
+    if (!has_model_) throw Error("propagator used before set_model");
+    if (adj.step <= 0) throw Error("adjoint stepped past step 0");
+    auto& a = static_cast<CpuAdjointState&>(adj);
+    const Grid2D& m = grid_.model;
+    const std::int64_t h = grid_.halo;
+    cpu::KernelGrid g{grid_.nz(), grid_.nx(), h, grid_.nz() - h, h, grid_.nx() - h,
+                      float(1.0 / m.dx()), float(1.0 / m.dz()), float(1.0 / (m.dx() * m.dx())),
+                      float(1.0 / (m.dz() * m.dz())), c_.data(), inv_c_.data(), &pml_x_, &pml_z_};
+    cpu::AdjointFields f{a.mu.data(), a.mu_prev.data(), a.r_x.data(), a.r_z.data(), a.s_x.data(), a.s_z.data(),
+                         grad_c_.data(), snapshot, weight};
+    dispatch_order(grid_.order, [&](auto r) { cpu::adjoint_step<decltype(r)::value>(g, f); });
+    const std::int64_t n = adj.step - 1;
+    if (n < trace_length && !residual.empty()) {
+        for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
+            const float res = residual[std::size_t(std::int64_t(r) * trace_length + n)];
+            const PointStencil& p = geometry.receivers[r];
+            for (std::size_t k = 0; k < p.cell.size(); ++k) {
+                const auto i = std::size_t(p.cell[k]);
+                a.mu_prev[i] += c_[i] * (p.weight[k] * res);
+            }
+        }
+    }
+    std::swap(a.mu, a.mu_prev);
+    adj.step = n;
+}
+
+void CpuPropagator::take_velocity_gradient(std::span<float> gradient_mps) {
+    // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    std::vector<float> dv(grad_c_.size());
+    for (std::size_t i = 0; i < dv.size(); ++i) dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
+    fold_padded(grid_, dv, gradient_mps);
+    std::fill(grad_c_.begin(), grad_c_.end(), 0.0f);
+}
+
+void CpuPropagator::model_region_wavefield(const WaveState& state, std::span<float> out) const {
+    extract_model_region(grid_, static_cast<const CpuWaveState&>(state).u.data(), out);
+}
+void CpuPropagator::model_region_adjoint(const AdjointState& adj, std::span<float> out) const {
+    const auto& a = static_cast<const CpuAdjointState&>(adj);
+    extract_model_region(grid_, a.mu.data(), out);
+    // lambda = mu / c on the model region
+    const std::int64_t o = grid_.origin(), nx = grid_.model.nx();
+    for (std::int64_t iz = 0; iz < grid_.model.nz(); ++iz)
+        for (std::int64_t ix = 0; ix < nx; ++ix)
+            out[std::size_t(iz * nx + ix)] *= inv_c_[std::size_t((iz + o) * grid_.nx() + ix + o)];
+}
+
+std::vector<float> CpuPropagator::padded_velocity_perturbation(std::span<const float> dv_mps) const {
+    std::vector<float> dc = pad_model(grid_, dv_mps);
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    for (std::size_t i = 0; i < dc.size(); ++i) dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
+    return dc;
+}
+
+} // namespace fwi

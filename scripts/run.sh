@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# README command one: install the Debian packages, build, and run the main job: the desktop application when a display
+# is present, otherwise the Marmousi-II demo on the CPU (results in ./fwi-demo).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup-debian.sh"
+"$root/scripts/build.sh"
+if [ -n "${DISPLAY:-}" ] && [ -x "$root/build/app/fwi-studio" ] && [ "${FWI_HEADLESS:-0}" != 1 ]; then
+  exec "$root/build/app/fwi-studio" "$@"
+fi
+exec "$root/build/app/fwi" demo --out "${FWI_DEMO_OUT:-fwi-demo}" "$@"

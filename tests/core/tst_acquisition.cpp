@@ -1,0 +1,96 @@
+// Acquisition geometry helpers, the Ricker wavelet, and the check that an acquisition fits its model.
+#include "fwi/acquisition_check.hpp"
+#include "fwi/error.hpp"
+#include "fwi/gather.hpp"
+#include "io_test_util.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace fwi;
+
+class TestAcquisition : public QObject {
+    Q_OBJECT
+    const Grid2D m_grid{101, 201, 10, 10};  // 2000 m wide, 1000 m deep
+
+private slots:
+    void line_of_points_spans_the_ends() {
+        const auto one = line_of_points(1, 250, 900, 15);
+        QCOMPARE(one.size(), std::size_t(1));
+        QCOMPARE(one[0], (Point2D{250, 15}));
+        const auto five = line_of_points(5, 0, 2000, 20);
+        QCOMPARE(five.size(), std::size_t(5));
+        for (int i = 0; i < 5; ++i) QCOMPARE(five[std::size_t(i)], (Point2D{500.0 * i, 20}));
+        const auto thirds = line_of_points(7, 0.1, 1999.9, 0);
+        QCOMPARE(thirds.back().x_m, 1999.9);  // exactly the end, never a rounding error beyond it
+        FWI_VERIFY_ERROR(ConfigError, line_of_points(0, 0, 1, 0), "count = 0");
+    }
+
+    void surface_survey_builds_every_shot() {
+        const Acquisition acq = surface_survey(4, 100, 1900, 10, 50, 0, 2000, 20);
+        QCOMPARE(acq.shots.size(), std::size_t(4));
+        QCOMPARE(acq.receiver_count(), std::size_t(200));
+        QCOMPARE(acq.shots[3].source, (Point2D{1900, 10}));
+        QCOMPARE(acq.shots[1].source.x_m, 700.0);
+        QCOMPARE(acq.shots[2].receivers.back(), (Point2D{2000, 20}));
+        validate_acquisition(acq, m_grid);
+    }
+
+    void ricker_peaks_at_the_delay_with_zero_mean() {
+        const double f = 10, dt = 0.001;
+        const auto w = ricker(f, dt, 600);  // default delay 1.5 / f = 0.15 s = sample 150
+        QCOMPARE(w.size(), std::size_t(600));
+        QCOMPARE(w[150], 1.0f);
+        QCOMPARE(std::max_element(w.begin(), w.end()) - w.begin(), std::ptrdiff_t(150));
+        for (int k = 1; k < 150; ++k) QVERIFY(std::abs(w[std::size_t(150 - k)] - w[std::size_t(150 + k)]) < 1e-6f);
+        double sum = 0, abs_sum = 0;
+        for (float v : w) {
+            sum += v;
+            abs_sum += std::abs(v);
+        }
+        QVERIFY2(std::abs(sum) < 1e-4 * abs_sum, qPrintable(QString("sum %1 vs %2").arg(sum).arg(abs_sum)));
+        // Analytic value a quarter period away: (1 - 2a) e^-a with a = (pi f tau)^2.
+        const double a = std::pow(M_PI * f * 0.025, 2);
+        QVERIFY(std::abs(w[175] - float((1 - 2 * a) * std::exp(-a))) < 1e-6f);
+
+        const auto late = ricker(5, 0.004, 200, 0.4);
+        QCOMPARE(late[100], 1.0f);
+        QVERIFY(ricker(5, 0.004, 0).empty());
+        FWI_VERIFY_ERROR(ConfigError, ricker(0, 0.004, 10), "frequency 0 Hz");
+        FWI_VERIFY_ERROR(ConfigError, ricker(5, -1, 10), "dt -1 s");
+    }
+
+    void points_outside_the_model_name_shot_and_receiver() {
+        Acquisition acq = surface_survey(3, 0, 2000, 10, 11, 0, 2000, 0);
+        validate_acquisition(acq, m_grid);  // the edges themselves are inside
+        acq.shots[1].source.x_m = -1;
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 1 source", "x=-1", "outside the model",
+                         "[0, 2000]");
+        acq.shots[1].source.x_m = 500;
+        acq.shots[2].receivers[7].z_m = 1200;
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "z=1200", "[0, 1000]");
+        acq.shots[2].receivers[7].z_m = std::numeric_limits<double>::quiet_NaN();
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "not a finite position");
+        acq.shots[2].receivers.clear();
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 has no receivers");
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(Acquisition{}, m_grid), "no shots");
+    }
+
+    void gather_size_is_checked() {
+        Gather g;
+        g.receivers = line_of_points(3, 0, 100, 0);
+        g.samples = 10;
+        g.dt_s = 0.004;
+        g.traces.assign(30, 0.0f);
+        validate_gather(g);
+        g.traces.resize(29);
+        FWI_VERIFY_ERROR(ConfigError, validate_gather(g, "shot 4"), "shot 4", "29 trace values", "3 receivers x 10");
+        g.traces.resize(30);
+        g.dt_s = 0;
+        FWI_VERIFY_ERROR(ConfigError, validate_gather(g), "dt 0");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAcquisition)
+#include "tst_acquisition.moc"
