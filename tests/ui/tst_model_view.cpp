@@ -35,7 +35,9 @@ struct Fixture {
     QStringList messages;
     Fixture() {
         QObject::connect(&editor, &AcquisitionEditor::message, [this](const QString& m) { messages << m; });
-        doc.reset(block_experiment(), {});
+        Project p;
+        p.experiment = block_experiment();
+        doc.reset(std::move(p), {});
         view.resize(900, 560);
         view.show();
         panel.show();

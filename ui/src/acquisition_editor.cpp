@@ -10,6 +10,7 @@ namespace fwi::ui {
 
 AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, AcquisitionPanel* panel, QObject* parent)
     : QObject(parent), doc_(doc), view_(view), panel_(panel) {
+    model_source_ = [this]() -> const Model& { return doc_->display_model(); };
     // Every edit funnels through here: run the pure edit, push it as one undo step, or report why not.
     auto apply = [this](const QString& text, auto&& edit) {
         try {
@@ -49,12 +50,17 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
     connect(view_, &ModelView::selection_changed, this, [this] { panel_->set_selection(view_->selection()); });
     connect(panel_, &AcquisitionPanel::selection_changed, this, [this] { view_->set_selection(panel_->selection()); });
     connect(doc_, &ProjectDocument::changed, this, [this](int parts) {
-        if (parts & ProjectDocument::ModelPart) view_->set_model(doc_->display_model());
+        if (parts & ProjectDocument::ModelPart) view_->set_model(model_source_());
         if (parts & (ProjectDocument::AcquisitionPart | ProjectDocument::ModelPart)) refresh();
     });
     connect(doc_, &ProjectDocument::active_shot_changed, this, [this] { refresh(); });
-    view_->set_model(doc_->display_model());
+    view_->set_model(model_source_());
     refresh();
+}
+
+void AcquisitionEditor::set_model_source(std::function<const Model&()> source) {
+    model_source_ = std::move(source);
+    view_->set_model(model_source_());
 }
 
 void AcquisitionEditor::refresh() {

@@ -25,7 +25,7 @@
 
 namespace fwi::ui {
 namespace {
-constexpr ViewMargins margins{70, 48, 110, 16};  // left: z axis, top: x axis, right: colour bar
+constexpr ViewMargins full_margins{70, 48, 110, 16};  // left: z axis, top: x axis, right: colour bar
 
 void style_text(vtkTextProperty* p, double size, bool bold = false) {
     p->SetColor(0.1, 0.1, 0.12);
@@ -76,6 +76,14 @@ struct ImageView::Impl {
     RangeMode mode = RangeMode::MinMax;
     double low = 0, high = 1;
     ViewTransform view;
+    double x_scale = 1, z_scale = 1;
+    bool colorbar = true, compact = false;
+    ViewMargins margins() const {
+        ViewMargins m = full_margins;
+        if (compact) m = {48, 40, 90, 10};
+        if (!colorbar) m.right = 12;
+        return m;
+    }
     bool automatic_view = true;  // refit on resize until the user zooms or pans
     Qt::MouseButton drag_button = Qt::NoButton;
     bool left_handled = false;
@@ -101,7 +109,7 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     d_->bar->SetNumberOfLabels(5);
     d_->bar->SetMaximumWidthInPixels(60);
     d_->bar->SetBarRatio(0.3);
-    d_->bar->SetLabelFormat("%g");
+    d_->bar->SetLabelFormat("%.4g");
     d_->bar->UnconstrainedFontSizeOn();
     style_text(d_->bar->GetLabelTextProperty(), 12);
     style_text(d_->bar->GetTitleTextProperty(), 13, true);
@@ -166,7 +174,7 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     d_->scalars->Modified();
     d_->image->Modified();
     d_->actor->SetVisibility(true);
-    d_->bar->SetVisibility(true);
+    d_->bar->SetVisibility(d_->colorbar);
     d_->x_axis->SetVisibility(true);
     d_->z_axis->SetVisibility(true);
     d_->z_title->SetVisibility(true);
@@ -252,6 +260,25 @@ std::array<double, 4> ImageView::image_bounds() const {
             d_->oz + (double(d_->rows) - 0.5) * d_->dz};
 }
 
+void ImageView::set_colorbar_visible(bool visible) {
+    d_->colorbar = visible;
+    d_->bar->SetVisibility(visible && has_image());
+    fit_if_automatic();
+    update();
+}
+
+void ImageView::set_compact(bool compact) {
+    d_->compact = compact;
+    fit_if_automatic();
+    update();
+}
+
+void ImageView::set_label_scale(double x_scale, double z_scale) {
+    d_->x_scale = x_scale > 0 ? x_scale : 1;
+    d_->z_scale = z_scale > 0 ? z_scale : 1;
+    update();
+}
+
 const ViewTransform& ImageView::view_transform() const { return d_->view; }
 
 QPointF ImageView::to_model(QPointF px) const {
@@ -278,7 +305,7 @@ void ImageView::fit_if_automatic() {
         return;
     }
     const auto b = has_image() ? image_bounds() : std::array<double, 4>{0, 1, 0, 1};
-    d_->view = fit_box(b[0], b[1], b[2], b[3], width(), height(), margins);
+    d_->view = fit_box(b[0], b[1], b[2], b[3], width(), height(), d_->margins());
 }
 
 void ImageView::zoom_by(double factor, QPointF anchor) {
@@ -312,6 +339,7 @@ void ImageView::update_axes() {
     const double dpr = devicePixelRatioF();
     const ViewTransform& v = d_->view;
     const auto b = image_bounds();
+    const ViewMargins margins = d_->margins();
     // Axes follow the visible part of the image and stay inside the margins' area.
     const double left = margins.left, right = v.width_px - margins.right;
     const double top = margins.top, bottom = v.height_px - margins.bottom;
@@ -323,9 +351,10 @@ void ImageView::update_axes() {
     // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label sits
     // where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
     const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
-    const NiceTicks tx = nice_ticks(m0.x_m, m1.x_m), tz = nice_ticks(m0.z_m, m1.z_m);
-    const double ax0 = v.to_pixels({tx.first, 0}).x_px, ax1 = v.to_pixels({tx.last, 0}).x_px;
-    const double az0 = v.to_pixels({0, tz.first}).y_px, az1 = v.to_pixels({0, tz.last}).y_px;
+    const double sx = d_->x_scale, sz = d_->z_scale;
+    const NiceTicks tx = nice_ticks(m0.x_m * sx, m1.x_m * sx), tz = nice_ticks(m0.z_m * sz, m1.z_m * sz);
+    const double ax0 = v.to_pixels({tx.first / sx, 0}).x_px, ax1 = v.to_pixels({tx.last / sx, 0}).x_px;
+    const double az0 = v.to_pixels({0, tz.first / sz}).y_px, az1 = v.to_pixels({0, tz.last / sz}).y_px;
     // Display coordinates have y up. The x axis runs right to left so that VTK puts its labels above it.
     d_->x_axis->GetPositionCoordinate()->SetValue(ax1 * dpr, (h - py0 + 2) * dpr);
     d_->x_axis->GetPosition2Coordinate()->SetValue(ax0 * dpr, (h - py0 + 2) * dpr);
@@ -348,6 +377,7 @@ void ImageView::update_axes() {
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::RightButton) return VtkWidget::mousePressEvent(event);  // context menu
     d_->last_px = event->position();
     d_->drag_button = event->button();
     d_->left_handled = false;
@@ -357,7 +387,7 @@ void ImageView::mousePressEvent(QMouseEvent* event) {
 
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
     const QPointF p = event->position();
-    const bool pan = d_->drag_button == Qt::MiddleButton || d_->drag_button == Qt::RightButton ||
+    const bool pan = d_->drag_button == Qt::MiddleButton ||
                      (d_->drag_button == Qt::LeftButton && !d_->left_handled);
     if (d_->drag_button == Qt::LeftButton && d_->left_handled) {
         left_drag(p, event->modifiers());
@@ -371,7 +401,7 @@ void ImageView::mouseMoveEvent(QMouseEvent* event) {
     const QPointF m = to_model(p);
     float value = 0;
     const bool inside = value_at(m.x(), m.y(), value);
-    emit cursor_moved(m.x(), m.y(), inside ? double(value) : 0.0, inside);
+    emit cursor_moved(m.x() * d_->x_scale, m.y() * d_->z_scale, inside ? double(value) : 0.0, inside);
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* event) {

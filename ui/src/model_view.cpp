@@ -192,7 +192,7 @@ Point2D ModelView::to_point(QPointF px) const {
 }
 
 bool ModelView::left_press(QPointF px, Qt::KeyboardModifiers mods) {
-    if (!has_image()) return false;
+    if (!has_image() || (mods & Qt::ShiftModifier)) return false;  // Shift+drag pans
     d_->press_px = d_->current_px = px;
     d_->dragged = false;
     PointRef hit;

@@ -1,5 +1,10 @@
 #include "fwi/ui/vtk_widget.hpp"
 
+#include "fwi/ui/messages.hpp"
+
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QMenu>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QSurfaceFormat>
@@ -132,5 +137,15 @@ void VtkWidget::paintGL() {
 QImage VtkWidget::snapshot() { return grabFramebuffer(); }
 
 bool VtkWidget::save_png(const QString& path) { return snapshot().save(path, "PNG"); }
+
+void VtkWidget::contextMenuEvent(QContextMenuEvent* event) {
+    QMenu menu(this);
+    menu.addAction(tr("Save image as PNG…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !save_png(path)) show_error(this, tr("Save image"), tr("Cannot write %1").arg(path));
+    });
+    add_context_actions(&menu);
+    menu.exec(event->globalPos());
+}
 
 } // namespace fwi::ui

@@ -1,6 +1,6 @@
 #pragma once
 // A 2D array shown as an image in model coordinates: colour map, colour bar, axes in metres, zoom (wheel) and pan
-// (middle/right drag, or left drag where a subclass does not use the left button), and a cursor readout.
+// (middle drag, or left drag where a subclass does not use the left button), and a cursor readout.
 // Data layout as everywhere: row-major (z, x), x fast.
 #include "fwi/ui/colormap.hpp"
 #include "fwi/ui/view_transform.hpp"
@@ -46,6 +46,13 @@ public:
     /// Axis and colour-bar titles, e.g. "x (m)", "z (m)", "vp (m/s)".
     void set_titles(const QString& x_title, const QString& z_title, const QString& value_title);
 
+    /// Small views: narrower margins and, optionally, no colour bar.
+    void set_colorbar_visible(bool visible);
+    void set_compact(bool compact);
+    /// Axis labels and the cursor readout show coordinate * scale (default 1): lets a gather be drawn square while its
+    /// axes read receiver number and seconds.
+    void set_label_scale(double x_scale, double z_scale);
+
     const ViewTransform& view_transform() const;
     /// Widget pixel (logical) -> model coordinates, and back.
     QPointF to_model(QPointF widget_px) const;
@@ -55,7 +62,8 @@ public:
     void zoom_by(double factor, QPointF anchor_px);
 
 signals:
-    /// Cursor position in model coordinates and the value there; inside is false off the image.
+    /// Cursor position in label units (model coordinates times the label scale) and the value there; inside is
+    /// false off the image.
     void cursor_moved(double x, double z, double value, bool inside);
     void view_changed();
 

@@ -14,4 +14,8 @@ QString last_error();
 int error_count();
 void set_message_boxes(bool enabled);
 
+enum class Answer { Yes, No, Cancel };
+/// A yes / no (/ cancel) question. With message boxes disabled it returns `unattended` without asking.
+Answer ask(QWidget* parent, const QString& title, const QString& text, bool with_cancel, Answer unattended);
+
 } // namespace fwi::ui

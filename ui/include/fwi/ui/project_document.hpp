@@ -1,7 +1,8 @@
 #pragma once
-// The open project as the GUI holds it: one Experiment, its file path, an undo stack of edits and the dirty flag
+// The open project as the GUI holds it: one fwi::Project (experiment + results), its file path, an undo stack of edits and the dirty flag
 // (dirty = the undo stack is not at its clean index). Every edit goes through a QUndoCommand so Edit > Undo works for
 // acquisition, settings and model results alike; views listen to changed(parts) and never edit the value directly.
+#include "fwi/project.hpp"
 #include "fwi/settings.hpp"
 
 #include <QObject>
@@ -22,12 +23,14 @@ public:
         PropagationPart = 4,
         GradientPart = 8,
         InversionPart = 16,
-        AllParts = 31
+        ResultsPart = 32,     ///< observed data, gradient, misfit, history
+        AllParts = 63
     };
 
     explicit ProjectDocument(QObject* parent = nullptr);
     ~ProjectDocument() override;
 
+    const Project& project() const;
     const Experiment& experiment() const;
     /// The model the views show and edits refer to: current, else initial, else true.
     const Model& display_model() const;
@@ -41,7 +44,7 @@ public:
     void set_active_shot(int shot);
 
     /// Replaces everything (new / open / demo): clears the undo history and marks the document clean.
-    void reset(Experiment experiment, const QString& path);
+    void reset(Project project, const QString& path);
     /// After a successful save to `path`: clean at the current undo index.
     void mark_saved(const QString& path);
 
@@ -51,6 +54,10 @@ public:
     void edit_gradient(GradientSettings value, const QString& text = tr("Change gradient settings"));
     void edit_inversion(InversionSettings value, const QString& text = tr("Change inversion settings"));
     void edit_current_model(Model value, const QString& text);
+    void edit_observed(std::vector<ShotRecord> observed, const QString& text);
+    /// The last gradient and misfit (one undo step).
+    void edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text);
+    void edit_history(std::vector<IterationRecord> history, const QString& text);
 
 signals:
     void changed(int parts);
@@ -61,8 +68,10 @@ signals:
 private:
     template <class T>
     friend class PartCommand;
-    Experiment& mutable_experiment();
+    Project& mutable_project();
     void notify(int parts);
+    template <class T, class Access>
+    void push_edit(Access access, T value, int part, const QString& text);
     struct Impl;
     std::unique_ptr<Impl> d_;
 };

@@ -8,6 +8,7 @@
 
 #include <memory>
 
+class QMenu;
 class vtkGenericOpenGLRenderWindow;
 class vtkRenderer;
 
@@ -31,6 +32,9 @@ public:
     bool save_png(const QString& path);
 
 protected:
+    /// Right click: "Save image as PNG…", plus what subclasses add.
+    void contextMenuEvent(QContextMenuEvent* event) override;
+    virtual void add_context_actions(QMenu* /*menu*/) {}
     void initializeGL() override;
     void resizeGL(int w, int h) override;
     void paintGL() override;
