@@ -181,7 +181,7 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     update_range();
     if (geometry_changed) d_->automatic_view = true;
     fit_if_automatic();
-    update();
+    request_render();
 }
 
 bool ImageView::has_image() const { return d_->rows > 0; }
@@ -200,14 +200,14 @@ bool ImageView::value_at(double x, double z, float& value) const {
 void ImageView::set_colormap(Colormap c) {
     d_->colormap = c;
     apply_colormap(d_->table, c, d_->low, d_->high);
-    update();
+    request_render();
 }
 Colormap ImageView::colormap() const { return d_->colormap; }
 
 void ImageView::set_range_mode(RangeMode mode) {
     d_->mode = mode;
     update_range();
-    update();
+    request_render();
 }
 
 void ImageView::set_value_range(double low, double high) {
@@ -215,7 +215,7 @@ void ImageView::set_value_range(double low, double high) {
     d_->low = low;
     d_->high = high;
     apply_colormap(d_->table, d_->colormap, low, high);
-    update();
+    request_render();
 }
 
 std::pair<double, double> ImageView::value_range() const { return {d_->low, d_->high}; }
@@ -224,7 +224,7 @@ void ImageView::set_titles(const QString& x_title, const QString& z_title, const
     d_->x_axis->SetTitle(x_title.toUtf8().constData());
     d_->z_title->SetInput(z_title.toUtf8().constData());
     d_->bar->SetTitle(value_title.toUtf8().constData());
-    update();
+    request_render();
 }
 
 void ImageView::update_range() {
@@ -264,19 +264,19 @@ void ImageView::set_colorbar_visible(bool visible) {
     d_->colorbar = visible;
     d_->bar->SetVisibility(visible && has_image());
     fit_if_automatic();
-    update();
+    request_render();
 }
 
 void ImageView::set_compact(bool compact) {
     d_->compact = compact;
     fit_if_automatic();
-    update();
+    request_render();
 }
 
 void ImageView::set_label_scale(double x_scale, double z_scale) {
     d_->x_scale = x_scale > 0 ? x_scale : 1;
     d_->z_scale = z_scale > 0 ? z_scale : 1;
-    update();
+    request_render();
 }
 
 const ViewTransform& ImageView::view_transform() const { return d_->view; }

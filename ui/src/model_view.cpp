@@ -141,7 +141,7 @@ void ModelView::set_points(std::vector<Point2D> sources, std::vector<Point2D> re
     std::erase_if(d_->selection, [&](const PointRef& r) { return std::size_t(r.index) >= d_->list(r.kind).size(); });
     if (d_->gesture == Impl::Gesture::Move) d_->gesture = Impl::Gesture::None;
     if (before != d_->selection.size()) emit selection_changed();
-    update();
+    request_render();
 }
 
 void ModelView::set_edit_mode(EditMode mode) {

@@ -92,7 +92,7 @@ int PlotView::add_series(const QString& name, QColor color, SeriesStyle style, f
         points->SetMarkerSize(style == SeriesStyle::Points ? 5.0f : 0.0f);
     }
     d_->series.push_back(std::move(s));
-    update();
+    request_render();
     return int(d_->series.size()) - 1;
 }
 
@@ -112,7 +112,7 @@ void PlotView::set_series(int id, std::vector<double> x, std::vector<double> y) 
     s.x = std::move(x);
     s.y = std::move(y);
     s.dirty = true;
-    update();
+    request_render();
 }
 
 void PlotView::append(int id, double x, double y) {
@@ -120,7 +120,7 @@ void PlotView::append(int id, double x, double y) {
     s.x.push_back(x);
     s.y.push_back(y);
     s.dirty = true;
-    update();
+    request_render();
 }
 
 std::size_t PlotView::point_count(int id) const { return d_->series.at(std::size_t(id)).x.size(); }
@@ -131,13 +131,13 @@ void PlotView::clear_data() {
         s.y.clear();
         s.dirty = true;
     }
-    update();
+    request_render();
 }
 
 void PlotView::set_log_y(bool log) {
     d_->log_y = log;
     d_->chart->GetAxis(vtkAxis::LEFT)->SetLogScale(log);
-    update();
+    request_render();
 }
 
 void PlotView::prepare_render(int, int) {

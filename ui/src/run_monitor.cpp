@@ -2,6 +2,7 @@
 
 #include "fwi/ui/plot_view.hpp"
 
+#include <QElapsedTimer>
 #include <QPointer>
 
 #include <algorithm>
@@ -18,6 +19,7 @@ struct RunMonitor::Impl {
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
     int runs = 0;
+    QElapsedTimer since_progress;  // progress is shown at most 4 times a second: each status repaint costs
     double predicted_s = 0;
     QString name;
 };
@@ -59,6 +61,7 @@ void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, dou
     d_->shot = -1;
     d_->shots_seen = 0;
     d_->predicted_s = predicted_s;
+    d_->since_progress.invalidate();
     d_->memory->clear_data();
     d_->timeline->clear_data();
     emit progress(expected_steps > 0 ? 0.0 : -1.0, tr("%1 started").arg(name));
@@ -102,6 +105,8 @@ void RunMonitor::on_events(EventBatch batch) {
             d_->memory->append(id, e.wall_s, double(e.bytes_per_tier[t]) / 1e6);
         }
     }
+    if (d_->since_progress.isValid() && d_->since_progress.elapsed() < 250) return;
+    d_->since_progress.start();
     const double fraction = d_->expected > 0 ? std::min(1.0, double(d_->done) / double(d_->expected)) : -1.0;
     emit progress(fraction, tr("%1: shot %2, %3 steps").arg(d_->name).arg(d_->shot).arg(d_->done));
 }

@@ -2,7 +2,11 @@
 
 #include "fwi/ui/messages.hpp"
 
+#include <QApplication>
 #include <QContextMenuEvent>
+#include <QElapsedTimer>
+#include <QSet>
+#include <QTimer>
 #include <QFileDialog>
 #include <QMenu>
 #include <QOpenGLContext>
@@ -15,6 +19,8 @@
 #include <vtkOpenGLFramebufferObject.h>
 #include <vtkOpenGLState.h>
 #include <vtkRenderer.h>
+
+#include <algorithm>
 
 namespace fwi::ui {
 
@@ -38,6 +44,56 @@ struct VtkWidget::Impl {
 };
 
 namespace {
+
+/// Paces data-driven repaints of every VtkWidget (see request_render()). It measures what a window repaint costs:
+/// an application event filter notes when an UpdateRequest starts, and the next event marks its end.
+class RenderThrottle : public QObject {
+public:
+    static RenderThrottle& instance() {
+        static auto* throttle = new RenderThrottle(qApp);
+        return *throttle;
+    }
+    void request(VtkWidget* w) {
+        pending_.insert(w);
+        if (timer_.isActive()) return;
+        const qint64 wait = std::max<qint64>(0, next_allowed_ms_ - clock_.elapsed());
+        timer_.start(int(wait));
+    }
+    void forget(VtkWidget* w) { pending_.remove(w); }
+
+protected:
+    bool eventFilter(QObject*, QEvent* e) override {
+        if (in_update_) {
+            in_update_ = false;
+            const qint64 cost = clock_.elapsed() - update_start_ms_;
+            // Paint for at most a third of the time, and never more often than 20 times a second.
+            next_allowed_ms_ = std::max(next_allowed_ms_, clock_.elapsed() + std::max<qint64>(50, 2 * cost));
+        }
+        if (e->type() == QEvent::UpdateRequest) {
+            in_update_ = true;
+            update_start_ms_ = clock_.elapsed();
+        }
+        return false;
+    }
+
+private:
+    explicit RenderThrottle(QObject* parent) : QObject(parent) {
+        clock_.start();
+        timer_.setSingleShot(true);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            const auto widgets = pending_;
+            pending_.clear();
+            for (VtkWidget* w : widgets) w->update();
+        });
+        qApp->installEventFilter(this);
+    }
+    QSet<VtkWidget*> pending_;
+    QTimer timer_;
+    QElapsedTimer clock_;
+    qint64 next_allowed_ms_ = 0, update_start_ms_ = 0;
+    bool in_update_ = false;
+};
+
 void on_window_event(vtkObject*, unsigned long id, void* client, void* call_data) {
     auto* widget = static_cast<VtkWidget*>(client);
     QOpenGLContext* ctx = widget->context();
@@ -67,7 +123,10 @@ VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent), d_(std::make_uniq
     setMinimumSize(120, 90);
 }
 
+void VtkWidget::request_render() { RenderThrottle::instance().request(this); }
+
 VtkWidget::~VtkWidget() {
+    RenderThrottle::instance().forget(this);
     if (d_->context_ready) {
         makeCurrent();
         release_context();

@@ -31,6 +31,12 @@ public:
     /// Writes snapshot() as PNG; false if the file cannot be written.
     bool save_png(const QString& path);
 
+    /// Asks for a repaint for new data (not for user interaction, which calls update()). Requests from all views
+    /// are coalesced and paced so that painting takes at most about a third of the GUI thread's time: with software
+    /// OpenGL (Xvfb, remote desktops) one window repaint can take a large fraction of a second, and live data must
+    /// never starve the event loop.
+    void request_render();
+
 protected:
     /// Right click: "Save image as PNG…", plus what subclasses add.
     void contextMenuEvent(QContextMenuEvent* event) override;
