@@ -368,12 +368,14 @@ void ImageView::update_axes() {
     d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
     d_->z_title->SetVisibility(py1 - py0 > 20);
     d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
-    // Colour bar in the right margin.
+    // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus room
+    // for its title above.
+    const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));
+    const double bar_bottom = std::min(bottom, std::max(py1, py0 + bar_h));
     d_->bar->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
-    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr, (margins.bottom + 10) * dpr);
+    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr, (h - bar_bottom) * dpr);
     d_->bar->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
-    d_->bar->GetPosition2Coordinate()->SetValue((margins.right - 16) * dpr,
-                                                (h - margins.top - margins.bottom - 10) * dpr);
+    d_->bar->GetPosition2Coordinate()->SetValue((margins.right - 16) * dpr, (bar_h + 26) * dpr);
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {

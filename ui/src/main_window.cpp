@@ -27,7 +27,6 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
-#include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QStyle>
@@ -112,11 +111,8 @@ void MainWindow::build_views() {
         d_->docks.push_back(d);
         return d;
     };
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(d_->settings);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(380);
-    QDockWidget* settings = dock(scroll, tr("Settings"), "dock_settings", Qt::LeftDockWidgetArea);
+    d_->settings->setMinimumWidth(380);
+    QDockWidget* settings = dock(d_->settings, tr("Settings"), "dock_settings", Qt::LeftDockWidgetArea);
     QDockWidget* acquisition = dock(d_->acquisition, tr("Acquisition"), "dock_acquisition", Qt::LeftDockWidgetArea);
     tabifyDockWidget(acquisition, settings);
     acquisition->raise();

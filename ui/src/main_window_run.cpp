@@ -173,8 +173,7 @@ bool MainWindow::open_project(const QString& path) {
         show_error(this, tr("Open project"), QString::fromUtf8(e.what()));
         return false;
     }
-    d_->gathers->set_gathers({}, {});
-    d_->gradient_runs = 0;
+    show_stored_results();
     add_recent(path);
     log(tr("Opened %1").arg(path));
     return true;
@@ -187,10 +186,26 @@ bool MainWindow::open_demo(const QString& name) {
         show_error(this, tr("Open demo"), QString::fromUtf8(e.what()));
         return false;
     }
-    d_->gathers->set_gathers({}, {});
-    d_->gradient_runs = 0;
+    show_stored_results();
     log(tr("Opened the demo '%1'").arg(demo_title(name)));
     return true;
+}
+
+void MainWindow::show_stored_results() {
+    // What the file already holds: observed data in the gather view, the last gradient in the gradient view.
+    d_->gradient_runs = 0;
+    d_->monitor->clear_all();
+    const Project& p = d_->doc->project();
+    std::vector<Gather> observed;
+    try {
+        if (!p.observed.empty()) observed = observed_gathers(p);
+    } catch (const Error& e) {
+        log(tr("Observed data not shown: %1").arg(QString::fromUtf8(e.what())));
+    }
+    d_->gathers->set_gathers(std::move(observed), {});
+    const Grid2D& g = d_->doc->display_model().grid;
+    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells())
+        d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
 }
 
 bool MainWindow::save_project_as(const QString& path) {

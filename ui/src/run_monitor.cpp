@@ -74,6 +74,12 @@ void RunMonitor::end_run(bool succeeded, double seconds) {
     d_->timing->append(d_->measured, d_->runs, seconds);
 }
 
+void RunMonitor::clear_all() {
+    for (PlotView* p : {d_->memory.data(), d_->timeline.data(), d_->misfit.data(), d_->timing.data()})
+        if (p) p->clear_data();
+    d_->runs = 0;
+}
+
 void RunMonitor::add_misfit(double iteration, double misfit) { d_->misfit->append(d_->misfit_series, iteration, misfit); }
 
 void RunMonitor::on_events(EventBatch batch) {

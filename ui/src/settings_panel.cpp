@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -58,13 +59,22 @@ SettingsPanel::SettingsPanel(ProjectDocument* doc, QWidget* parent) : QWidget(pa
     prediction_label_->setWordWrap(true);
     prediction_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     prediction_label_->setStyleSheet("QLabel { background: #eef3fb; border: 1px solid #b8c8e0; padding: 6px; }");
+    // The forms scroll; the prediction stays in sight below them.
+    auto* forms = new QWidget(this);
+    auto* forms_layout = new QVBoxLayout(forms);
+    forms_layout->addWidget(build_propagation());
+    forms_layout->addWidget(build_gradient());
+    forms_layout->addWidget(build_inversion());
+    forms_layout->addStretch(1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(forms);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(build_propagation());
-    layout->addWidget(build_gradient());
-    layout->addWidget(build_inversion());
-    layout->addWidget(new QLabel(tr("<b>Prediction</b>"), this));
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(new QLabel(tr("<b>Prediction</b> (time and peak memory)"), this));
     layout->addWidget(prediction_label_);
-    layout->addStretch(1);
     connect(doc_, &ProjectDocument::changed, this, [this] { load(); });
     load();
 }

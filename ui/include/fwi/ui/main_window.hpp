@@ -67,6 +67,7 @@ private:
     void add_recent(const QString& path);
     void rebuild_recent_menu();
     void autosave();
+    void show_stored_results();
     void log(const QString& text);
     bool start_job(const QString& name, std::int64_t expected_steps, double predicted_s, std::int64_t inner_steps,
                    JobWork work);

@@ -27,6 +27,8 @@ public:
     /// Records the measured time against the prediction (timing plot) when the run succeeded.
     void end_run(bool succeeded, double seconds);
     void add_misfit(double iteration, double misfit);
+    /// Empties every plot (a different project was opened).
+    void clear_all();
     std::int64_t steps_done() const;
     std::size_t events_seen() const;
 
