@@ -5,6 +5,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QMenu>
+#include <QLocale>
 #include <QTextStream>
 
 #include <vtkAxis.h>
@@ -166,9 +167,11 @@ QString PlotView::csv() const {
     QTextStream ts(&out);
     auto quote = [](QString s) { return "\"" + s.replace("\"", "\"\"") + "\""; };
     ts << "series," << quote(d_->x_title) << "," << quote(d_->y_title) << "\n";
-    ts.setRealNumberPrecision(17);
+    // Shortest text that reads back to the same double.
+    auto number = [](double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest); };
     for (const Series& s : d_->series)
-        for (std::size_t i = 0; i < s.x.size(); ++i) ts << quote(s.name) << "," << s.x[i] << "," << s.y[i] << "\n";
+        for (std::size_t i = 0; i < s.x.size(); ++i)
+            ts << quote(s.name) << "," << number(s.x[i]) << "," << number(s.y[i]) << "\n";
     return out;
 }
 
