@@ -46,7 +46,7 @@ void TestAcquisitionEdit::shared_spread_stays_shared() {
     QVERIFY(receivers_shared(a));
     a = with_receiver_line(a, grid, {0, 100}, {1000, 100}, 5, 0);
     QCOMPARE(a.shots[1].receivers.size(), std::size_t(7));
-    QCOMPARE(a.shots[1].receivers[4].x_m, 250.0);
+    QCOMPARE(a.shots[1].receivers[3].x_m, 250.0);  // appended after the 2 left: 0, 250, 500, ...
 }
 
 void TestAcquisitionEdit::per_shot_receivers_edit_the_active_shot() {
