@@ -11,6 +11,7 @@
 #include "ui_test_main.hpp"
 
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -48,6 +49,7 @@ private slots:
     void compression_changes_predicted_memory();
     void bad_settings_refused_with_message();
     void failed_open_leaves_project_untouched();
+    void floating_dock_keeps_rendering();
 };
 
 void TestMainWindow::demo_opens_and_click_places_receiver() {
@@ -263,6 +265,38 @@ void TestMainWindow::failed_open_leaves_project_untouched() {
     QVERIFY(last_error().contains("not_a_project.fwi"));
     QVERIFY(w.document()->experiment().acquisition == before);
     QVERIFY(!w.open_project(dir.filePath("missing.fwi")));
+}
+
+void TestMainWindow::floating_dock_keeps_rendering() {
+    // Floating a dock re-parents its QOpenGLWidget into a new window with a new OpenGL context: VTK must let go of
+    // the old context and render in the new one (twice, there and back).
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_demo("toy"));
+    auto* dock = w.findChild<QDockWidget*>("dock_wavefield");
+    QVERIFY(dock);
+    dock->raise();
+    ImageView* view = w.wavefield_view();
+    std::vector<float> ramp(50 * 80);
+    for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = float(i % 80) - 40.0f;
+    view->set_image(ramp, 50, 80, 10, 10);
+    const QImage docked = view->snapshot();
+    for (bool floating : {true, false}) {
+        dock->setFloating(floating);
+        QTest::qWait(200);
+        QVERIFY(QTest::qWaitForWindowExposed(dock));
+        view->set_image(ramp, 50, 80, 10, 10);
+        const QImage img = view->snapshot();
+        QVERIFY(!img.isNull());
+        // Blue on the left of the ramp, red on the right (seismic map): really drawn, not black or blank.
+        const QPointF left = view->to_widget({20, 250}) * img.devicePixelRatio();
+        const QPointF right = view->to_widget({770, 250}) * img.devicePixelRatio();
+        const QColor l = img.pixelColor(left.toPoint()), r = img.pixelColor(right.toPoint());
+        QVERIFY2(l.blue() > l.red() + 60 && r.red() > r.blue() + 60,
+                 qPrintable(QString("left %1 right %2").arg(l.name(), r.name())));
+    }
+    QVERIFY(!docked.isNull());
 }
 
 FWI_UI_TEST_MAIN(TestMainWindow)
