@@ -1,5 +1,6 @@
 // PlotView and RunMonitor: series draw on screen, CSV export holds exactly the data, and the monitor turns an event
 // stream into the timeline, memory and progress it should.
+#include "fwi/ui/plan_timeline.hpp"
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/run_monitor.hpp"
 #include "ui_test_main.hpp"
@@ -18,6 +19,7 @@ private slots:
     void csv_export_holds_every_point();
     void csv_to_unwritable_path_fails();
     void monitor_builds_timeline_memory_and_progress();
+    void plan_timeline_marks_recomputation();
 };
 
 void TestPlotView::series_are_drawn() {
@@ -118,6 +120,44 @@ void TestPlotView::monitor_builds_timeline_memory_and_progress() {
     QCOMPARE(timing->point_count(timing->find_series("measured")), std::size_t(1));
     monitor.end_run(false, 1.0);  // failed runs are not timed
     QCOMPARE(timing->point_count(timing->find_series("measured")), std::size_t(1));
+}
+
+void TestPlotView::plan_timeline_marks_recomputation() {
+    // 4 steps with one checkpoint at state 0 and state 2: store 0, advance to 2, store 2, advance 2..4 with snapshots,
+    // reverse 3 and 2 from the buffer; restore 0, recompute step 0, reverse 1 with its own forward step; restore 0
+    // and reverse 0 with its own forward step.
+    using A = ActionType;
+    const std::vector<Action> plan = {
+        {A::Store, 0, 0, 0, 0},      {A::Advance, 0, 2, -1, 0},  {A::Store, 2, 0, 1, 0},
+        {A::AdvanceSnapshots, 2, 4}, {A::Reverse, 3, 0},          {A::Reverse, 2, 0},
+        {A::Free, 0, 0, 1, 0},       {A::Restore, 0, 0, 0, 0},    {A::Advance, 0, 1, -1, 0},
+        {A::Reverse, 1, 0},          {A::Restore, 0, 0, 0, 0},    {A::Reverse, 0, 0},
+        {A::Free, 0, 0, 0, 0}};
+    const auto marks = plan_timeline(plan, {1.0, 2.0, 0.5, 0.25});
+    auto count = [&](EventType t) { return std::count_if(marks.begin(), marks.end(), [&](auto& m) { return m.type == t; }); };
+    QCOMPARE(count(EventType::ForwardStep), 4);  // steps 0..3 computed once
+    QCOMPARE(count(EventType::Recompute), 3);    // step 0 again, then steps 1 and 0 inside their reverses
+    QCOMPARE(count(EventType::AdjointStep), 4);
+    QCOMPARE(count(EventType::Store), 2);
+    QCOMPARE(count(EventType::Load), 2);
+    // Time: 7 forward steps x 1 + 4 adjoint x 2 + 2 stores x 0.5 + 2 loads x 0.25.
+    QCOMPARE(marks.back().time_s, 7.0 + 8.0 + 1.0 + 0.5);
+    QCOMPARE(marks.back().step, std::int64_t(0));
+    // Decimation keeps storage marks and bounds the total.
+    std::vector<Action> long_plan = {{A::Store, 0, 0, 0, 0}, {A::AdvanceSnapshots, 0, 100000}};
+    for (std::int64_t s = 99999; s >= 0; --s) long_plan.push_back({A::Reverse, s, 0});
+    const auto decimated = plan_timeline(long_plan, {}, 1000);
+    QVERIFY(decimated.size() <= 1001 && decimated.size() > 500);
+    QCOMPARE(decimated.front().type, EventType::Store);
+    // The monitor draws the plan once per shot.
+    RunMonitor monitor;
+    monitor.show_plan(marks, 3);
+    PlotView* timeline = monitor.timeline_plot();
+    QVERIFY(timeline->point_count(timeline->find_series("planned forward")) >= 3 * 4);
+    monitor.begin_run("gradient", 10, 1.0);  // a new run keeps the plan, clears the live marks
+    QVERIFY(timeline->point_count(timeline->find_series("planned adjoint")) >= 3 * 4);
+    monitor.show_plan({}, 1);
+    QCOMPARE(timeline->point_count(timeline->find_series("planned adjoint")), std::size_t(0));
 }
 
 FWI_UI_TEST_MAIN(TestPlotView)

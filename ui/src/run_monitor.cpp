@@ -15,6 +15,7 @@ struct RunMonitor::Impl {
     QPointer<PlotView> memory, timeline, misfit, timing;
     int forward = 0, recompute = 0, adjoint = 0, store = 0, load = 0;
     int misfit_series = 0, predicted = 0, measured = 0;
+    int planned_forward = 0, planned_recompute = 0, planned_adjoint = 0;
     std::int64_t expected = 0, done = 0;
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
@@ -29,6 +30,10 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->timeline = new PlotView(tr("Schedule timeline"), tr("wall time (s)"), tr("simulated step"));
     d_->misfit = new PlotView(tr("Misfit"), tr("iteration"), tr("misfit"));
     d_->timing = new PlotView(tr("Predicted vs measured time"), tr("run"), tr("seconds"));
+    // Planned marks first so that the live ones draw on top.
+    d_->planned_forward = d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
+    d_->planned_recompute = d_->timeline->add_series(tr("planned recompute"), QColor(245, 210, 160), SeriesStyle::Line, 4);
+    d_->planned_adjoint = d_->timeline->add_series(tr("planned adjoint"), QColor(240, 180, 190), SeriesStyle::Line, 4);
     d_->forward = d_->timeline->add_series(tr("forward"), QColor(30, 110, 220), SeriesStyle::Points);
     d_->recompute = d_->timeline->add_series(tr("recompute"), QColor(240, 150, 20), SeriesStyle::Points);
     d_->adjoint = d_->timeline->add_series(tr("adjoint"), QColor(200, 30, 60), SeriesStyle::Points);
@@ -63,7 +68,8 @@ void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, dou
     d_->predicted_s = predicted_s;
     d_->since_progress.invalidate();
     d_->memory->clear_data();
-    d_->timeline->clear_data();
+    for (int id : {d_->forward, d_->recompute, d_->adjoint, d_->store, d_->load})
+        d_->timeline->set_series(id, {}, {});
     emit progress(expected_steps > 0 ? 0.0 : -1.0, tr("%1 started").arg(name));
 }
 
@@ -72,6 +78,31 @@ void RunMonitor::end_run(bool succeeded, double seconds) {
     ++d_->runs;
     if (d_->predicted_s > 0) d_->timing->append(d_->predicted, d_->runs, d_->predicted_s);
     d_->timing->append(d_->measured, d_->runs, seconds);
+}
+
+void RunMonitor::show_plan(const std::vector<TimelineMark>& marks, int shots) {
+    std::vector<double> fx, fy, rx, ry, ax, ay;
+    const double plan_s = marks.empty() ? 0.0 : marks.back().time_s;
+    // Each kind is drawn as a line broken (NaN) wherever that kind stops, so a sweep reads as one stroke.
+    auto add = [](std::vector<double>& x, std::vector<double>& y, double t, double step, bool contiguous) {
+        if (!contiguous && !x.empty()) x.push_back(t), y.push_back(std::nan(""));
+        x.push_back(t);
+        y.push_back(step);
+    };
+    EventType previous = EventType::Message;
+    for (int shot = 0; shot < std::max(shots, 1); ++shot)
+        for (const TimelineMark& m : marks) {
+            const double t = shot * plan_s + m.time_s;
+            const bool contiguous = m.type == previous;
+            if (m.type == EventType::ForwardStep) add(fx, fy, t, double(m.step), contiguous);
+            else if (m.type == EventType::Recompute) add(rx, ry, t, double(m.step), contiguous);
+            else if (m.type == EventType::AdjointStep) add(ax, ay, t, double(m.step), contiguous);
+            else continue;
+            previous = m.type;
+        }
+    d_->timeline->set_series(d_->planned_forward, std::move(fx), std::move(fy));
+    d_->timeline->set_series(d_->planned_recompute, std::move(rx), std::move(ry));
+    d_->timeline->set_series(d_->planned_adjoint, std::move(ax), std::move(ay));
 }
 
 void RunMonitor::clear_all() {

@@ -3,6 +3,7 @@
 // (simulated step against wall time, one mark per forward / recompute / adjoint / store / load), misfit per
 // iteration, and predicted against measured time per run. Also reports progress.
 #include "fwi/ui/job_runner.hpp"
+#include "fwi/ui/plan_timeline.hpp"
 
 #include <QObject>
 
@@ -27,6 +28,9 @@ public:
     /// Records the measured time against the prediction (timing plot) when the run succeeded.
     void end_run(bool succeeded, double seconds);
     void add_misfit(double iteration, double misfit);
+    /// Draws a plan's predicted timeline (plan_timeline.hpp) in light colours under the live marks; an empty list
+    /// removes it. Shots run one after the other, so the plan repeats `shots` times.
+    void show_plan(const std::vector<TimelineMark>& marks, int shots);
     /// Empties every plot (a different project was opened).
     void clear_all();
     std::int64_t steps_done() const;
