@@ -2,7 +2,9 @@
 // prediction adapter's response to settings, and the codec spec check.
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
+#include "fwi/acquisition_check.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
+#include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/project_document.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "ui_test_main.hpp"
@@ -22,6 +24,7 @@ private slots:
     void document_undo_and_dirty();
     void prediction_follows_settings();
     void prediction_reports_bad_settings();
+    void demos_are_valid_projects();
 };
 
 namespace {
@@ -166,6 +169,24 @@ void TestAcquisitionEdit::prediction_reports_bad_settings() {
     QCOMPARE(format_bytes(1'500'000), QString("1.50 MB"));
     QCOMPARE(format_seconds(0.25), QString("250 ms"));
     QCOMPARE(format_seconds(125), QString("2 min 5 s"));
+}
+
+void TestAcquisitionEdit::demos_are_valid_projects() {
+    for (const QString& name : demo_names()) {
+        const Project p = make_demo_project(name);
+        const Experiment& e = p.experiment;
+        validate_model(e.true_model, "true model");
+        validate_model(e.current_model, "current model");
+        QVERIFY(e.true_model.grid == e.initial_model.grid);
+        validate_acquisition(e.acquisition, e.true_model.grid);  // throws if a point is outside
+        QVERIFY(!e.acquisition.shots.empty());
+        const RunPrediction prediction = RunPredictor().predict(e);
+        QVERIFY2(prediction.ok, qPrintable(name + ": " + prediction.error));
+    }
+    QVERIFY_THROWS_EXCEPTION(ConfigError, make_demo_project("nope"));
+    // The toy demo must stay small enough to run in seconds.
+    const Project toy = make_demo_project("toy");
+    QVERIFY(toy.experiment.true_model.grid.cells() <= 30000);
 }
 
 FWI_UI_TEST_MAIN(TestAcquisitionEdit)
