@@ -1,0 +1,61 @@
+// fwi-studio: the desktop application. All the work is in fwi_ui; this sets up Qt, opens what the command line
+// names, and is (with the job runner) the only place that catches everything.
+#include "fwi/error.hpp"
+#include "fwi/project.hpp"
+#include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/main_window.hpp"
+#include "fwi/ui/screenshot_tour.hpp"
+#include "fwi/ui/vtk_widget.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QMessageBox>
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+    fwi::ui::set_default_surface_format();  // before QApplication: VTK needs an OpenGL 3.2 core context
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("FWI Studio");
+    QApplication::setOrganizationName("fwi-studio");
+    QApplication::setApplicationVersion("0.1.0");
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("FWI Studio: 2D acoustic full-waveform inversion");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing.", "name");
+    parser.addOption(demo);
+    QCommandLineOption screenshots("screenshots", "Run the scripted tour and save screenshots into DIR, then quit.",
+                                   "dir");
+    parser.addOption(screenshots);
+    QCommandLineOption write_demos("write-demos", "Write the demo projects as DIR/NAME.fwi, then quit.", "dir");
+    parser.addOption(write_demos);
+    parser.addPositionalArgument("project", "A project file (.fwi) to open.");
+    parser.process(app);
+
+    try {
+        if (parser.isSet(write_demos)) {
+            const QString dir = parser.value(write_demos);
+            QDir().mkpath(dir);
+            for (const QString& name : fwi::ui::demo_names()) {
+                const QString path = dir + "/" + name + ".fwi";
+                fwi::save_project(path.toStdString(), fwi::ui::make_demo_project(name));
+                std::cout << path.toStdString() << "\n";
+            }
+            return 0;
+        }
+        fwi::ui::MainWindow window;
+        if (parser.isSet(screenshots)) return fwi::ui::run_screenshot_tour(window, parser.value(screenshots));
+        if (!parser.positionalArguments().isEmpty()) window.open_project(parser.positionalArguments().first());
+        else window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
+        window.show();
+        return app.exec();
+    } catch (const std::exception& e) {
+        std::cerr << "fwi-studio: " << e.what() << "\n";
+        QMessageBox::critical(nullptr, "FWI Studio", QString::fromUtf8(e.what()));
+        return 1;
+    }
+}

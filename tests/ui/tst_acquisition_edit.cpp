@@ -1,0 +1,193 @@
+// The pure pieces behind the editors: acquisition edits (shared spreads, refusals), the undoable document, the
+// prediction adapter's response to settings, and the codec spec check.
+#include "fwi/error.hpp"
+#include "fwi/model_tools.hpp"
+#include "fwi/acquisition_check.hpp"
+#include "fwi/ui/acquisition_edit.hpp"
+#include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/project_document.hpp"
+#include "fwi/ui/run_predictor.hpp"
+#include "ui_test_main.hpp"
+
+#include <QSignalSpy>
+#include <QUndoStack>
+
+using namespace fwi;
+using namespace fwi::ui;
+
+class TestAcquisitionEdit : public QObject {
+    Q_OBJECT
+private slots:
+    void shared_spread_stays_shared();
+    void per_shot_receivers_edit_the_active_shot();
+    void refusals_name_the_problem();
+    void document_undo_and_dirty();
+    void prediction_follows_settings();
+    void prediction_reports_bad_settings();
+    void demos_are_valid_projects();
+};
+
+namespace {
+const Grid2D grid(101, 201, 10, 10);  // 2000 m x 1000 m
+}
+
+void TestAcquisitionEdit::shared_spread_stays_shared() {
+    Acquisition a = surface_survey(2, 100, 1900, 20, 3, 0, 2000, 10);
+    QVERIFY(receivers_shared(a));
+    a = with_point_added(a, grid, PointKind::Receiver, {500, 500}, 1);
+    QCOMPARE(a.shots[0].receivers.size(), std::size_t(4));
+    QVERIFY(receivers_shared(a));
+    a = with_point_added(a, grid, PointKind::Source, {700, 30}, 0);
+    QCOMPARE(a.shots.size(), std::size_t(3));
+    QCOMPARE(a.shots[2].receivers, a.shots[0].receivers);  // the new shot is recorded by the spread
+    a = with_point_moved(a, grid, {PointKind::Receiver, 0}, {5, 6}, 2);
+    QVERIFY(receivers_shared(a));
+    QCOMPARE(a.shots[1].receivers[0], (Point2D{5, 6}));
+    a = with_points_deleted(a, {{PointKind::Receiver, 0}, {PointKind::Receiver, 2}, {PointKind::Receiver, 0}}, 0);
+    QCOMPARE(a.shots[0].receivers.size(), std::size_t(2));
+    QCOMPARE(a.shots[0].receivers[0].x_m, 1000.0);
+    QVERIFY(receivers_shared(a));
+    a = with_receiver_line(a, grid, {0, 100}, {1000, 100}, 5, 0);
+    QCOMPARE(a.shots[1].receivers.size(), std::size_t(7));
+    QCOMPARE(a.shots[1].receivers[3].x_m, 250.0);  // appended after the 2 left: 0, 250, 500, ...
+}
+
+void TestAcquisitionEdit::per_shot_receivers_edit_the_active_shot() {
+    Acquisition a;
+    a.shots = {{{100, 10}, {{0, 10}, {50, 10}}}, {{900, 10}, {{0, 10}}}};
+    QVERIFY(!receivers_shared(a));
+    a = with_point_added(a, grid, PointKind::Receiver, {70, 10}, 1);
+    QCOMPARE(a.shots[0].receivers.size(), std::size_t(2));
+    QCOMPARE(a.shots[1].receivers.size(), std::size_t(2));
+    QCOMPARE(receivers_of(a, 1)[1].x_m, 70.0);
+    QCOMPARE(receivers_of(a, 99).size(), std::size_t(2));  // clamped to the last shot
+    a = with_points_deleted(a, {{PointKind::Source, 0}}, 0);
+    QCOMPARE(a.shots.size(), std::size_t(1));
+    QCOMPARE(a.shots[0].source.x_m, 900.0);
+}
+
+void TestAcquisitionEdit::refusals_name_the_problem() {
+    const Acquisition a = surface_survey(1, 100, 100, 20, 2, 0, 2000, 10);
+    try {
+        with_point_added(a, grid, PointKind::Receiver, {2000.5, 10}, 0);
+        QFAIL("outside point accepted");
+    } catch (const ConfigError& e) {
+        QVERIFY(QString(e.what()).contains("Receiver at (2000.5, 10.0) m is outside the model (x 0..2000.0 m"));
+    }
+    QVERIFY(inside_model(grid, {2000, 1000}));
+    QVERIFY(!inside_model(grid, {0, -0.1}));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_point_added(Acquisition{}, grid, PointKind::Receiver, {1, 1}, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_point_moved(a, grid, {PointKind::Receiver, 2}, {1, 1}, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_points_deleted(a, {{PointKind::Source, 1}}, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_receiver_line(a, grid, {0, 0}, {10, 0}, 0, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_receiver_line(a, grid, {0, 0}, {10, 1001}, 3, 0));
+}
+
+void TestAcquisitionEdit::document_undo_and_dirty() {
+    ProjectDocument doc;
+    Project p;
+    p.experiment.initial_model = builtin_model("homogeneous");
+    p.experiment.acquisition = surface_survey(1, 100, 100, 20, 2, 0, 2000, 10);
+    doc.reset(p, "/tmp/x.fwi");
+    QCOMPARE(doc.title(), QString("x.fwi"));
+    QSignalSpy dirty(&doc, &ProjectDocument::dirty_changed);
+    QSignalSpy changed(&doc, &ProjectDocument::changed);
+    QVERIFY(!doc.dirty());
+    doc.edit_acquisition(p.experiment.acquisition, "no-op");  // equal value: no undo step
+    QCOMPARE(doc.undo_stack()->count(), 0);
+    PropagationSettings prop = doc.experiment().propagation;
+    prop.freq_hz = 7;
+    doc.edit_propagation(prop);
+    QVERIFY(doc.dirty());
+    QCOMPARE(changed.last().first().toInt(), int(ProjectDocument::PropagationPart));
+    doc.edit_gradient_result({1, 2, 3}, 4.5, "gradient");
+    QCOMPARE(doc.project().misfit, 4.5);
+    doc.undo_stack()->undo();
+    QVERIFY(doc.project().gradient.empty());
+    QVERIFY(std::isnan(doc.project().misfit));
+    doc.undo_stack()->undo();
+    QCOMPARE(doc.experiment().propagation.freq_hz, 5.0);
+    QVERIFY(!doc.dirty());
+    QCOMPARE(dirty.count(), 2);
+    doc.undo_stack()->redo();
+    doc.mark_saved("/tmp/y.fwi");
+    QVERIFY(!doc.dirty());
+    QCOMPARE(doc.path(), QString("/tmp/y.fwi"));
+    doc.set_active_shot(5);  // clamped: one shot
+    QCOMPARE(doc.active_shot(), 0);
+}
+
+void TestAcquisitionEdit::prediction_follows_settings() {
+    Experiment e;
+    e.initial_model = builtin_model("layered");
+    e.acquisition = surface_survey(2, 100, 1900, 20, 10, 0, 2000, 20);
+    e.propagation.dt_s = 0.002;
+    e.propagation.nt = 501;
+    RunPredictor predictor;
+    const RunPrediction all = predictor.predict(e);
+    QVERIFY2(all.ok, qPrintable(all.error));
+    QVERIFY(all.inner_steps >= 500);
+    e.gradient.compression = "zfp-rate:8";
+    const RunPrediction zfp = predictor.predict(e);
+    QCOMPARE(zfp.compression_ratio, 4.0);
+    QVERIFY(zfp.peak_bytes * 3 < all.peak_bytes);
+    e.gradient.compression = "none";
+    e.gradient.schedule = "revolve:10";
+    const RunPrediction revolve = predictor.predict(e);
+    QVERIFY(revolve.peak_bytes < all.peak_bytes / 10);
+    QVERIFY(revolve.gradient_seconds > all.gradient_seconds);  // recomputation costs time
+    QCOMPARE(revolve.forward_seconds, all.forward_seconds);
+    predictor.set_cell_updates_per_second(2 * predictor.cell_updates_per_second());
+    QVERIFY(std::abs(predictor.predict(e).forward_seconds - all.forward_seconds / 2) < 1e-9 * all.forward_seconds);
+    e.gradient.schedule = "all";
+    e.gradient.budget_bytes = all.peak_bytes / 2;
+    const RunPrediction over = predictor.predict(e);
+    QVERIFY(!over.ok);
+    QVERIFY(over.error.contains("budget"));
+    e.gradient.schedule = "auto";
+    QVERIFY(predictor.predict(e).ok);  // auto falls back to checkpoints that fit
+}
+
+void TestAcquisitionEdit::prediction_reports_bad_settings() {
+    Experiment e;
+    e.initial_model = builtin_model("layered");
+    e.acquisition = surface_survey(1, 100, 100, 20, 2, 0, 2000, 20);
+    RunPredictor predictor;
+    e.gradient.compression = "zfp-accuracy:-1";
+    RunPrediction p = predictor.predict(e);
+    QVERIFY(!p.ok);
+    QVERIFY(p.error.contains("zfp-accuracy:-1"));
+    e.gradient.compression = "gzip";
+    QVERIFY(predictor.predict(e).error.contains("unknown codec"));
+    e.gradient.compression = "none";
+    e.gradient.schedule = "fancy:3";
+    QVERIFY(predictor.predict(e).error.contains("unknown schedule"));
+    e.gradient.schedule = "all";
+    e.propagation.dt_s = -1;
+    QVERIFY(!predictor.predict(e).ok);
+    QVERIFY(predictor.predict(Experiment{}).error.size() > 0);  // no model
+    QCOMPARE(format_bytes(1'500'000), QString("1.50 MB"));
+    QCOMPARE(format_seconds(0.25), QString("250 ms"));
+    QCOMPARE(format_seconds(125), QString("2 min 5 s"));
+}
+
+void TestAcquisitionEdit::demos_are_valid_projects() {
+    for (const QString& name : demo_names()) {
+        const Project p = make_demo_project(name);
+        const Experiment& e = p.experiment;
+        validate_model(e.true_model, "true model");
+        validate_model(e.current_model, "current model");
+        QVERIFY(e.true_model.grid == e.initial_model.grid);
+        validate_acquisition(e.acquisition, e.true_model.grid);  // throws if a point is outside
+        QVERIFY(!e.acquisition.shots.empty());
+        const RunPrediction prediction = RunPredictor().predict(e);
+        QVERIFY2(prediction.ok, qPrintable(name + ": " + prediction.error));
+    }
+    QVERIFY_THROWS_EXCEPTION(ConfigError, make_demo_project("nope"));
+    // The toy demo must stay small enough to run in seconds.
+    const Project toy = make_demo_project("toy");
+    QVERIFY(toy.experiment.true_model.grid.cells() <= 30000);
+}
+
+FWI_UI_TEST_MAIN(TestAcquisitionEdit)
+#include "tst_acquisition_edit.moc"

@@ -1,0 +1,93 @@
+#pragma once
+// The acquisition as a table (sources, then the active shot's receivers; x and z editable), with the active-shot
+// selector and the receiver-line dialog. Like ModelView it only requests edits.
+#include "fwi/acquisition.hpp"
+#include "fwi/ui/acquisition_edit.hpp"
+
+#include <QAbstractTableModel>
+#include <QDialog>
+#include <QWidget>
+
+#include <vector>
+
+class QDoubleSpinBox;
+class QItemSelection;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace fwi::ui {
+
+class AcquisitionTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { KindColumn, IndexColumn, XColumn, ZColumn, ColumnCount };
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers);
+    PointRef ref_at(int row) const;
+    int row_of(PointRef ref) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex& index) const override;
+    /// Editing x or z requests a move; the table changes only when the document does.
+    bool setData(const QModelIndex& index, const QVariant& value, int role) override;
+
+signals:
+    void move_requested(fwi::ui::PointRef ref, fwi::Point2D position);
+    void refused(const QString& message);
+
+private:
+    std::vector<Point2D> sources_, receivers_;
+};
+
+/// "Add a line of receivers": validated on OK (count >= 1, both ends given); refusal shows a message and keeps the
+/// dialog open.
+class ReceiverLineDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ReceiverLineDialog(QWidget* parent = nullptr);
+    void set_values(int count, Point2D from, Point2D to);
+    int count() const;
+    Point2D from() const;
+    Point2D to() const;
+    /// Model extent used for validation (positions outside are refused).
+    void set_grid(const Grid2D& grid);
+    /// The reason the current input is refused; empty when acceptable.
+    QString validation_error() const;
+    void accept() override;
+
+private:
+    Grid2D grid_;
+    QSpinBox* count_;
+    QDoubleSpinBox *x0_, *z0_, *x1_, *z1_;
+};
+
+class AcquisitionPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit AcquisitionPanel(QWidget* parent = nullptr);
+    AcquisitionTableModel* table_model() const;
+    QTableView* table_view() const;
+    void set_acquisition(const Acquisition& acq, int active_shot);
+    void set_selection(const std::vector<PointRef>& refs);
+    std::vector<PointRef> selection() const;
+
+signals:
+    void active_shot_requested(int shot);
+    void selection_changed();
+    void delete_requested(std::vector<fwi::ui::PointRef> refs);
+    void add_line_clicked();
+
+private:
+    AcquisitionTableModel* model_;
+    QTableView* view_;
+    QSpinBox* shot_;
+    QLabel* summary_;
+    bool syncing_ = false;
+};
+
+} // namespace fwi::ui

@@ -1,0 +1,41 @@
+#pragma once
+// The GUI's calls into the engine, each packaged as a JobWork for JobRunner. A job works on COPIES of what it
+// needs (taken on the GUI thread when it is made), so the user may keep editing while it runs; its results reach the
+// GUI thread through `apply`, called only when the job succeeds.
+#include "fwi/gradient_engine.hpp"
+#include "fwi/project.hpp"
+#include "fwi/ui/job_runner.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace fwi::ui {
+
+struct ForwardOutput {
+    std::vector<Gather> gathers;
+    std::int64_t inner_steps = 0;  ///< per shot
+    std::int64_t cells = 0;        ///< padded cells per step (for throughput)
+    double seconds = 0;
+};
+
+/// Models every shot in `model` (the true model for observed data, or any other).
+JobWork forward_job(const Experiment& experiment, const Model& model, const std::string& backend,
+                    std::function<void(ForwardOutput)> apply);
+
+struct GradientOutput {
+    GradientResult result;
+    std::vector<Gather> observed;
+    std::int64_t inner_steps = 0;
+    std::int64_t cells = 0;
+};
+
+/// The misfit gradient at the project's working model (current, else initial), against its observed data.
+JobWork gradient_job(const Project& project, const std::string& backend, std::function<void(GradientOutput)> apply);
+
+/// "cpu", plus "cuda" when built and a device is present.
+std::vector<std::string> backends();
+/// The device a backend runs on ("CPU (2 OpenMP threads)" or the GPU model), for the status bar.
+QString device_description(const std::string& backend);
+
+} // namespace fwi::ui

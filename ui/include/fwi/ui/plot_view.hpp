@@ -1,0 +1,50 @@
+#pragma once
+// Line and point plots drawn with VTK's vtkChartXY inside the same QOpenGLWidget scheme as the image views. Series
+// are appended to live (the redraw is coalesced to the next paint) and any plot's data exports as CSV.
+#include "fwi/ui/vtk_widget.hpp"
+
+#include <QColor>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace fwi::ui {
+
+enum class SeriesStyle { Line, Points };
+
+class PlotView : public VtkWidget {
+    Q_OBJECT
+public:
+    PlotView(const QString& title, const QString& x_title, const QString& y_title, QWidget* parent = nullptr);
+    ~PlotView() override;
+
+    /// Returns the series id.
+    int add_series(const QString& name, QColor color, SeriesStyle style = SeriesStyle::Line, float width = 2.0f);
+    int series_count() const;
+    QString series_name(int id) const;
+    /// The id of the series with this name, or -1.
+    int find_series(const QString& name) const;
+    void set_series(int id, std::vector<double> x, std::vector<double> y);
+    void append(int id, double x, double y);
+    std::size_t point_count(int id) const;
+    /// Removes every point (series stay).
+    void clear_data();
+    void set_log_y(bool log);
+
+    /// series,x,y rows with a header naming the axes.
+    QString csv() const;
+    /// Writes csv(); false if the file cannot be written.
+    bool export_csv(const QString& path) const;
+    QString title() const;
+
+protected:
+    void prepare_render(int width_px, int height_px) override;
+    void add_context_actions(QMenu* menu) override;  ///< "Save data as CSV…"
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
+
+} // namespace fwi::ui

@@ -1,0 +1,426 @@
+#include "fwi/ui/image_view.hpp"
+
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+#include <vtkAxisActor2D.h>
+#include <vtkCamera.h>
+#include <vtkFloatArray.h>
+#include <vtkImageActor.h>
+#include <vtkImageData.h>
+#include <vtkImageMapper3D.h>
+#include <vtkImageProperty.h>
+#include <vtkLookupTable.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkProperty2D.h>
+#include <vtkRenderer.h>
+#include <vtkScalarBarActor.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace fwi::ui {
+namespace {
+constexpr ViewMargins full_margins{70, 48, 110, 16};  // left: z axis, top: x axis, right: colour bar
+
+void style_text(vtkTextProperty* p, double size, bool bold = false) {
+    p->SetColor(0.1, 0.1, 0.12);
+    p->SetFontSize(int(size));
+    p->SetBold(bold);
+    p->SetItalic(false);
+    p->SetShadow(false);
+    p->SetFontFamilyToArial();
+}
+struct NiceTicks {
+    double first = 0, last = 0;
+    int count = 0;
+};
+
+/// Round tick values (1, 2 or 5 times a power of ten apart) inside [lo, hi], about `target` of them.
+NiceTicks nice_ticks(double lo, double hi, int target = 6) {
+    if (!(hi > lo)) return {lo, hi, 0};
+    const double raw = (hi - lo) / (target - 1);
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= 0.8 * raw) {
+            step = m * magnitude;
+            break;
+        }
+    NiceTicks t;
+    t.first = std::ceil(lo / step - 1e-9) * step;
+    t.last = std::floor(hi / step + 1e-9) * step;
+    t.count = int(std::lround((t.last - t.first) / step)) + 1;
+    return t;
+}
+
+} // namespace
+
+struct ImageView::Impl {
+    vtkNew<vtkImageData> image;
+    vtkNew<vtkFloatArray> scalars;
+    vtkNew<vtkLookupTable> table;
+    vtkNew<vtkImageActor> actor;
+    vtkNew<vtkScalarBarActor> bar;
+    vtkNew<vtkAxisActor2D> x_axis;
+    vtkNew<vtkAxisActor2D> z_axis;
+    vtkNew<vtkTextActor> z_title;  // vertical, left of the z axis labels (the axis' own title would be clipped)
+    std::vector<float> values;
+    std::int64_t rows = 0, cols = 0;
+    double dz = 1, dx = 1, oz = 0, ox = 0;
+    Colormap colormap = Colormap::Viridis;
+    RangeMode mode = RangeMode::MinMax;
+    double low = 0, high = 1;
+    ViewTransform view;
+    double x_scale = 1, z_scale = 1;
+    bool colorbar = true, compact = false;
+    ViewMargins margins() const {
+        ViewMargins m = full_margins;
+        if (compact) m = {48, 40, 90, 10};
+        if (!colorbar) m.right = 12;
+        return m;
+    }
+    bool automatic_view = true;  // refit on resize until the user zooms or pans
+    Qt::MouseButton drag_button = Qt::NoButton;
+    bool left_handled = false;
+    QPointF last_px;
+};
+
+ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<Impl>()) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    d_->image->SetDimensions(1, 1, 1);
+    d_->scalars->SetNumberOfTuples(1);
+    d_->scalars->SetValue(0, 0);
+    d_->image->GetPointData()->SetScalars(d_->scalars);
+    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+    d_->actor->GetMapper()->SetInputData(d_->image);
+    d_->actor->GetMapper()->BorderOn();  // draw edge cells whole: cell centres at the points, edges half a cell out
+    d_->actor->GetProperty()->SetLookupTable(d_->table);
+    d_->actor->GetProperty()->UseLookupTableScalarRangeOn();
+    d_->actor->GetProperty()->SetInterpolationTypeToNearest();
+    d_->actor->SetVisibility(false);
+
+    d_->bar->SetLookupTable(d_->table);
+    d_->bar->SetNumberOfLabels(5);
+    d_->bar->SetMaximumWidthInPixels(60);
+    d_->bar->SetBarRatio(0.3);
+    d_->bar->SetLabelFormat("%.4g");
+    d_->bar->UnconstrainedFontSizeOn();
+    style_text(d_->bar->GetLabelTextProperty(), 12);
+    style_text(d_->bar->GetTitleTextProperty(), 13, true);
+    d_->bar->SetVisibility(false);
+
+    for (vtkAxisActor2D* axis : {d_->x_axis.Get(), d_->z_axis.Get()}) {
+        axis->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
+        axis->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
+        axis->SetNumberOfLabels(6);
+        axis->AdjustLabelsOff();
+        axis->SetLabelFormat("%g");
+        axis->SetTickLength(6);
+        axis->SetFontFactor(1.0);
+        axis->UseFontSizeFromPropertyOn();
+        axis->GetProperty()->SetColor(0.1, 0.1, 0.12);
+        style_text(axis->GetLabelTextProperty(), 12);
+        style_text(axis->GetTitleTextProperty(), 13, true);
+        axis->SetVisibility(false);
+    }
+    d_->x_axis->SetTitle("x (m)");
+    d_->z_axis->TitleVisibilityOff();
+    d_->z_title->SetInput("z (m)");
+    style_text(d_->z_title->GetTextProperty(), 13, true);
+    d_->z_title->GetTextProperty()->SetOrientation(90);
+    d_->z_title->GetTextProperty()->SetJustificationToCentered();
+    d_->z_title->GetTextProperty()->SetVerticalJustificationToTop();
+    d_->z_title->SetVisibility(false);
+    d_->bar->SetTitle("");
+
+    renderer()->SetBackground(0.96, 0.96, 0.97);
+    renderer()->AddActor(d_->actor);
+    renderer()->AddActor2D(d_->bar);
+    renderer()->AddActor2D(d_->x_axis);
+    renderer()->AddActor2D(d_->z_axis);
+    renderer()->AddActor2D(d_->z_title);
+    vtkCamera* camera = renderer()->GetActiveCamera();
+    camera->ParallelProjectionOn();
+}
+
+ImageView::~ImageView() = default;
+
+void ImageView::set_image(std::span<const float> values, std::int64_t rows, std::int64_t cols, double spacing_z,
+                          double spacing_x, double origin_z, double origin_x) {
+    if (rows <= 0 || cols <= 0 || std::int64_t(values.size()) != rows * cols) return;
+    const bool geometry_changed = rows != d_->rows || cols != d_->cols || spacing_z != d_->dz ||
+                                  spacing_x != d_->dx || origin_z != d_->oz || origin_x != d_->ox;
+    d_->values.assign(values.begin(), values.end());
+    d_->rows = rows;
+    d_->cols = cols;
+    d_->dz = spacing_z;
+    d_->dx = spacing_x;
+    d_->oz = origin_z;
+    d_->ox = origin_x;
+    if (geometry_changed) {
+        d_->image->SetDimensions(int(cols), int(rows), 1);
+        d_->image->SetSpacing(spacing_x, spacing_z, 1);
+        d_->image->SetOrigin(origin_x, origin_z, 0);
+        d_->scalars->SetNumberOfTuples(rows * cols);
+    }
+    // vtkImageData is x fastest, then y: the same layout as ours with y = z.
+    std::copy(values.begin(), values.end(), d_->scalars->GetPointer(0));
+    d_->scalars->Modified();
+    d_->image->Modified();
+    d_->actor->SetVisibility(true);
+    d_->bar->SetVisibility(d_->colorbar);
+    d_->x_axis->SetVisibility(true);
+    d_->z_axis->SetVisibility(true);
+    d_->z_title->SetVisibility(true);
+    update_range();
+    if (geometry_changed) d_->automatic_view = true;
+    fit_if_automatic();
+    request_render();
+}
+
+bool ImageView::has_image() const { return d_->rows > 0; }
+std::int64_t ImageView::rows() const { return d_->rows; }
+std::int64_t ImageView::cols() const { return d_->cols; }
+
+bool ImageView::value_at(double x, double z, float& value) const {
+    if (!has_image()) return false;
+    const auto ix = std::int64_t(std::floor((x - d_->ox) / d_->dx + 0.5));
+    const auto iz = std::int64_t(std::floor((z - d_->oz) / d_->dz + 0.5));
+    if (ix < 0 || iz < 0 || ix >= d_->cols || iz >= d_->rows) return false;
+    value = d_->values[std::size_t(iz * d_->cols + ix)];
+    return true;
+}
+
+void ImageView::set_colormap(Colormap c) {
+    d_->colormap = c;
+    apply_colormap(d_->table, c, d_->low, d_->high);
+    request_render();
+}
+Colormap ImageView::colormap() const { return d_->colormap; }
+
+void ImageView::set_range_mode(RangeMode mode) {
+    d_->mode = mode;
+    update_range();
+    request_render();
+}
+
+void ImageView::set_value_range(double low, double high) {
+    d_->mode = RangeMode::Fixed;
+    d_->low = low;
+    d_->high = high;
+    apply_colormap(d_->table, d_->colormap, low, high);
+    request_render();
+}
+
+std::pair<double, double> ImageView::value_range() const { return {d_->low, d_->high}; }
+
+void ImageView::set_titles(const QString& x_title, const QString& z_title, const QString& value_title) {
+    d_->x_axis->SetTitle(x_title.toUtf8().constData());
+    d_->z_title->SetInput(z_title.toUtf8().constData());
+    d_->bar->SetTitle(value_title.toUtf8().constData());
+    request_render();
+}
+
+void ImageView::update_range() {
+    if (d_->values.empty() || d_->mode == RangeMode::Fixed) return;
+    if (d_->mode == RangeMode::MinMax) {
+        float lo = INFINITY, hi = -INFINITY;
+        for (float v : d_->values)
+            if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+        if (!std::isfinite(lo)) lo = hi = 0;
+        d_->low = lo;
+        d_->high = hi;
+    } else {
+        // 99.5th percentile of |value| on a subsample: robust to the source's spike, cheap on big grids.
+        std::vector<float> mags;
+        const std::size_t stride = std::max<std::size_t>(1, d_->values.size() / 65536);
+        for (std::size_t i = 0; i < d_->values.size(); i += stride)
+            if (std::isfinite(d_->values[i])) mags.push_back(std::abs(d_->values[i]));
+        double m = 0;
+        if (!mags.empty()) {
+            auto k = mags.begin() + std::ptrdiff_t(double(mags.size() - 1) * 0.995);
+            std::nth_element(mags.begin(), k, mags.end());
+            m = *k;
+        }
+        if (!(m > 0)) m = 1e-30;
+        d_->low = -m;
+        d_->high = m;
+    }
+    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+}
+
+std::array<double, 4> ImageView::image_bounds() const {
+    return {d_->ox - 0.5 * d_->dx, d_->ox + (double(d_->cols) - 0.5) * d_->dx, d_->oz - 0.5 * d_->dz,
+            d_->oz + (double(d_->rows) - 0.5) * d_->dz};
+}
+
+void ImageView::set_colorbar_visible(bool visible) {
+    d_->colorbar = visible;
+    d_->bar->SetVisibility(visible && has_image());
+    fit_if_automatic();
+    request_render();
+}
+
+void ImageView::set_compact(bool compact) {
+    d_->compact = compact;
+    fit_if_automatic();
+    request_render();
+}
+
+void ImageView::set_label_scale(double x_scale, double z_scale) {
+    d_->x_scale = x_scale > 0 ? x_scale : 1;
+    d_->z_scale = z_scale > 0 ? z_scale : 1;
+    request_render();
+}
+
+const ViewTransform& ImageView::view_transform() const { return d_->view; }
+
+QPointF ImageView::to_model(QPointF px) const {
+    const MetresPoint m = d_->view.to_metres({px.x(), px.y()});
+    return {m.x_m, m.z_m};
+}
+
+QPointF ImageView::to_widget(QPointF xz) const {
+    const PixelPoint p = d_->view.to_pixels({xz.x(), xz.y()});
+    return {p.x_px, p.y_px};
+}
+
+void ImageView::reset_view() {
+    d_->automatic_view = true;
+    fit_if_automatic();
+    update();
+    emit view_changed();
+}
+
+void ImageView::fit_if_automatic() {
+    if (!d_->automatic_view) {
+        d_->view.width_px = std::max(width(), 1);
+        d_->view.height_px = std::max(height(), 1);
+        return;
+    }
+    const auto b = has_image() ? image_bounds() : std::array<double, 4>{0, 1, 0, 1};
+    d_->view = fit_box(b[0], b[1], b[2], b[3], width(), height(), d_->margins());
+}
+
+void ImageView::zoom_by(double factor, QPointF anchor) {
+    d_->automatic_view = false;
+    d_->view.zoom_about({anchor.x(), anchor.y()}, factor);
+    update();
+    emit view_changed();
+}
+
+void ImageView::resizeEvent(QResizeEvent* event) {
+    VtkWidget::resizeEvent(event);
+    fit_if_automatic();
+}
+
+void ImageView::prepare_render(int width_px, int height_px) {
+    if (d_->view.width_px != width_px || d_->view.height_px != height_px) fit_if_automatic();
+    const ViewTransform& v = d_->view;
+    // Camera behind the image looking along +z with "up" = -y: model x goes right and model z goes down, as on paper.
+    vtkCamera* camera = renderer()->GetActiveCamera();
+    camera->SetFocalPoint(v.centre_x_m, v.centre_z_m, 0);
+    camera->SetPosition(v.centre_x_m, v.centre_z_m, -1000);
+    camera->SetViewUp(0, -1, 0);
+    camera->SetParallelScale(0.5 * v.height_px * v.metres_per_pixel);
+    camera->SetClippingRange(1, 2000);
+    update_axes();
+    update_overlays();
+}
+
+void ImageView::update_axes() {
+    if (!has_image()) return;
+    const double dpr = devicePixelRatioF();
+    const ViewTransform& v = d_->view;
+    const auto b = image_bounds();
+    const ViewMargins margins = d_->margins();
+    // Axes follow the visible part of the image and stay inside the margins' area.
+    const double left = margins.left, right = v.width_px - margins.right;
+    const double top = margins.top, bottom = v.height_px - margins.bottom;
+    const double px0 = std::clamp(v.to_pixels({b[0], 0}).x_px, left, right);
+    const double px1 = std::clamp(v.to_pixels({b[1], 0}).x_px, left, right);
+    const double py0 = std::clamp(v.to_pixels({0, b[2]}).y_px, top, bottom);
+    const double py1 = std::clamp(v.to_pixels({0, b[3]}).y_px, top, bottom);
+    const double h = v.height_px;
+    // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label sits
+    // where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
+    const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
+    const double sx = d_->x_scale, sz = d_->z_scale;
+    const NiceTicks tx = nice_ticks(m0.x_m * sx, m1.x_m * sx), tz = nice_ticks(m0.z_m * sz, m1.z_m * sz);
+    const double ax0 = v.to_pixels({tx.first / sx, 0}).x_px, ax1 = v.to_pixels({tx.last / sx, 0}).x_px;
+    const double az0 = v.to_pixels({0, tz.first / sz}).y_px, az1 = v.to_pixels({0, tz.last / sz}).y_px;
+    // Display coordinates have y up. The x axis runs right to left so that VTK puts its labels above it.
+    d_->x_axis->GetPositionCoordinate()->SetValue(ax1 * dpr, (h - py0 + 2) * dpr);
+    d_->x_axis->GetPosition2Coordinate()->SetValue(ax0 * dpr, (h - py0 + 2) * dpr);
+    d_->x_axis->SetRange(tx.last, tx.first);
+    d_->x_axis->SetNumberOfLabels(tx.count);
+    d_->z_axis->GetPositionCoordinate()->SetValue((px0 - 2) * dpr, (h - az0) * dpr);
+    d_->z_axis->GetPosition2Coordinate()->SetValue((px0 - 2) * dpr, (h - az1) * dpr);
+    d_->z_axis->SetRange(tz.first, tz.last);
+    d_->z_axis->SetNumberOfLabels(tz.count);
+    d_->x_axis->SetVisibility(px1 - px0 > 20 && tx.count >= 2);
+    d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
+    d_->z_title->SetVisibility(py1 - py0 > 20);
+    d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
+    // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus room
+    // for its title above.
+    const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));
+    const double bar_bottom = std::min(bottom, std::max(py1, py0 + bar_h));
+    d_->bar->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
+    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr, (h - bar_bottom) * dpr);
+    d_->bar->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
+    d_->bar->GetPosition2Coordinate()->SetValue((margins.right - 16) * dpr, (bar_h + 26) * dpr);
+}
+
+void ImageView::mousePressEvent(QMouseEvent* event) {
+    if (event->button() == Qt::RightButton) return VtkWidget::mousePressEvent(event);  // context menu
+    d_->last_px = event->position();
+    d_->drag_button = event->button();
+    d_->left_handled = false;
+    if (event->button() == Qt::LeftButton) d_->left_handled = left_press(event->position(), event->modifiers());
+    event->accept();
+}
+
+void ImageView::mouseMoveEvent(QMouseEvent* event) {
+    const QPointF p = event->position();
+    const bool pan = d_->drag_button == Qt::MiddleButton ||
+                     (d_->drag_button == Qt::LeftButton && !d_->left_handled);
+    if (d_->drag_button == Qt::LeftButton && d_->left_handled) {
+        left_drag(p, event->modifiers());
+    } else if (pan) {
+        d_->automatic_view = false;
+        d_->view.pan_pixels(p.x() - d_->last_px.x(), p.y() - d_->last_px.y());
+        update();
+        emit view_changed();
+    }
+    d_->last_px = p;
+    const QPointF m = to_model(p);
+    float value = 0;
+    const bool inside = value_at(m.x(), m.y(), value);
+    emit cursor_moved(m.x() * d_->x_scale, m.y() * d_->z_scale, inside ? double(value) : 0.0, inside);
+}
+
+void ImageView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && d_->left_handled) left_release(event->position(), event->modifiers());
+    if (event->button() == d_->drag_button) d_->drag_button = Qt::NoButton;
+    d_->left_handled = false;
+}
+
+void ImageView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0) zoom_by(std::pow(1.2, steps), event->position());
+    event->accept();
+}
+
+void ImageView::leaveEvent(QEvent* event) {
+    VtkWidget::leaveEvent(event);
+    emit cursor_moved(0, 0, 0, false);
+}
+
+} // namespace fwi::ui

@@ -1,0 +1,74 @@
+#pragma once
+// MainWindow's private state, shared by main_window.cpp (construction) and main_window_run.cpp (jobs and files).
+#include "fwi/ui/main_window.hpp"
+#include "fwi/ui/project_document.hpp"
+#include "fwi/ui/image_view.hpp"
+#include "fwi/ui/gather_view.hpp"
+#include "fwi/ui/model_view.hpp"
+#include "process_memory.hpp"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QTimer>
+
+#include <utility>
+#include <vector>
+
+class QLabel;
+class QMenu;
+class QPlainTextEdit;
+class QProgressBar;
+class QSpinBox;
+
+namespace fwi::ui {
+
+class AcquisitionEditor;
+
+struct MainWindow::Impl {
+    ProjectDocument* doc = nullptr;
+    ModelView* view = nullptr;
+    AcquisitionPanel* acquisition = nullptr;
+    AcquisitionEditor* editor = nullptr;
+    SettingsPanel* settings = nullptr;
+    ImageView* wavefield = nullptr;
+    ImageView* gradient = nullptr;
+    GatherView* gathers = nullptr;
+    RunMonitor* monitor = nullptr;
+    JobRunner* runner = nullptr;
+    QPlainTextEdit* log = nullptr;
+    QLabel* cursor_label = nullptr;
+    QLabel* device_label = nullptr;
+    QLabel* memory_label = nullptr;
+    QProgressBar* progress = nullptr;
+    QMenu* recent_menu = nullptr;
+    QSpinBox* line_count = nullptr;
+    std::vector<QDockWidget*> docks;
+    QTimer autosave_timer, memory_timer;
+    QString shown = "current";
+    std::string backend = "auto";
+    int gradient_runs = 0;
+    struct Actions {
+        QAction *new_project, *open, *save, *save_as, *export_png, *export_csv, *quit;
+        QAction *undo, *redo, *remove, *line_dialog;
+        QAction *mode_select, *mode_receiver, *mode_source, *mode_line, *reset_view;
+        QAction *run_forward, *run_gradient, *run_invert, *pause, *cancel;
+        QAction *about, *guide;
+    } actions{};
+
+    /// The model the central view shows, falling back like ProjectDocument::display_model().
+    const Model& shown_model() const {
+        const Experiment& e = doc->experiment();
+        const Model& m = shown == "true" ? e.true_model : shown == "initial" ? e.initial_model : e.current_model;
+        return m.grid.cells() > 0 && !m.vp_mps.empty() ? m : doc->display_model();
+    }
+    std::vector<std::pair<QString, VtkWidget*>> exportable_views() const {
+        return {{QObject::tr("model"), view},
+                {QObject::tr("wavefield"), wavefield},
+                {QObject::tr("gradient"), gradient},
+                {QObject::tr("observed gather"), gathers->observed_view()},
+                {QObject::tr("modelled gather"), gathers->modelled_view()},
+                {QObject::tr("gather difference"), gathers->residual_view()}};
+    }
+};
+
+} // namespace fwi::ui

@@ -1,0 +1,281 @@
+// MainWindow: jobs (forward, gradient) and project files (open, save, recent, autosave).
+#include "fwi/ui/main_window.hpp"
+
+#include "fwi/error.hpp"
+#include "fwi/project_tools.hpp"
+#include "fwi/ui/acquisition_editor.hpp"
+#include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/engine_jobs.hpp"
+#include "fwi/ui/messages.hpp"
+#include "fwi/ui/run_monitor.hpp"
+#include "fwi/ui/settings_panel.hpp"
+#include "main_window_impl.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMenu>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QUndoStack>
+
+namespace fwi::ui {
+
+namespace {
+constexpr int max_recent = 8;
+
+QString autosave_path(const QString& project_path) {
+    if (!project_path.isEmpty()) return project_path + ".autosave";
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
+    QDir().mkpath(dir);
+    return dir + "/untitled.fwi.autosave";
+}
+} // namespace
+
+// ---- jobs ----
+
+void MainWindow::connect_jobs() {
+    JobRunner* r = d_->runner;
+    connect(r, &JobRunner::events, d_->monitor, &RunMonitor::on_events);
+    connect(d_->monitor, &RunMonitor::progress, this, [this](double fraction, const QString& text) {
+        d_->progress->setVisible(d_->runner->running());
+        if (fraction >= 0) d_->progress->setValue(int(fraction * 1000));
+        statusBar()->showMessage(text);
+    });
+    connect(r, &JobRunner::field, this, [this](FieldFramePtr frame) {
+        const Grid2D& g = d_->doc->display_model().grid;
+        const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
+        const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
+        ImageView* target = frame->kind == FieldKind::Gradient ? d_->gradient : d_->wavefield;
+        target->set_image(frame->values, frame->rows, frame->cols, dz, dx);
+        if (frame->kind != FieldKind::Gradient)
+            target->set_titles("x (m)", "z (m)",
+                               frame->kind == FieldKind::AdjointWavefield ? tr("adjoint, step %1").arg(frame->step)
+                                                                          : tr("wavefield, step %1").arg(frame->step));
+    });
+    connect(r, &JobRunner::started, this, [this](const QString& name) {
+        log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
+        d_->progress->setValue(0);
+        d_->progress->setVisible(true);
+        update_actions();
+    });
+    connect(r, &JobRunner::paused_changed, this, [this](bool paused) {
+        d_->actions.pause->setChecked(paused);
+        statusBar()->showMessage(paused ? tr("Paused") : tr("Resumed"), 3000);
+    });
+    connect(r, &JobRunner::finished, this,
+            [this](const QString& name, JobRunner::Outcome outcome, const QString& error, double seconds) {
+                d_->progress->setVisible(false);
+                d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
+                d_->actions.pause->setChecked(false);
+                update_actions();
+                switch (outcome) {
+                case JobRunner::Succeeded:
+                    log(tr("%1 finished in %2").arg(name, format_seconds(seconds)));
+                    statusBar()->showMessage(tr("%1 finished in %2").arg(name, format_seconds(seconds)), 8000);
+                    break;
+                case JobRunner::Cancelled:
+                    log(tr("%1 cancelled after %2; the project is unchanged").arg(name, format_seconds(seconds)));
+                    statusBar()->showMessage(tr("%1 cancelled", "job").arg(name), 8000);
+                    break;
+                case JobRunner::Failed:
+                    log(tr("%1 failed: %2").arg(name, error));
+                    show_error(this, tr("%1 failed").arg(name), error + tr("\n\nThe project is unchanged."));
+                    break;
+                }
+            });
+}
+
+bool MainWindow::start_job(const QString& name, std::int64_t expected_steps, double predicted_s,
+                           std::int64_t inner_steps, JobWork work) {
+    if (d_->runner->running()) {
+        statusBar()->showMessage(tr("A run is already in progress (%1)").arg(d_->runner->current_name()), 5000);
+        return false;
+    }
+    JobThrottle throttle = d_->runner->throttle();
+    throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100);  // ~100 frames per shot at most
+    d_->runner->set_throttle(throttle);
+    d_->monitor->begin_run(name, expected_steps, predicted_s);
+    return d_->runner->start(name, std::move(work));
+}
+
+bool MainWindow::run_forward() {
+    const Experiment& e = d_->doc->experiment();
+    const bool has_truth = e.true_model.grid.cells() > 0 && !e.true_model.vp_mps.empty();
+    const Model& model = has_truth ? e.true_model : d_->doc->display_model();
+    if (model.grid.cells() == 0 || e.acquisition.shots.empty()) {
+        show_error(this, tr("Model observed data"), tr("The project needs a model and at least one shot."));
+        return false;
+    }
+    const RunPrediction& p = d_->settings->prediction();
+    const auto shots = std::int64_t(e.acquisition.shots.size());
+    auto apply = [this](ForwardOutput out) {
+        d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
+        d_->gathers->set_gathers(out.gathers, {});
+        // Calibrate the prediction with what this machine just did.
+        if (out.seconds > 0) {
+            const double updates = double(out.gathers.size()) * double(out.inner_steps) * double(out.cells);
+            d_->settings->predictor().set_cell_updates_per_second(updates / out.seconds);
+            d_->settings->update_prediction();
+        }
+    };
+    return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0, p.inner_steps,
+                     forward_job(e, model, d_->backend, apply));
+}
+
+bool MainWindow::run_gradient() {
+    const Project& project = d_->doc->project();
+    if (project.observed.empty()) {
+        show_error(this, tr("Compute gradient"), tr("The project has no observed data: run 'Model observed data' first."));
+        return false;
+    }
+    const RunPrediction& p = d_->settings->prediction();
+    const auto shots = std::int64_t(project.experiment.acquisition.shots.size());
+    auto apply = [this](GradientOutput out) {
+        const GradientResult& r = out.result;
+        d_->doc->edit_gradient_result(r.gradient, r.misfit, tr("Compute gradient"));
+        const Grid2D& g = working_model(d_->doc->experiment()).grid;
+        if (std::int64_t(r.gradient.size()) == g.cells()) d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+        d_->gathers->set_gathers(out.observed, r.modelled);
+        d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
+        log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), peak %6")
+                .arg(r.misfit, 0, 'g', 6)
+                .arg(QString::fromStdString(r.schedule))
+                .arg(r.forward_steps)
+                .arg(r.adjoint_steps)
+                .arg(r.recompute_steps)
+                .arg(format_bytes(r.peak_snapshot_bytes)));
+    };
+    return start_job(tr("Gradient"), 2 * shots * p.inner_steps, p.ok ? p.gradient_seconds : 0, p.inner_steps,
+                     gradient_job(project, d_->backend, apply));
+}
+
+// ---- files ----
+
+bool MainWindow::open_project(const QString& path) {
+    try {
+        Project p = load_project(path.toStdString());
+        const QString recovery = autosave_path(path);
+        if (QFileInfo::exists(recovery) && QFileInfo(recovery).lastModified() > QFileInfo(path).lastModified() &&
+            ask(this, tr("Recover autosave"),
+                tr("An autosaved copy of %1 is newer than the file. Open the autosaved copy?").arg(path), false,
+                Answer::No) == Answer::Yes) {
+            p = load_project(recovery.toStdString());
+            d_->doc->reset(std::move(p), path);
+            d_->doc->undo_stack()->resetClean();  // the recovered edits are not in the file yet: dirty
+        } else {
+            d_->doc->reset(std::move(p), path);
+        }
+    } catch (const Error& e) {
+        show_error(this, tr("Open project"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    show_stored_results();
+    add_recent(path);
+    log(tr("Opened %1").arg(path));
+    return true;
+}
+
+bool MainWindow::open_demo(const QString& name) {
+    try {
+        d_->doc->reset(make_demo_project(name), {});
+    } catch (const Error& e) {
+        show_error(this, tr("Open demo"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    show_stored_results();
+    log(tr("Opened the demo '%1'").arg(demo_title(name)));
+    return true;
+}
+
+void MainWindow::show_stored_results() {
+    // What the file already holds: observed data in the gather view, the last gradient in the gradient view.
+    d_->gradient_runs = 0;
+    d_->monitor->clear_all();
+    const Project& p = d_->doc->project();
+    std::vector<Gather> observed;
+    try {
+        if (!p.observed.empty()) observed = observed_gathers(p);
+    } catch (const Error& e) {
+        log(tr("Observed data not shown: %1").arg(QString::fromUtf8(e.what())));
+    }
+    d_->gathers->set_gathers(std::move(observed), {});
+    const Grid2D& g = d_->doc->display_model().grid;
+    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells())
+        d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+}
+
+bool MainWindow::save_project_as(const QString& path) {
+    try {
+        save_project(path.toStdString(), d_->doc->project());
+    } catch (const Error& e) {
+        show_error(this, tr("Save project"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    QFile::remove(autosave_path(d_->doc->path()));
+    d_->doc->mark_saved(path);
+    add_recent(path);
+    log(tr("Saved %1").arg(path));
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+bool MainWindow::save() {
+    if (d_->doc->path().isEmpty()) {
+        d_->actions.save_as->trigger();
+        return !d_->doc->dirty();
+    }
+    return save_project_as(d_->doc->path());
+}
+
+bool MainWindow::maybe_save() {
+    if (!d_->doc->dirty()) return true;
+    // Unattended (tests): keep the window and the edits, the safe answer.
+    switch (ask(this, tr("Unsaved changes"), tr("Save the changes to %1?").arg(d_->doc->title()), true, Answer::Cancel)) {
+    case Answer::Yes: return save();
+    case Answer::No: QFile::remove(autosave_path(d_->doc->path())); return true;
+    case Answer::Cancel: return false;
+    }
+    return false;
+}
+
+void MainWindow::autosave() {
+    if (!d_->doc->dirty() || d_->runner->running()) return;
+    const QString path = autosave_path(d_->doc->path());
+    try {
+        save_project(path.toStdString(), d_->doc->project());
+        log(tr("Autosaved to %1").arg(path));
+    } catch (const Error& e) {
+        log(tr("Autosave failed: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
+QStringList MainWindow::recent_projects() const {
+    return QSettings().value("recent_projects").toStringList();
+}
+
+void MainWindow::add_recent(const QString& path) {
+    QStringList list = recent_projects();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    list.removeAll(abs);
+    list.prepend(abs);
+    while (list.size() > max_recent) list.removeLast();
+    QSettings().setValue("recent_projects", list);
+    rebuild_recent_menu();
+}
+
+void MainWindow::rebuild_recent_menu() {
+    d_->recent_menu->clear();
+    const QStringList list = recent_projects();
+    for (const QString& path : list)
+        d_->recent_menu->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
+                                   [this, path] {
+                                       if (maybe_save()) open_project(path);
+                                   });
+    d_->recent_menu->setEnabled(!list.isEmpty());
+}
+
+} // namespace fwi::ui
