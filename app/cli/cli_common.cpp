@@ -1,7 +1,6 @@
 #include "cli_common.hpp"
 
 #include "fwi/error.hpp"
-#include "fwi/gather_io.hpp"
 #include "fwi/hdf5_model.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/npy.hpp"
