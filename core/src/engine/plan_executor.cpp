@@ -1,7 +1,8 @@
 #include "engine/plan_executor.hpp"
 
-#include "engine/plan_source.hpp"
+#include "fwi/checkpoint_store.hpp"
 #include "fwi/error.hpp"
+#include "fwi/run_plan.hpp"
 
 #include <algorithm>
 
@@ -9,11 +10,11 @@ namespace fwi {
 
 PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options, std::chrono::steady_clock::time_point t0)
     : sim_(sim), options_(options), t0_(t0) {
-    const std::int64_t steps = sim.time().inner_nt;
-    PlanChoice choice = choose_plan(options.settings, sim, steps);
-    plan_ = std::move(choice.plan);
-    plan_name_ = choice.name;
-    storage_ = make_item_storage(options.settings, choice.tiers);
+    ResolvedPlan resolved = resolve_plan(sim, options.settings);
+    plan_ = std::move(resolved.plan);
+    plan_name_ = resolved.schedule;
+    predicted_shot_s_ = resolved.prediction.total_s;
+    storage_ = make_item_storage(options.settings, resolved.tiers);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }
 
@@ -67,6 +68,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
             p.forward(state, end - from, g, sim_.inner_source(), traces, inner_nt);
         }
         forward_steps_ += end - from;
+        computed_upto_ = std::max(computed_upto_, end);
         if (first_time) recorded_upto_ = std::max(recorded_upto_, end);
         else recompute_steps_ += end - from;
         emit(first_time ? EventType::ForwardStep : EventType::Recompute, from, end - from);
@@ -112,7 +114,8 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
         } else if (state.step == n) {  // no buffered snapshot: one forward step from the state in hand
             p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, snapshot_.data());
             ++forward_steps_;
-            ++recompute_steps_;
+            if (n < computed_upto_) ++recompute_steps_;  // else: Revolve's first computation of the last step
+            computed_upto_ = std::max(computed_upto_, n + 1);
         } else {
             throw Error("plan reverses step " + std::to_string(n) + " with neither its snapshot nor its state");
         }
@@ -125,17 +128,34 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
 
 ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
     shot_ = shot;
+    ++shots_run_;
     Propagator& p = sim_.propagator();
     const std::int64_t inner_nt = sim_.time().inner_nt;
     const auto nrec = std::int64_t(sim_.geometry(std::size_t(shot)).receivers.size());
     inner_traces_.assign(std::size_t(nrec * inner_nt), 0.0f);
     recorded_upto_ = 0;
+    computed_upto_ = 0;
     emit(EventType::ShotStart, 0, 0);
     auto state = p.new_state();
     auto adj = p.new_adjoint_state();
     adj->step = inner_nt;
     ShotOutcome out;
     bool reversing = false;
+    try {
+        run_actions(*state, *adj, observed, out, reversing);
+    } catch (const BudgetExceeded& e) {
+        throw BudgetExceeded("schedule " + plan_name_ + " with codec " + options_.settings.compression + ", shot " +
+                             std::to_string(shot) + ": " + e.what() +
+                             ". The run stopped before exceeding it; try --schedule auto or fewer slots");
+    }
+    if (adj->step != 0) throw Error("plan '" + plan_name_ + "' did not reverse every step");
+    emit(EventType::ShotEnd, 0, 0);
+    return out;
+}
+
+void PlanExecutor::run_actions(WaveState& st, AdjointState& adj, const Gather& observed, ShotOutcome& out,
+                               bool& reversing) {
+    WaveState* state = &st;
     for (std::size_t i = 0; i < plan_.size(); ++i) {
         const Action& a = plan_[i];
         switch (a.type) {
@@ -169,13 +189,10 @@ ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
                 begin_reversal(*state, observed, out);
                 reversing = true;
             }
-            reverse(*state, *adj, a.from);
+            reverse(*state, adj, a.from);
             break;
         }
     }
-    if (adj->step != 0) throw Error("plan '" + plan_name_ + "' did not reverse every step");
-    emit(EventType::ShotEnd, 0, 0);
-    return out;
 }
 
 void PlanExecutor::fill(GradientResult& r) const {
@@ -188,6 +205,7 @@ void PlanExecutor::fill(GradientResult& r) const {
     r.peak_snapshot_bytes = storage_->peak_snapshot_bytes();
     r.peak_bytes_per_tier = storage_->peak_bytes();
     r.compression_ratio = storage_->compression_ratio();
+    r.predicted_seconds = predicted_shot_s_ * double(shots_run_);
 }
 
 } // namespace fwi

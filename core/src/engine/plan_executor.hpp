@@ -30,6 +30,7 @@ private:
     void advance(WaveState& state, std::int64_t to, bool keep_snapshots);
     void begin_reversal(WaveState& state, const Gather& observed, ShotOutcome& out);
     void reverse(WaveState& state, AdjointState& adj, std::int64_t n);
+    void run_actions(WaveState& state, AdjointState& adj, const Gather& observed, ShotOutcome& out, bool& reversing);
 
     Simulation& sim_;
     const GradientOptions& options_;
@@ -41,9 +42,12 @@ private:
     std::vector<float> inner_traces_;      ///< first-sweep receiver samples at the inner rate
     std::vector<float> adjoint_source_;    ///< inner-rate residual
     std::int64_t recorded_upto_ = 0;       ///< samples [0, recorded_upto_) recorded this shot
+    std::int64_t computed_upto_ = 0;       ///< forward steps [0, computed_upto_) computed at least once this shot
     int shot_ = -1;
     // counters over all shots
     std::int64_t forward_steps_ = 0, adjoint_steps_ = 0, recompute_steps_ = 0;
+    int shots_run_ = 0;
+    double predicted_shot_s_ = 0;  ///< the performance model's time for one shot of this plan
 };
 
 } // namespace fwi

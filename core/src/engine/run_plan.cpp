@@ -1,0 +1,168 @@
+// Calibration of the performance model on the run's own propagator, and the plan an executor runs.
+#include "fwi/run_plan.hpp"
+
+#include "fwi/codec.hpp"
+#include "fwi/codec_timing.hpp"
+#include "fwi/error.hpp"
+#include "fwi/schedules.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace fwi {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Assumed disk tier: a local SSD behind the page cache. Only the multilevel choice and the prediction use it.
+constexpr double disk_bytes_per_s = 1e9;
+constexpr double disk_s_per_file = 2e-4;
+
+std::string mib(std::uint64_t bytes) {
+    std::ostringstream s;
+    s.precision(4);
+    s << double(bytes) / (1024.0 * 1024.0) << " MiB";
+    return s.str();
+}
+
+/// zfp-rate:BITS stores exactly BITS per value (up to block padding): the only data-independent ratio.
+double guaranteed_ratio(const std::string& spec) {
+    const std::string prefix = "zfp-rate:";
+    if (spec.rfind(prefix, 0) != 0) return 1.0;
+    const double bits = std::stod(spec.substr(prefix.size()));
+    return bits > 0 ? std::max(1.0, 32.0 / bits) : 1.0;
+}
+
+/// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
+void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
+    const auto& peak = r.prediction.peak_bytes;
+    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes)
+        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[0]) + " of memory for one shot (" +
+                            std::to_string(r.prediction.counts.peak_snapshots) + " snapshots of " +
+                            mib(r.costs.snapshot_bytes) + " and states of " + mib(r.costs.state_bytes) +
+                            "); the memory budget is " + mib(s.budget_bytes) +
+                            ". Choose fewer slots, a codec, or --schedule auto");
+    if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes)
+        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) + " of disk; the disk budget is " +
+                            mib(s.disk_budget_bytes));
+}
+
+} // namespace
+
+StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
+    if (probe_steps < 1) throw ConfigError("probe steps must be >= 1");
+    Propagator& p = sim.propagator();
+    const std::int64_t cells = p.padded().cells();
+    StepCosts c;
+    auto state = p.new_state();
+    std::uint64_t raw = 0;
+    std::size_t fields = 0;
+    for (const FieldView& f : state->fields()) {
+        raw += std::uint64_t(f.size()) * sizeof(float);
+        ++fields;
+    }
+    // Stored sizes include one frame header per field: what the store charges against the budget.
+    c.state_bytes = raw + fields * codec_frame_header_bytes;
+    c.snapshot_bytes = std::uint64_t(cells) * sizeof(float) + codec_frame_header_bytes;
+    c.sampling_interval = 1;
+
+    // A source-free scratch shot: same kernels and loop bounds as the real one, none of its state.
+    const ShotGeometry none;
+    const std::vector<float> zeros(std::size_t(probe_steps + 1), 0.0f);
+    p.forward(*state, 1, none, zeros, nullptr, 0);  // warm caches and threads
+    auto t0 = Clock::now();
+    p.forward(*state, probe_steps, none, zeros, nullptr, 0);
+    c.forward_step_s = seconds_since(t0) / probe_steps;
+
+    auto adj = p.new_adjoint_state();
+    adj->step = probe_steps + 1;
+    p.adjoint(*adj, none, zeros, probe_steps + 1, nullptr, 1.0f);
+    t0 = Clock::now();
+    for (int i = 0; i < probe_steps; ++i) p.adjoint(*adj, none, zeros, probe_steps + 1, nullptr, 1.0f);
+    c.adjoint_step_s = seconds_since(t0) / probe_steps;
+
+    // RAM tier: one copy of a state.
+    std::vector<float> buffer(raw / sizeof(float));
+    t0 = Clock::now();
+    std::size_t offset = 0;
+    for (const FieldView& f : state->fields()) {
+        std::memcpy(buffer.data() + offset, f.data, std::size_t(f.size()) * sizeof(float));
+        offset += std::size_t(f.size());
+    }
+    const double copy_s = std::max(1e-9, seconds_since(t0));
+    const double per_byte = copy_s / double(std::max<std::uint64_t>(raw, 1));
+    c.tiers = {TierCosts{0, 0, per_byte, per_byte},
+               TierCosts{disk_s_per_file, disk_s_per_file, 1.0 / disk_bytes_per_s, 1.0 / disk_bytes_per_s}};
+    return c;
+}
+
+CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols) {
+    const auto codec = make_codec(spec);
+    std::vector<float> field(std::size_t(rows * cols));
+    // A circular Ricker ring of radius 0.3 * min(rows, cols) over weak smooth variations.
+    const double cz = 0.5 * double(rows), cx = 0.5 * double(cols), radius = 0.3 * double(std::min(rows, cols));
+    const double width = 6.0;
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+            const double r = std::hypot(double(i) - cz, double(j) - cx);
+            const double a = (r - radius) / width;
+            const double ricker = (1 - 2 * a * a) * std::exp(-a * a);
+            const double background = 1e-3 * std::sin(0.05 * double(i)) * std::cos(0.07 * double(j));
+            field[std::size_t(i * cols + j)] = float(ricker / (1 + 0.05 * r) + background);
+        }
+    const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
+    return {codec->name(), t.ratio, t.compress_seconds, t.decompress_seconds};
+}
+
+StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
+    c.compress_s = codec.compress_s;
+    c.decompress_s = codec.decompress_s;
+    c.compression_ratio = size_pessimistically ? std::min(codec.ratio, guaranteed_ratio(codec.codec)) : codec.ratio;
+    c.compression_ratio = std::max(1.0, c.compression_ratio);
+    return c;
+}
+
+PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, const StepCosts& costs,
+                              const std::vector<CodecEstimate>& codecs) {
+    PlanRequest r;
+    r.steps = sim.time().inner_nt;
+    r.costs = costs;
+    r.costs.sampling_interval = s.sampling_interval;
+    r.budget_bytes = s.budget_bytes;
+    r.disk_tier = s.disk_budget_bytes != 0 || !s.scratch_dir.empty();
+    r.disk_budget_bytes = s.disk_budget_bytes;
+    r.codecs = codecs;
+    return r;
+}
+
+ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
+    if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
+    const std::int64_t steps = sim.time().inner_nt;
+    const PaddedGrid& grid = sim.propagator().padded();
+    const CodecEstimate codec = estimate_codec(s.compression.empty() ? "none" : s.compression, grid.nz(), grid.nx());
+    StepCosts costs = with_codec(measure_step_costs(sim), codec, true);
+    costs.sampling_interval = s.sampling_interval;
+
+    ResolvedPlan r;
+    std::string spec = s.schedule.empty() ? "all" : s.schedule;
+    if (spec == "auto") {
+        // plan_table applies each estimate's ratio: hand it the safe one, so the chosen slots surely fit.
+        const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
+        spec = choose_auto(make_plan_request(sim, s, costs, {safe})).schedule;
+    }
+    const auto schedule = make_schedule(spec, costs);
+    r.schedule = schedule->name();
+    r.plan = schedule->plan(steps);
+    r.costs = costs;
+    r.prediction = predict(r.plan, steps, costs);  // validates the plan too
+    r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
+    if (s.compression.empty() || s.compression == "none") check_fits(r, s);
+    return r;
+}
+
+} // namespace fwi

@@ -1,0 +1,178 @@
+// The executor runs every schedule and codec through the real propagator and store: lossless choices give the
+// store-all gradient bit for bit, lossy ZFP stays within a bound, budgets hold, disk scratch is cleaned up, and
+// the executor's counts equal the performance model's replay of the same plan.
+#include "fwi/checkpoint_store.hpp"
+#include "fwi/gradient_engine.hpp"
+#include "fwi/run_plan.hpp"
+#include "fwi/schedules.hpp"
+#include "fwi/simulation.hpp"
+#include "test_setups.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <filesystem>
+
+using namespace fwi;
+using namespace fwi::test;
+
+namespace {
+
+struct Case {
+    Model truth, start;
+    Acquisition acq;
+    PropagationSettings prop;
+};
+
+Case make_case() {
+    Case c;
+    c.truth = blob_model(40, 50, 10);
+    c.start = c.truth;
+    for (auto& v : c.start.vp_mps) v = 1800 + (v - 1800) * 0.6f;
+    c.acq.shots.push_back({{120, 20}, line_of_points(10, 20, 480, 30)});
+    c.acq.shots.push_back({{380, 20}, line_of_points(10, 20, 480, 30)});
+    c.prop = settings(4, 12, 0.002, 260, 8);
+    return c;
+}
+
+bool bitwise_equal(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+} // namespace
+
+class TestCheckpointedGradient : public QObject {
+    Q_OBJECT
+    Case c_ = make_case();
+    std::unique_ptr<Simulation> sim_;
+    std::vector<Gather> observed_;
+    GradientResult reference_;     // store-all, no codec, sampling 1
+    GradientResult reference_k3_;  // store-all, no codec, sampling 3
+
+    GradientResult run(const std::string& schedule, const std::string& codec, int k = 1, std::uint64_t budget = 0,
+                       const std::string& scratch = {}) {
+        GradientOptions o;
+        o.settings.schedule = schedule;
+        o.settings.compression = codec;
+        o.settings.sampling_interval = k;
+        o.settings.budget_bytes = budget;
+        o.settings.scratch_dir = scratch;
+        return compute_gradient(*sim_, c_.start, observed_, o);
+    }
+
+private slots:
+    void initTestCase() {
+        sim_ = std::make_unique<Simulation>(c_.truth.grid, c_.acq, c_.prop, 3000, "cpu");
+        sim_->set_model(c_.truth);
+        observed_ = sim_->forward();
+        reference_ = run("all", "none");
+        reference_k3_ = run("all", "none", 3);
+        QVERIFY(reference_.misfit > 0);
+        QVERIFY(sim_->time().inner_nt > 200);
+    }
+
+    void lossless_schedules_and_codecs_are_bit_exact_data() {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<QString>("codec");
+        QTest::addColumn<int>("k");
+        // Every schedule with every lossless codec; the sampling interval with two codecs.
+        for (const char* s : {"all", "uniform:3", "revolve:4", "revolve:2", "online:5", "multilevel:2,3"})
+            for (const char* z : {"none", "zstd", "lz4", "blosc", "zfp-reversible"})
+                for (int k : {1, 3})
+                    if (k == 1 || std::strcmp(z, "none") == 0 || std::strcmp(z, "lz4") == 0)
+                        QTest::newRow((std::string(s) + " " + z + " k=" + std::to_string(k)).c_str())
+                            << QString(s) << QString(z) << k;
+    }
+    void lossless_schedules_and_codecs_are_bit_exact() {
+        QFETCH(QString, schedule);
+        QFETCH(QString, codec);
+        QFETCH(int, k);
+        QTemporaryDir scratch;
+        const GradientResult r = run(schedule.toStdString(), codec.toStdString(), k, 0, scratch.path().toStdString());
+        const GradientResult& ref = k == 1 ? reference_ : reference_k3_;
+        QCOMPARE(r.misfit, ref.misfit);
+        QVERIFY2(bitwise_equal(r.gradient, ref.gradient), "gradient differs from store-all");
+        // The disk tier's private directory is gone once the run ends.
+        QVERIFY(std::filesystem::is_empty(scratch.path().toStdString()));
+    }
+
+    void executor_counts_match_the_model_replay_data() {
+        QTest::addColumn<QString>("schedule");
+        for (const char* s : {"all", "uniform:4", "revolve:3", "online:3", "multilevel:2,2"}) QTest::newRow(s) << s;
+    }
+    void executor_counts_match_the_model_replay() {
+        QFETCH(QString, schedule);
+        GradientSettings s;
+        s.schedule = schedule.toStdString();
+        sim_->set_model(c_.start);
+        const ResolvedPlan plan = resolve_plan(*sim_, s);
+        const GradientResult r = run(s.schedule, "none");
+        const PlanCounts& n = plan.prediction.counts;
+        const std::int64_t shots = std::int64_t(c_.acq.shots.size());
+        std::int64_t writes = 0, reads = 0;
+        for (auto w : n.writes) writes += w;
+        for (auto w : n.reads) reads += w;
+        QCOMPARE(r.forward_steps, shots * (n.advance_steps + n.reverse_forward_steps));
+        QCOMPARE(r.recompute_steps, r.forward_steps - shots * sim_->time().inner_nt);
+        QCOMPARE(r.adjoint_steps, shots * sim_->time().inner_nt);
+        QCOMPARE(r.checkpoint_writes, shots * writes);
+        QCOMPARE(r.checkpoint_reads, shots * reads);
+        QVERIFY(r.predicted_seconds > 0);
+        // Uncompressed, the store holds exactly what the model predicts for tier 0.
+        QCOMPARE(r.peak_bytes_per_tier.at(0), plan.prediction.peak_bytes.at(0));
+    }
+
+    void zfp_accuracy_error_is_bounded() {
+        const GradientResult r = run("revolve:4", "zfp-accuracy:1e-6");
+        const double e = relative_l2(r.gradient, reference_.gradient);
+        qInfo("zfp-accuracy:1e-6 gradient relative error %.3e, ratio %.2f", e, r.compression_ratio);
+        QVERIFY(e > 0);  // really lossy
+        QVERIFY(e < 2e-2);
+        QVERIFY(r.compression_ratio > 1.5);
+    }
+
+    void budget_is_never_exceeded_data() {
+        QTest::addColumn<QString>("schedule");
+        QTest::addColumn<QString>("codec");
+        QTest::newRow("auto none") << "auto" << "none";
+        QTest::newRow("auto zstd") << "auto" << "zstd";
+        QTest::newRow("revolve zfp") << "revolve:3" << "zfp-accuracy:1e-5";
+    }
+    void budget_is_never_exceeded() {
+        QFETCH(QString, schedule);
+        QFETCH(QString, codec);
+        const std::uint64_t snapshot = std::uint64_t(sim_->propagator().padded().cells()) * 4;
+        const std::uint64_t budget = 12 * snapshot;  // far below store-all's ~300 snapshots
+        const GradientResult r = run(schedule.toStdString(), codec.toStdString(), 1, budget);
+        QVERIFY(r.peak_bytes_per_tier.at(0) <= budget);
+        QVERIFY(r.peak_bytes_per_tier.at(0) > 0);
+        if (codec == "none" || codec == "zstd") QVERIFY(bitwise_equal(r.gradient, reference_.gradient));
+        qInfo("%s: ran %s, peak %llu of %llu bytes", qPrintable(schedule), r.schedule.c_str(),
+              (unsigned long long)r.peak_bytes_per_tier[0], (unsigned long long)budget);
+    }
+
+    void impossible_budgets_are_refused() {
+        const std::uint64_t snapshot = std::uint64_t(sim_->propagator().padded().cells()) * 4;
+        // Uncompressed: refused before the run, naming the need and the budget.
+        try {
+            run("all", "none", 1, 20 * snapshot);
+            QFAIL("store-all in 20 snapshots' worth of memory was accepted");
+        } catch (const ResourceError& e) {
+            QVERIFY2(std::string(e.what()).find("budget") != std::string::npos, e.what());
+        }
+        // Less than one state: nothing fits, auto says so.
+        QVERIFY_THROWS_EXCEPTION(ResourceError, run("auto", "none", 1, snapshot / 2));
+        // Compressed: refused by the store at the item that would not fit (a ResourceError too).
+        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, run("all", "zstd", 1, 4 * snapshot));
+    }
+
+    void bad_specs_are_config_errors() {
+        QVERIFY_THROWS_EXCEPTION(ConfigError, run("revolve:0", "none"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, run("sometimes", "none"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, run("all", "gzip"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheckpointedGradient)
+#include "tst_checkpointed_gradient.moc"
