@@ -116,7 +116,10 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
             field[std::size_t(i * cols + j)] = float(ricker / (1 + 0.05 * r) + background);
         }
     const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
-    return {codec->name(), t.ratio, t.compress_seconds, t.decompress_seconds};
+    // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries already include the header.
+    const double framed = double(t.raw_bytes + codec_frame_header_bytes);
+    const double ratio = std::max(1.0, framed / double(std::max<std::uint64_t>(t.compressed_bytes, 1)));
+    return {codec->name(), ratio, t.compress_seconds, t.decompress_seconds};
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
