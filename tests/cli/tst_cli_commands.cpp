@@ -105,6 +105,21 @@ private slots:
         QVERIFY(r.out.contains("revolve:"));
     }
 
+    void taylor_test_passes_on_a_marmousi2_project() {
+        const QString project = path("marmousi2.fwi");
+        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:marmousi2", "--resample", "40", "--shots", "3",
+                         "--receivers", "60", "--freq", "4", "--duration", "2", "--order", "8"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"-q", "forward", project, "--store-observed"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"--json", "taylor", project, "--shots", "1", "--schedule", "revolve:8", "--compress", "lz4"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QVERIFY(j["passed"].toBool());
+        QVERIFY(std::abs(j["slope1"].toDouble() - 1) < 0.15);
+        QVERIFY(std::abs(j["slope2"].toDouble() - 2) < 0.25);
+    }
+
     void an_impossible_budget_exits_3() {
         const Run r = fwi_cli({"gradient", project_, "--schedule", "all", "--budget", "100K"});
         QCOMPARE(r.code, 3);
