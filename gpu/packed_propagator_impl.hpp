@@ -34,15 +34,7 @@ template <class Device>
 PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::unique_ptr<Device> device,
                                            std::string backend_name)
     : setup_(setup), backend_name_(std::move(backend_name)), device_(std::move(device)) {
-    // The CPU backend's checks and messages (cpu_propagator.cpp), so that both backends refuse the same setups.
-    if (setup.order != 2 && setup.order != 4 && setup.order != 6 && setup.order != 8)
-        throw ConfigError("spatial order " + std::to_string(setup.order) + " is not one of 2, 4, 6, 8");
-    if (setup.pml_width < 0 || setup.pml_width > 1000)
-        throw ConfigError("PML width " + std::to_string(setup.pml_width) + " is not in [0, 1000]");
-    if (!(setup.dt_s > 0) || !std::isfinite(setup.dt_s)) throw ConfigError("time step must be positive and finite");
-    if (setup.grid.nz() < 1 || setup.grid.nx() < 1 || !(setup.grid.dz() > 0) || !(setup.grid.dx() > 0))
-        throw ConfigError("grid must have positive shape and spacing");
-    if (!(setup.pml_velocity_mps > 0)) throw ConfigError("PML reference velocity must be positive");
+    validate_propagator_setup(setup);  // the same checks and messages as the CPU backend
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);

@@ -111,6 +111,10 @@ public:
     virtual std::vector<float> padded_velocity_perturbation(std::span<const float> dv_mps) const = 0;
 };
 
+/// Throws ConfigError naming what is wrong with a setup (order, PML width, time step, grid, reference velocity, a
+/// model smaller than the stencil). Every backend calls it first.
+void validate_propagator_setup(const PropagatorSetup& setup);
+
 /// Hicks (2002) interpolation of a point at (x_m, z_m) (model coordinates) onto the padded grid.
 /// Throws ConfigError if the point lies outside the model.
 PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what);
