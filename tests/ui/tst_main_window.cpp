@@ -197,13 +197,14 @@ void TestMainWindow::compression_changes_predicted_memory() {
     MainWindow w;
     QVERIFY(w.open_demo("toy"));
     SettingsPanel* s = w.settings_panel();
-    QVERIFY(s->prediction().ok);
+    QTRY_VERIFY(s->prediction().ok);  // after this machine's costs are measured on a worker thread
     const auto none_bytes = s->prediction().peak_bytes;
     const QString none_text = s->prediction_text();
     QVERIFY(none_bytes > 0);
     set_combo(s->findChild<QComboBox*>("codec"), "zfp-rate");
     set_line(s->findChild<QLineEdit*>("codec_parameter"), "8");
     QCOMPARE(QString::fromStdString(w.document()->experiment().gradient.compression), QString("zfp-rate:8"));
+    QTRY_VERIFY(s->prediction().ok);  // the codec's estimate, measured once
     const auto zfp_bytes = s->prediction().peak_bytes;
     QVERIFY2(zfp_bytes * 3 < none_bytes, qPrintable(QString("%1 vs %2").arg(zfp_bytes).arg(none_bytes)));
     QVERIFY(s->prediction_text() != none_text);

@@ -219,6 +219,7 @@ void MainWindow::build_menus_and_toolbar() {
         connect(act, &QAction::triggered, this, [this, b] {
             d_->backend = b;
             d_->device_label->setText(status_device_text());
+            d_->settings->set_backend(b);  // the prediction uses this backend's measured costs
         });
     }
 

@@ -115,12 +115,6 @@ bool MainWindow::run_forward() {
     auto apply = [this](ForwardOutput out) {
         d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
         d_->gathers->set_gathers(out.gathers, {});
-        // Calibrate the prediction with what this machine just did.
-        if (out.seconds > 0) {
-            const double updates = double(out.gathers.size()) * double(out.inner_steps) * double(out.cells);
-            d_->settings->predictor().set_cell_updates_per_second(updates / out.seconds);
-            d_->settings->update_prediction();
-        }
     };
     return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0, p.inner_steps,
                      forward_job(e, model, d_->backend, apply));
