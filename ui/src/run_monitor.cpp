@@ -14,7 +14,7 @@ struct RunMonitor::Impl {
     // QPointer: the window's docks own the plots once shown and may delete them before this monitor.
     QPointer<PlotView> memory, timeline, misfit, timing;
     int forward = 0, recompute = 0, adjoint = 0, store = 0, load = 0;
-    int misfit_series = 0, predicted = 0, measured = 0;
+    int misfit_series = 0, inversion_series = 0, predicted = 0, measured = 0;
     int planned_forward = 0, planned_recompute = 0, planned_adjoint = 0;
     std::int64_t expected = 0, done = 0;
     std::size_t events = 0;
@@ -40,6 +40,7 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->store = d_->timeline->add_series(tr("store"), QColor(30, 160, 70), SeriesStyle::Points);
     d_->load = d_->timeline->add_series(tr("load"), QColor(130, 60, 180), SeriesStyle::Points);
     d_->misfit_series = d_->misfit->add_series(tr("misfit"), QColor(200, 30, 60), SeriesStyle::Points);
+    d_->inversion_series = d_->misfit->add_series(tr("inversion"), QColor(30, 110, 220), SeriesStyle::Line, 3);
     d_->predicted = d_->timing->add_series(tr("predicted"), QColor(120, 120, 120), SeriesStyle::Points);
     d_->measured = d_->timing->add_series(tr("measured"), QColor(30, 110, 220), SeriesStyle::Points);
     d_->misfit->set_log_y(false);
@@ -112,6 +113,12 @@ void RunMonitor::clear_all() {
 }
 
 void RunMonitor::add_misfit(double iteration, double misfit) { d_->misfit->append(d_->misfit_series, iteration, misfit); }
+
+void RunMonitor::begin_inversion() { d_->misfit->set_series(d_->inversion_series, {}, {}); }
+
+void RunMonitor::add_inversion_misfit(int iteration, double misfit) {
+    d_->misfit->append(d_->inversion_series, double(iteration), misfit);
+}
 
 void RunMonitor::on_events(EventBatch batch) {
     if (!batch) return;

@@ -176,10 +176,10 @@ QWidget* SettingsPanel::build_inversion() {
     vmax_bound_ = double_box(box, "max_velocity_bound", 1, 20000, 0, " m/s");
     optimizer_ = new QComboBox(box);
     optimizer_->setObjectName("optimizer");
-    optimizer_->addItems({"lbfgs", "gradient-descent"});
+    optimizer_->addItems({"lbfgs", "cg", "gradient-descent"});
     misfit_ = new QComboBox(box);
     misfit_->setObjectName("misfit");
-    misfit_->addItems({"l2"});
+    misfit_->addItems({"l2", "normalized"});
     form->addRow(tr("Iterations per stage"), iterations_);
     form->addRow(tr("Frequency stages"), stages_);
     form->addRow(tr("Lowest velocity"), vmin_bound_);
@@ -228,8 +228,12 @@ void SettingsPanel::load() {
     stages_->setText(stages.join(", "));
     vmin_bound_->setValue(inv.min_velocity_mps);
     vmax_bound_->setValue(inv.max_velocity_mps);
-    optimizer_->setCurrentText(QString::fromStdString(inv.optimizer));
-    misfit_->setCurrentText(QString::fromStdString(inv.misfit));
+    // Names the engine accepts but the lists lack (a project written by `fwi invert --optimizer gd`) are added.
+    for (auto [box, name] : {std::pair{optimizer_, &inv.optimizer}, std::pair{misfit_, &inv.misfit}}) {
+        const QString text = QString::fromStdString(*name);
+        if (box->findText(text) < 0) box->addItem(text);
+        box->setCurrentText(text);
+    }
     loading_ = false;
 
     const QString k = schedule_->currentText();
