@@ -8,7 +8,8 @@
 namespace fwi::ui {
 
 namespace {
-enum Column { ScheduleColumn, CodecColumn, TimeColumn, RamColumn, DiskColumn, FitsColumn, ColumnCount };
+// One codec per table (the settings' own), named in the summary: no codec column.
+enum Column { ScheduleColumn, TimeColumn, RamColumn, DiskColumn, FitsColumn, ColumnCount };
 }
 
 PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
@@ -20,15 +21,14 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
     summary_->setStyleSheet("QLabel { background: #eef3fb; border: 1px solid #b8c8e0; padding: 6px; }");
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName("plan_table");
-    table_->setHorizontalHeaderLabels({tr("Schedule"), tr("Codec"), tr("Gradient"), tr("RAM/shot"), tr("Disk/shot"),
-                                       tr("Fits")});
+    table_->setHorizontalHeaderLabels({tr("Schedule"), tr("Gradient"), tr("RAM/shot"), tr("Disk/shot"), tr("Fits")});
     table_->setToolTip(tr("The performance model's alternatives for this run (all shots, measured costs)"));
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
-    table_->setMaximumHeight(170);
+    table_->setMaximumHeight(130);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
@@ -44,8 +44,7 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
         const std::uint64_t ram = row.peak_bytes.empty() ? 0 : row.peak_bytes[0];
         const std::uint64_t disk = row.peak_bytes.size() > 1 ? row.peak_bytes[1] : 0;
         any_disk = any_disk || disk > 0;
-        const QStringList cells{QString::fromStdString(row.schedule), QString::fromStdString(row.codec),
-                                format_seconds(double(p.shots) * row.predicted_s), format_bytes(ram),
+        const QStringList cells{QString::fromStdString(row.schedule), format_seconds(double(p.shots) * row.predicted_s), format_bytes(ram),
                                 format_bytes(disk), row.fits_budget ? tr("yes") : tr("no")};
         const bool chosen = QString::fromStdString(row.schedule) == p.schedule;
         for (int c = 0; c < ColumnCount; ++c) {

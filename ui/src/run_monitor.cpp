@@ -22,6 +22,8 @@ struct RunMonitor::Impl {
     int runs = 0;
     QElapsedTimer since_progress;  // progress is shown at most 4 times a second: each status repaint costs
     double predicted_s = 0;
+    // Each gradient evaluation's clock starts at 0 (an inversion runs many): its marks continue the previous ones.
+    double wall_offset = 0, last_wall = 0;
     QString name;
 };
 
@@ -67,6 +69,7 @@ void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, dou
     d_->shot = -1;
     d_->shots_seen = 0;
     d_->predicted_s = predicted_s;
+    d_->wall_offset = d_->last_wall = 0;
     d_->since_progress.invalidate();
     d_->memory->clear_data();
     for (int id : {d_->forward, d_->recompute, d_->adjoint, d_->store, d_->load})
@@ -137,7 +140,14 @@ void RunMonitor::on_events(EventBatch batch) {
             break;
         default: break;
         }
-        if (series >= 0) d_->timeline->append(series, e.wall_s, double(e.step));
+        if (e.type == EventType::Message) continue;  // other clocks (the inversion's); nothing to plot
+        double wall = e.wall_s + d_->wall_offset;
+        if (wall + 1e-3 < d_->last_wall) {  // a new evaluation's clock
+            d_->wall_offset = d_->last_wall - e.wall_s;
+            wall = d_->last_wall;
+        }
+        d_->last_wall = wall;
+        if (series >= 0) d_->timeline->append(series, wall, double(e.step));
         if (e.type == EventType::ForwardStep || e.type == EventType::AdjointStep) d_->done += e.steps;
         for (std::size_t t = 0; t < e.bytes_per_tier.size(); ++t) {
             const QString name = tr("tier %1").arg(t);
@@ -146,7 +156,7 @@ void RunMonitor::on_events(EventBatch batch) {
                 static const QColor colours[] = {QColor(30, 110, 220), QColor(240, 150, 20), QColor(30, 160, 70)};
                 id = d_->memory->add_series(name, colours[t % 3]);
             }
-            d_->memory->append(id, e.wall_s, double(e.bytes_per_tier[t]) / 1e6);
+            d_->memory->append(id, wall, double(e.bytes_per_tier[t]) / 1e6);
         }
     }
     if (d_->since_progress.isValid() && d_->since_progress.elapsed() < 250) return;

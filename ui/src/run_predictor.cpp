@@ -149,6 +149,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.schedule = QString::fromStdString(chosen);
         p.compression_ratio = costs.compression_ratio;
         p.measured_ratio = codec.ratio;
+        p.codec = spec;
         p.forward_seconds = double(p.shots) * double(p.inner_steps) * costs.forward_step_s;
         p.gradient_seconds = double(p.shots) * p.per_shot.total_s;
         const auto& peak = p.per_shot.peak_bytes;
@@ -167,9 +168,9 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
 QString RunPrediction::summary() const {
     if (calibrating) return QObject::tr("%1 steps/shot — %2").arg(inner_steps).arg(error.toHtmlEscaped());
     if (!ok) return QObject::tr("<span style='color:#b00020'>No prediction: %1</span>").arg(error.toHtmlEscaped());
-    QString s = QObject::tr("Forward ≈ <b>%1</b> · gradient ≈ <b>%2</b> with <b>%3</b>%4 · %5 shot(s), %6 steps/shot")
+    QString s = QObject::tr("Forward ≈ <b>%1</b> · gradient ≈ <b>%2</b> with <b>%3</b>%4, %5 · %6 shot(s), %7 steps/shot")
                     .arg(format_seconds(forward_seconds), format_seconds(gradient_seconds), schedule,
-                         automatic ? QObject::tr(" (auto)") : QString())
+                         automatic ? QObject::tr(" (auto)") : QString(), QString::fromStdString(codec).toHtmlEscaped())
                     .arg(shots)
                     .arg(inner_steps);
     if (step_ratio > 1) s += QObject::tr(" (%1 inner steps per sample)").arg(step_ratio);

@@ -38,6 +38,7 @@ struct RunPrediction {
     double measured_ratio = 1;         ///< the codec's ratio on a synthetic wavefield
     QString schedule;                  ///< the spec the numbers are for ("auto" resolved)
     bool automatic = false;            ///< the schedule was chosen by choose_auto
+    std::string codec;                 ///< the compression spec
     StepCosts costs;                   ///< what the prediction used (codec applied)
     Prediction per_shot;               ///< fwi::predict of the plan, one shot
     std::vector<PlanRow> alternatives; ///< fwi::plan_table for this run, with the settings' codec
