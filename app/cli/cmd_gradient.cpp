@@ -90,6 +90,7 @@ void add_gradient_command(CommandRegistry& r) {
                     {"predicted_seconds", g.predicted_seconds},
                     {"schedule", g.schedule},
                     {"backend", sim->propagator().backend()},
+                    {"planning_seconds", g.planning_seconds},
                     {"seconds", g.seconds}};
         };
     });

@@ -1,17 +1,133 @@
-// fwi plan: predicted time and memory of checkpoint choices (filled in when the performance model lands).
+// fwi plan: the performance model's table of checkpoint schedules x codecs for a project, calibrated on this
+// machine (a few propagator steps, each codec on a synthetic wavefield), and the choice "auto" would make.
+#include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/error.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+#include "fwi/run_plan.hpp"
 
+#include <cstdio>
+#include <iostream>
 #include <memory>
+#include <sstream>
 
 namespace fwi::cli {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+    std::vector<std::string> parts;
+    std::stringstream s(text);
+    for (std::string part; std::getline(s, part, ';');)
+        if (!part.empty()) parts.push_back(part);
+    return parts;
+}
+
+std::string peak_text(const PlanRow& row, std::size_t tier) {
+    return tier < row.peak_bytes.size() && row.peak_bytes[tier] > 0 ? format_bytes(double(row.peak_bytes[tier])) : "-";
+}
+
+void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::int64_t steps, int shots) {
+    std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step, adjoint %.3g ms/step; state %s, snapshot %s\n",
+                (long long)steps, shots, costs.forward_step_s * 1e3, costs.adjoint_step_s * 1e3,
+                format_bytes(double(costs.state_bytes)).c_str(), format_bytes(double(costs.snapshot_bytes)).c_str());
+    std::printf("%-22s %-20s %6s %6s %11s %9s %11s %11s %5s\n", "schedule", "codec", "ram", "disk", "time/shot",
+                "vs all", "peak RAM", "peak disk", "fits");
+    for (const PlanRow& r : rows)
+        std::printf("%-22s %-20s %6lld %6lld %10.3gs %8.2fx %11s %11s %5s\n", r.schedule.c_str(), r.codec.c_str(),
+                    (long long)r.ram_slots, (long long)r.disk_slots, r.predicted_s, r.speedup_vs_store_all,
+                    peak_text(r, 0).c_str(), peak_text(r, 1).c_str(), r.fits_budget ? "yes" : "no");
+}
+
+} // namespace
 
 void add_plan_command(CommandRegistry& r) {
-    auto path = std::make_shared<std::string>();
+    struct Options {
+        std::string project, budget, backend = "auto";
+        std::string codecs = "none;zstd;lz4;blosc;zfp-accuracy:1e-5;zfp-rate:8";
+        GradientSettings settings;
+    };
+    auto o = std::make_shared<Options>();
     CLI::App* cmd = r.app.add_subcommand("plan", "predict time and memory of checkpoint schedules and codecs");
-    cmd->add_option("project", *path, "project file (.fwi)")->required();
-    cmd->callback([path, &r] {
-        *r.selected = [path]() -> nlohmann::json { throw Error("fwi plan: the performance model is not built yet"); };
+    cmd->add_option("project", o->project, "project file (.fwi)")->required();
+    cmd->add_option("--budget", o->budget, "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G); a disk budget "
+                                           "adds multilevel rows");
+    cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier (adds multilevel rows)");
+    cmd->add_option("--codecs", o->codecs, "codecs to compare, separated by ';'");
+    cmd->add_option("--sampling-interval", o->settings.sampling_interval, "gradient sampling interval (inner steps)")
+        ->check(CLI::Range(1, 1000000));
+    cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            Project p = load_project(o->project);
+            GradientSettings settings = o->settings;
+            if (!o->budget.empty()) {
+                const auto comma = o->budget.find(',');
+                settings.budget_bytes = parse_bytes(o->budget.substr(0, comma));
+                if (comma != std::string::npos) settings.disk_budget_bytes = parse_bytes(o->budget.substr(comma + 1));
+            }
+            auto sim = make_simulation(p.experiment, o->backend);
+            sim->set_model(working_model(p.experiment));
+            const StepCosts costs = measure_step_costs(*sim);
+            const PaddedGrid& grid = sim->propagator().padded();
+            std::vector<CodecEstimate> codecs;
+            for (const std::string& spec : split_list(o->codecs)) codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
+            if (codecs.empty()) throw ConfigError("--codecs names no codec");
+            const PlanRequest request = make_plan_request(*sim, settings, costs, codecs);
+            const std::vector<PlanRow> rows = plan_table(request);
+            const int shots = int(p.experiment.acquisition.shots.size());
+
+            // What --schedule auto would run: slots sized for data-independent ratios only (see run_plan.hpp).
+            nlohmann::json auto_choice;
+            try {
+                settings.schedule = "auto";
+                settings.compression = codecs.front().codec;
+                const ResolvedPlan chosen = resolve_plan(*sim, settings);
+                auto_choice = {{"schedule", chosen.schedule},
+                               {"codec", settings.compression},
+                               {"predicted_seconds_per_shot", chosen.prediction.total_s}};
+            } catch (const ResourceError& e) {
+                auto_choice = {{"error", e.what()}};
+            }
+            if (!r.json) {
+                print_table(rows, costs, request.steps, shots);
+                if (auto_choice.contains("error"))
+                    std::printf("auto (codec %s): %s\n", codecs.front().codec.c_str(),
+                                auto_choice["error"].get<std::string>().c_str());
+                else
+                    std::printf("auto (codec %s) runs %s\n", codecs.front().codec.c_str(),
+                                auto_choice["schedule"].get<std::string>().c_str());
+            }
+            nlohmann::json table = nlohmann::json::array();
+            for (const PlanRow& row : rows)
+                table.push_back({{"schedule", row.schedule},
+                                 {"codec", row.codec},
+                                 {"ram_slots", row.ram_slots},
+                                 {"disk_slots", row.disk_slots},
+                                 {"predicted_seconds_per_shot", row.predicted_s},
+                                 {"speedup_vs_store_all", row.speedup_vs_store_all},
+                                 {"peak_bytes_per_tier", row.peak_bytes},
+                                 {"recompute_steps", row.prediction.counts.advance_steps +
+                                                         row.prediction.counts.reverse_forward_steps - request.steps},
+                                 {"fits_budget", row.fits_budget}});
+            nlohmann::json codec_json = nlohmann::json::array();
+            for (const CodecEstimate& c : codecs)
+                codec_json.push_back({{"codec", c.codec},
+                                      {"ratio", c.ratio},
+                                      {"compress_seconds", c.compress_s},
+                                      {"decompress_seconds", c.decompress_s}});
+            return {{"steps", request.steps},
+                    {"shots", shots},
+                    {"forward_step_seconds", costs.forward_step_s},
+                    {"adjoint_step_seconds", costs.adjoint_step_s},
+                    {"state_bytes", costs.state_bytes},
+                    {"snapshot_bytes", costs.snapshot_bytes},
+                    {"budget_bytes", settings.budget_bytes},
+                    {"disk_budget_bytes", settings.disk_budget_bytes},
+                    {"codecs", codec_json},
+                    {"rows", table},
+                    {"auto", auto_choice}};
+        };
     });
 }
 

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     fwi::cli::add_plan_command(registry);
     fwi::cli::add_invert_command(registry);
     fwi::cli::add_bench_command(registry);
+    fwi::cli::add_bench_checkpoints_command(registry);
     fwi::cli::add_demo_command(registry);
     try {
         app.parse(argc, argv);

@@ -2,6 +2,7 @@
 // store-all gradient bit for bit, lossy ZFP stays within a bound, budgets hold, disk scratch is cleaned up, and
 // the executor's counts equal the performance model's replay of the same plan.
 #include "fwi/checkpoint_store.hpp"
+#include "fwi/events.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/run_plan.hpp"
 #include "fwi/schedules.hpp"
@@ -130,6 +131,60 @@ private slots:
         QVERIFY(e > 0);  // really lossy
         QVERIFY(e < 2e-2);
         QVERIFY(r.compression_ratio > 1.5);
+    }
+
+    void gradient_error_grows_with_the_zfp_tolerance() {
+        std::vector<double> errors;
+        for (double tol : {1e-7, 1e-6, 1e-5, 1e-4, 1e-3}) {
+            const GradientResult r = run("uniform:3", "zfp-accuracy:" + QString::number(tol, 'e', 0).toStdString());
+            errors.push_back(relative_l2(r.gradient, reference_.gradient));
+            qInfo("tolerance %.0e: gradient relative error %.3e, ratio %.2f", tol, errors.back(), r.compression_ratio);
+        }
+        for (std::size_t i = 1; i < errors.size(); ++i) QVERIFY(errors[i] > errors[i - 1]);
+    }
+
+    void scratch_files_are_removed_after_cancel_and_error() {
+        // Cancel once the disk tier holds something.
+        struct CancelOnDiskStore : Observer {
+            CancelToken* token = nullptr;
+            bool saw_disk = false;
+            void on_event(const Event& e) override {
+                if (e.type == EventType::Store && e.tier == 1) {
+                    saw_disk = true;
+                    token->cancel();
+                }
+            }
+        };
+        QTemporaryDir scratch;
+        CancelToken token;
+        CancelOnDiskStore observer;
+        observer.token = &token;
+        GradientOptions o;
+        o.settings.schedule = "multilevel:1,6";
+        o.settings.compression = "lz4";
+        o.settings.scratch_dir = scratch.path().toStdString();
+        o.observer = &observer;
+        o.cancel = &token;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, compute_gradient(*sim_, c_.start, observed_, o));
+        QVERIFY(observer.saw_disk);
+        QVERIFY(std::filesystem::is_empty(scratch.path().toStdString()));
+        // A disk budget too small for the plan's disk states: the store refuses mid-run, files still go.
+        const std::uint64_t snapshot = std::uint64_t(sim_->propagator().padded().cells()) * 4;
+        o.observer = nullptr;
+        o.cancel = nullptr;
+        o.settings.compression = "zstd";
+        o.settings.disk_budget_bytes = snapshot;
+        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, compute_gradient(*sim_, c_.start, observed_, o));
+        QVERIFY(std::filesystem::is_empty(scratch.path().toStdString()));
+    }
+
+    void an_unwritable_scratch_directory_is_a_clear_error() {
+        try {
+            run("multilevel:1,6", "none", 1, 0, "/proc/no-such-scratch");
+            QFAIL("an unwritable scratch directory was accepted");
+        } catch (const ResourceError& e) {
+            QVERIFY2(std::string(e.what()).find("/proc/no-such-scratch") != std::string::npos, e.what());
+        }
     }
 
     void budget_is_never_exceeded_data() {

@@ -44,6 +44,7 @@ struct GradientResult {
     double compression_ratio = 1;
     double predicted_seconds = 0;          ///< the performance model's prediction for this plan (0 if unknown)
     double seconds = 0;
+    double planning_seconds = 0;           ///< calibration of the performance model and planning (part of seconds)
 };
 
 /// Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded, ResourceError, Cancelled.

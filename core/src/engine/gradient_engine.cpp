@@ -43,6 +43,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
 
     PlanExecutor executor(sim, options, t0);
     GradientResult result;
+    result.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.gradient.assign(std::size_t(model.grid.cells()), 0.0f);
     for (int s : shots) {
         if (s < 0 || std::size_t(s) >= nshots) throw ConfigError("shot index " + std::to_string(s) + " out of range");

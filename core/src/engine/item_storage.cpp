@@ -12,8 +12,8 @@ namespace {
 
 class StoreBackedStorage final : public ItemStorage {
 public:
-    StoreBackedStorage(std::vector<TierConfig> tiers, std::shared_ptr<const Codec> codec)
-        : store_(std::move(tiers), std::move(codec), 0) {}
+    StoreBackedStorage(std::vector<TierConfig> tiers, std::shared_ptr<const Codec> codec, int threads)
+        : store_(std::move(tiers), std::move(codec), threads) {}
 
     void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) override {
         store_.put(key, fields);
@@ -39,6 +39,16 @@ public:
     std::int64_t writes() const override { return writes_; }
     std::int64_t reads() const override { return reads_; }
     double compression_ratio() const override { return store_.compression_ratio(); }
+    double compress_seconds() const override {
+        double s = 0;
+        for (int t = 0; t < store_.tier_count(); ++t) s += store_.stats(t).compress_seconds;
+        return s;
+    }
+    double decompress_seconds() const override {
+        double s = 0;
+        for (int t = 0; t < store_.tier_count(); ++t) s += store_.stats(t).decompress_seconds;
+        return s;
+    }
 
 private:
     CheckpointStore store_;
@@ -63,7 +73,10 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     }
     if (tiers > 2) throw ConfigError("plans with more than two storage tiers are not supported");
     std::shared_ptr<const Codec> codec = make_codec(settings.compression.empty() ? "none" : settings.compression);
-    return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec));
+    // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a plain
+    // in-memory copy is cheaper inline.
+    const int threads = codec->name() == "none" && tiers < 2 ? 0 : 2;
+    return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
 }
 
 } // namespace fwi

@@ -23,6 +23,9 @@ public:
     virtual std::int64_t writes() const = 0;
     virtual std::int64_t reads() const = 0;
     virtual double compression_ratio() const = 0;
+    /// Codec time so far over all tiers (summed over worker threads): compression, decompression.
+    virtual double compress_seconds() const = 0;
+    virtual double decompress_seconds() const = 0;
 };
 
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory).

@@ -24,7 +24,8 @@ double PlanExecutor::wall() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
 }
 
-void PlanExecutor::emit(EventType type, std::int64_t step, std::int64_t steps, int tier, std::uint64_t bytes) {
+void PlanExecutor::emit(EventType type, std::int64_t step, std::int64_t steps, int tier, std::uint64_t bytes,
+                        double seconds) {
     if (!options_.observer) return;
     Event e;
     e.type = type;
@@ -34,8 +35,18 @@ void PlanExecutor::emit(EventType type, std::int64_t step, std::int64_t steps, i
     e.shot = shot_;
     e.tier = tier;
     e.bytes = bytes;
+    e.seconds = seconds;
     e.bytes_per_tier = storage_->bytes_in_use();
     options_.observer->on_event(e);
+}
+
+void PlanExecutor::emit_codec_time(std::int64_t step) {
+    if (!options_.observer) return;
+    const double c = storage_->compress_seconds(), d = storage_->decompress_seconds();
+    if (c > compress_reported_s_) emit(EventType::Compress, step, 0, -1, 0, c - compress_reported_s_);
+    if (d > decompress_reported_s_) emit(EventType::Decompress, step, 0, -1, 0, d - decompress_reported_s_);
+    compress_reported_s_ = c;
+    decompress_reported_s_ = d;
 }
 
 void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshots) {
@@ -72,6 +83,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
         if (first_time) recorded_upto_ = std::max(recorded_upto_, end);
         else recompute_steps_ += end - from;
         emit(first_time ? EventType::ForwardStep : EventType::Recompute, from, end - from);
+        emit_codec_time(end);
         if (options_.observer && options_.observer->wants_field(FieldKind::ForwardWavefield, end)) {
             view.resize(std::size_t(model.cells()));
             p.model_region_wavefield(state, view);
@@ -123,7 +135,10 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
     }
     p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));
     ++adjoint_steps_;
-    if (n % 64 == 0 || n == 0) emit(EventType::AdjointStep, n, std::min<std::int64_t>(64, inner_nt - n));
+    if (n % 64 == 0 || n == 0) {
+        emit(EventType::AdjointStep, n, std::min<std::int64_t>(64, inner_nt - n));
+        emit_codec_time(n);
+    }
 }
 
 ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
@@ -172,6 +187,7 @@ void PlanExecutor::run_actions(WaveState& st, AdjointState& adj, const Gather& o
             for (const auto& f : state->fields()) fields.emplace_back(f);
             storage_->put({ItemKind::State, a.tier, a.slot}, fields);
             emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
+            emit_codec_time(state->step);
             break;
         }
         case ActionType::Restore:
@@ -179,6 +195,7 @@ void PlanExecutor::run_actions(WaveState& st, AdjointState& adj, const Gather& o
             state->from_host();
             state->step = a.from;
             emit(EventType::Load, a.from, 0, a.tier);
+            emit_codec_time(a.from);
             break;
         case ActionType::Free:
             storage_->free({ItemKind::State, a.tier, a.slot});

@@ -26,7 +26,10 @@ public:
 
 private:
     double wall() const;
-    void emit(EventType type, std::int64_t step, std::int64_t steps, int tier = -1, std::uint64_t bytes = 0);
+    void emit(EventType type, std::int64_t step, std::int64_t steps, int tier = -1, std::uint64_t bytes = 0,
+              double seconds = 0);
+    /// Compress/Decompress events for the codec time spent since the last call (workers included).
+    void emit_codec_time(std::int64_t step);
     void advance(WaveState& state, std::int64_t to, bool keep_snapshots);
     void begin_reversal(WaveState& state, const Gather& observed, ShotOutcome& out);
     void reverse(WaveState& state, AdjointState& adj, std::int64_t n);
@@ -47,6 +50,7 @@ private:
     // counters over all shots
     std::int64_t forward_steps_ = 0, adjoint_steps_ = 0, recompute_steps_ = 0;
     int shots_run_ = 0;
+    double compress_reported_s_ = 0, decompress_reported_s_ = 0;
     double predicted_shot_s_ = 0;  ///< the performance model's time for one shot of this plan
 };
 

@@ -1,0 +1,160 @@
+// The fwi commands end to end on a small project: --json summaries, checkpointed gradients equal to store-all
+// bit for bit, the plan table, the event stream, budgets, and exit codes with clear messages for bad input
+// (a corrupt project is reported and left untouched).
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run fwi_cli(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("OMP_NUM_THREADS", "1");
+    p.setProcessEnvironment(env);
+    p.start(FWI_CLI_EXE, args);
+    p.waitForFinished(300000);
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QJsonObject json_of(const Run& r) { return QJsonDocument::fromJson(r.out).object(); }
+
+QByteArray file_bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliCommands : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString project_;
+
+    QString path(const char* name) const { return dir_.filePath(name); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        project_ = path("layered.fwi");
+        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "2",
+                         "--receivers", "20", "--freq", "6", "--dt", "0.004", "--duration", "0.8", "--order", "4",
+                         "--pml", "10"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"-q", "forward", project_, "--store-observed", "--out", path("observed.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFile::exists(path("observed.npy")));
+    }
+
+    void info_reports_the_project() {
+        const Run r = fwi_cli({"--json", "info", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QVERIFY(j.contains("true_model"));
+        QCOMPARE(j["true_model"].toObject()["nz"].toInt() > 0, true);
+    }
+
+    void checkpointed_gradients_equal_store_all_bit_for_bit() {
+        Run r = fwi_cli({"--json", "gradient", project_, "--out", path("g_all.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const double misfit = json_of(r)["misfit"].toDouble();
+        QVERIFY(misfit > 0);
+        r = fwi_cli({"--json", "gradient", project_, "--schedule", "revolve:3", "--compress", "zstd", "--out",
+                     path("g_revolve.npy"), "--events", path("events.jsonl"), "--budget", "8M"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QCOMPARE(j["misfit"].toDouble(), misfit);
+        QCOMPARE(j["schedule"].toString(), QString("revolve:3"));
+        QVERIFY(j["recompute_steps"].toInt() > 0);
+        QVERIFY(j["predicted_seconds"].toDouble() > 0);
+        QVERIFY(j["peak_bytes_per_tier"].toArray()[0].toDouble() <= 8.0 * 1024 * 1024);
+        QCOMPARE(file_bytes(path("g_revolve.npy")), file_bytes(path("g_all.npy")));
+        // The event stream: one JSON object per line, with stores and loads of the checkpoints.
+        const QList<QByteArray> lines = file_bytes(path("events.jsonl")).trimmed().split('\n');
+        QVERIFY(lines.size() > 10);
+        QSet<QString> types;
+        for (const QByteArray& line : lines) {
+            QJsonParseError e;
+            const QJsonDocument d = QJsonDocument::fromJson(line, &e);
+            QVERIFY2(e.error == QJsonParseError::NoError, line.constData());
+            types.insert(d.object()["type"].toString());
+        }
+        QVERIFY2(types.contains("store") && types.contains("load"), qPrintable(QStringList(types.values()).join(",")));
+    }
+
+    void plan_table_lists_schedules_and_auto() {
+        Run r = fwi_cli({"--json", "plan", project_, "--budget", "4M", "--codecs", "none;lz4"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QSet<QString> schedules;
+        for (const auto& row : j["rows"].toArray()) schedules.insert(row.toObject()["schedule"].toString().section(':', 0, 0));
+        for (const char* s : {"all", "uniform", "revolve", "online"}) QVERIFY2(schedules.contains(s), s);
+        QVERIFY(j["auto"].toObject().contains("schedule"));
+        // Human table on stdout without --json.
+        r = fwi_cli({"plan", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.contains("revolve:"));
+    }
+
+    void an_impossible_budget_exits_3() {
+        const Run r = fwi_cli({"gradient", project_, "--schedule", "all", "--budget", "100K"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("budget"), r.err.constData());
+    }
+
+    void bad_input_exits_2_with_a_message_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("unknown builtin") << QStringList{"new", "x.fwi", "--model", "builtin:nothing"} << "nothing";
+        QTest::newRow("source outside") << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--source-x1",
+                                                       "1e7"}
+                                        << "outside";
+        QTest::newRow("bad schedule") << QStringList{"gradient", "@P", "--schedule", "revolve:zero"} << "revolve";
+        QTest::newRow("bad codec") << QStringList{"gradient", "@P", "--compress", "gzip"} << "gzip";
+        QTest::newRow("missing project") << QStringList{"info", "/nonexistent/p.fwi"} << "p.fwi";
+    }
+    void bad_input_exits_2_with_a_message() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        for (QString& a : args)
+            if (a == "@P") a = project_;
+            else if (a == "x.fwi") a = path("x.fwi");
+        const Run r = fwi_cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
+    }
+
+    void a_missing_input_file_is_a_resource_error() {
+        const Run r = fwi_cli({"new", path("x.fwi"), "--model", "/nonexistent/m.npy"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("/nonexistent/m.npy"), r.err.constData());
+        QVERIFY(!QFile::exists(path("x.fwi")));
+    }
+
+    void a_corrupt_project_is_reported_and_left_alone() {
+        const QString bad = path("corrupt.fwi");
+        QByteArray bytes = file_bytes(project_);
+        bytes.truncate(bytes.size() / 2);
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        }
+        const Run r = fwi_cli({"gradient", bad, "--store"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("corrupt.fwi"), r.err.constData());
+        QCOMPARE(file_bytes(bad), bytes);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliCommands)
+#include "tst_cli_commands.moc"
