@@ -31,6 +31,8 @@ private slots:
     void pause_stops_progress();
     void failure_is_reported_and_not_applied();
     void second_job_refused_while_running();
+    void posts_arrive_in_order_before_finished();
+    void stopped_early_is_cancelled_but_applied();
 };
 
 void TestJobRunner::events_and_fields_are_throttled() {
@@ -193,6 +195,53 @@ void TestJobRunner::second_job_refused_while_running() {
     QVERIFY(runner.wait(5000));
     QVERIFY(runner.start("third", [](JobContext&) -> std::function<void()> { return {}; }));
     QVERIFY(runner.wait(5000));
+}
+
+void TestJobRunner::posts_arrive_in_order_before_finished() {
+    JobRunner runner;
+    std::vector<int> order;  // GUI thread only
+    connect(&runner, &JobRunner::events, this, [&](EventBatch b) {
+        for (const Event& e : *b)
+            if (e.type == EventType::Message) order.push_back(-int(e.step));
+    });
+    connect(&runner, &JobRunner::finished, this, [&] { order.push_back(1000); });
+    // The posted closures run on the GUI thread, where `order` lives.
+    QVERIFY(runner.start("posts", [&order](JobContext& ctx) -> std::function<void()> {
+        for (int i = 1; i <= 5; ++i) {
+            Event e;
+            e.type = EventType::Message;
+            e.step = i;
+            ctx.observer->on_event(e);
+            ctx.post([&order, i] { order.push_back(i); });
+        }
+        return {};
+    }));
+    QVERIFY(runner.wait(10000));
+    // Each event (negative) before the post that followed it, and every post before finished.
+    QCOMPARE(order, (std::vector<int>{-1, 1, -2, 2, -3, 3, -4, 4, -5, 5, 1000}));
+}
+
+void TestJobRunner::stopped_early_is_cancelled_but_applied() {
+    JobRunner runner;
+    QSignalSpy finished(&runner, &JobRunner::finished);
+    std::vector<int> delivered;
+    bool applied = false;
+    QVERIFY(runner.start("partial", [&](JobContext& ctx) -> std::function<void()> {
+        for (int i = 0; i < 1000 && !ctx.cancel->cancelled(); ++i) {
+            ctx.post([&delivered, i] { delivered.push_back(i); });
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        ctx.stopped_early = ctx.cancel->cancelled();
+        return [&] { applied = true; };
+    }));
+    QTRY_VERIFY_WITH_TIMEOUT(delivered.size() >= 3, 10000);
+    runner.cancel();
+    QVERIFY(runner.wait(10000));
+    QCOMPARE(finished.count(), 1);
+    QCOMPARE(finished.first().at(1).value<JobRunner::Outcome>(), JobRunner::Cancelled);
+    QVERIFY(applied);
+    for (std::size_t i = 0; i < delivered.size(); ++i) QCOMPARE(delivered[i], int(i));  // in order, none lost
+    QVERIFY(delivered.size() < 1000);
 }
 
 FWI_UI_TEST_MAIN(TestJobRunner)

@@ -1,5 +1,6 @@
 #include "fwi/ui/engine_jobs.hpp"
 
+#include "fwi/inversion_project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/propagator.hpp"
 #include "fwi/simulation.hpp"
@@ -39,6 +40,34 @@ JobWork gradient_job(const Project& project, const std::string& backend, std::fu
         out->result = compute_gradient(*sim, working_model(copy.experiment), out->observed, options);
         out->inner_steps = sim->time().inner_nt;
         out->cells = sim->propagator().padded().cells();
+        return [apply, out] { apply(std::move(*out)); };
+    };
+}
+
+JobWork inversion_job(const Project& project, const std::string& backend,
+                      std::function<void(IterationRecordPtr)> on_record, std::function<void(InversionOutput)> apply) {
+    Project copy;  // what inversion_setup reads; not the history
+    copy.experiment = project.experiment;
+    copy.observed = project.observed;
+    return [copy, backend, on_record = std::move(on_record),
+            apply = std::move(apply)](JobContext& ctx) -> std::function<void()> {
+        InversionSetup setup = inversion_setup(copy, false);
+        setup.backend = backend;
+        const auto on_iteration = [&](const IterationRecord& r) {
+            if (!on_record || !ctx.post) return;
+            auto shared = std::make_shared<const IterationRecord>(r);
+            ctx.post([on_record, shared] { on_record(shared); });
+        };
+        InversionResult result = run_inversion(setup, ctx.observer, ctx.cancel, on_iteration);
+        auto out = std::make_shared<InversionOutput>();
+        // run_inversion keeps only completed iterations, and its state matches the last one, also after a cancel.
+        out->history = std::move(result.history);
+        out->state = std::move(result.state);
+        out->reason = result.reason;
+        out->evaluations = result.evaluations;
+        out->seconds = result.seconds;
+        out->warnings = result.warnings;
+        ctx.stopped_early = result.reason == StopReason::Cancelled;
         return [apply, out] { apply(std::move(*out)); };
     };
 }

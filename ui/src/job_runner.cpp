@@ -162,10 +162,20 @@ bool JobRunner::start(const QString& name, JobWork work) {
     Impl* impl = d_.get();
     // The lambda owns copies of everything it touches except the result slots in Impl, which the GUI thread reads
     // only after QThread::finished (the thread's end orders the memory accesses).
-    d_->thread = QThread::create([impl, adapter, token, work = std::move(work)] {
-        JobContext ctx{adapter.get(), token.get()};
+    QPointer<JobRunner> self = this;
+    d_->thread = QThread::create([impl, adapter, token, self, job, work = std::move(work)] {
+        JobContext ctx;
+        ctx.observer = adapter.get();
+        ctx.cancel = token.get();
+        ctx.post = [self, job, adapter](std::function<void()> fn) {
+            adapter->flush();  // the events before it arrive first
+            QMetaObject::invokeMethod(
+                self.data(), [self, job, fn = std::move(fn)] { if (self && self->d_->job == job) fn(); },
+                Qt::QueuedConnection);
+        };
         try {
             impl->commit = work(ctx);
+            if (ctx.stopped_early) impl->outcome = Cancelled;
         } catch (const fwi::Cancelled&) {
             impl->outcome = Cancelled;
         } catch (const std::exception& e) {
@@ -233,7 +243,7 @@ void JobRunner::on_thread_finished(std::uint64_t job) {
         d_->paused = false;
         emit paused_changed(false);
     }
-    if (outcome == Succeeded && commit) {
+    if (commit && (outcome == Succeeded || outcome == Cancelled)) {  // Cancelled with a commit: stopped early
         try {
             commit();
         } catch (const std::exception& e) {

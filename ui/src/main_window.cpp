@@ -219,6 +219,7 @@ void MainWindow::build_menus_and_toolbar() {
         connect(act, &QAction::triggered, this, [this, b] {
             d_->backend = b;
             d_->device_label->setText(status_device_text());
+            d_->settings->set_backend(b);  // the prediction uses this backend's measured costs
         });
     }
 
@@ -252,6 +253,7 @@ void MainWindow::build_menus_and_toolbar() {
     tools->addSeparator();
     tools->addAction(a.run_forward);
     tools->addAction(a.run_gradient);
+    tools->addAction(a.run_invert);
     tools->addAction(a.pause);
     tools->addAction(a.cancel);
 }
@@ -299,6 +301,10 @@ void MainWindow::update_actions() {
     a.run_gradient->setToolTip(d_->doc->project().observed.empty()
                                    ? tr("Needs observed data: run 'Model observed data' first")
                                    : tr("Misfit gradient at the current model"));
+    a.run_invert->setEnabled(a.run_gradient->isEnabled());
+    a.run_invert->setToolTip(d_->doc->project().observed.empty()
+                                 ? tr("Needs observed data: run 'Model observed data' first")
+                                 : tr("Invert the observed data from the initial model (settings: Inversion)"));
     a.pause->setEnabled(running);
     a.cancel->setEnabled(running);
     a.open->setEnabled(!running);

@@ -47,15 +47,13 @@ void MainWindow::build_actions() {
     a.reset_view = make(tr("&Reset view"), QKeySequence(tr("Ctrl+0")), QStyle::SP_BrowserReload);
     a.run_forward = make(tr("Model &observed data"), QKeySequence(tr("F5")), QStyle::SP_MediaPlay);
     a.run_gradient = make(tr("Compute &gradient"), QKeySequence(tr("F6")), QStyle::SP_MediaSeekForward);
-    a.run_invert = make(tr("&Invert"), QKeySequence(tr("F7")));
+    a.run_invert = make(tr("&Invert"), QKeySequence(tr("F7")), QStyle::SP_MediaSkipForward);
     a.pause = make(tr("&Pause"), QKeySequence(tr("F8")), QStyle::SP_MediaPause);
     a.pause->setCheckable(true);
     a.cancel = make(tr("&Cancel run"), QKeySequence(tr("Esc")), QStyle::SP_MediaStop);
     a.cancel->setShortcutContext(Qt::ApplicationShortcut);
     a.about = make(tr("&About FWI Studio"), {});
     a.guide = make(tr("&User guide"), QKeySequence::HelpContents);
-    a.run_invert->setEnabled(false);
-    a.run_invert->setToolTip(tr("The inversion engine is not part of this build yet."));
 
     auto* modes = new QActionGroup(this);
     for (QAction* m : {a.mode_select, a.mode_receiver, a.mode_source, a.mode_line}) {
@@ -100,6 +98,7 @@ void MainWindow::build_actions() {
     });
     connect(a.run_forward, &QAction::triggered, this, [this] { run_forward(); });
     connect(a.run_gradient, &QAction::triggered, this, [this] { run_gradient(); });
+    connect(a.run_invert, &QAction::triggered, this, [this] { run_invert(); });
     connect(a.pause, &QAction::toggled, d_->runner, &JobRunner::pause);
     connect(a.cancel, &QAction::triggered, d_->runner, &JobRunner::cancel);
     connect(a.export_png, &QAction::triggered, this, [this] {

@@ -47,6 +47,8 @@ struct MainWindow::Impl {
     QString shown = "current";
     std::string backend = "auto";
     int gradient_runs = 0;
+    /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
+    QString cancel_note;
     struct Actions {
         QAction *new_project, *open, *save, *save_as, *export_png, *export_csv, *quit;
         QAction *undo, *redo, *remove, *line_dialog;

@@ -22,6 +22,8 @@
 #include <QStatusBar>
 #include <QUndoStack>
 
+#include <cmath>
+
 namespace fwi::ui {
 
 namespace {
@@ -78,7 +80,9 @@ void MainWindow::connect_jobs() {
                     statusBar()->showMessage(tr("%1 finished in %2").arg(name, format_seconds(seconds)), 8000);
                     break;
                 case JobRunner::Cancelled:
-                    log(tr("%1 cancelled after %2; the project is unchanged").arg(name, format_seconds(seconds)));
+                    log(tr("%1 cancelled after %2; %3")
+                            .arg(name, format_seconds(seconds),
+                                 d_->cancel_note.isEmpty() ? tr("the project is unchanged") : d_->cancel_note));
                     statusBar()->showMessage(tr("%1 cancelled", "job").arg(name), 8000);
                     break;
                 case JobRunner::Failed:
@@ -99,6 +103,7 @@ bool MainWindow::start_job(const QString& name, std::int64_t expected_steps, dou
     throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100);  // ~100 frames per shot at most
     d_->runner->set_throttle(throttle);
     d_->monitor->begin_run(name, expected_steps, predicted_s);
+    d_->cancel_note.clear();
     return d_->runner->start(name, std::move(work));
 }
 
@@ -115,12 +120,6 @@ bool MainWindow::run_forward() {
     auto apply = [this](ForwardOutput out) {
         d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
         d_->gathers->set_gathers(out.gathers, {});
-        // Calibrate the prediction with what this machine just did.
-        if (out.seconds > 0) {
-            const double updates = double(out.gathers.size()) * double(out.inner_steps) * double(out.cells);
-            d_->settings->predictor().set_cell_updates_per_second(updates / out.seconds);
-            d_->settings->update_prediction();
-        }
     };
     return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0, p.inner_steps,
                      forward_job(e, model, d_->backend, apply));
@@ -151,6 +150,55 @@ bool MainWindow::run_gradient() {
     };
     return start_job(tr("Gradient"), 2 * shots * p.inner_steps, p.ok ? p.gradient_seconds : 0, p.inner_steps,
                      gradient_job(project, d_->backend, apply));
+}
+
+bool MainWindow::run_invert() {
+    const Project& project = d_->doc->project();
+    if (project.observed.empty()) {
+        show_error(this, tr("Invert"), tr("The project has no observed data: run 'Model observed data' first."));
+        return false;
+    }
+    const Experiment& e = project.experiment;
+    const RunPrediction& p = d_->settings->prediction();
+    const auto shots = std::int64_t(e.acquisition.shots.size());
+    const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
+    // Progress assumes one gradient per iteration (line searches may take more); no time is predicted for the same
+    // reason.
+    const std::int64_t evaluations = stages * e.inversion.iterations + 1;
+    auto on_record = [this](IterationRecordPtr r) { show_iteration(*r); };
+    auto apply = [this](InversionOutput out) {
+        const int iterations = out.history.empty() ? 0 : out.history.back().iteration;
+        const bool cancelled = out.reason == StopReason::Cancelled;
+        if (!out.warnings.empty()) log(tr("Inversion warning: %1").arg(QString::fromStdString(out.warnings)));
+        if (out.history.empty()) return;  // cancelled before the starting model's misfit: nothing to keep
+        d_->doc->edit_inversion_result(std::move(out.history), std::move(out.state),
+                                       tr("Invert (%n iteration(s))", "", iterations));
+        if (cancelled)
+            d_->cancel_note = tr("the project holds the last completed iteration (%1)").arg(iterations);
+        log(tr("Inversion: %1 iteration(s), %2 gradient evaluations, stop: %3")
+                .arg(iterations)
+                .arg(out.evaluations)
+                .arg(QString::fromUtf8(to_string(out.reason))));
+    };
+    d_->monitor->begin_inversion();
+    return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps, 0, p.inner_steps,
+                     inversion_job(project, d_->backend, on_record, apply));
+}
+
+void MainWindow::show_iteration(const IterationRecord& r) {
+    d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
+    const Grid2D& g = r.model.grid;
+    if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
+    if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
+        d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    QString text = tr("Inversion: iteration %1 (stage %2%3), misfit %4")
+                       .arg(r.iteration)
+                       .arg(r.stage)
+                       .arg(r.freq_hz > 0 ? tr(", %1 Hz").arg(r.freq_hz) : QString())
+                       .arg(r.misfit, 0, 'g', 6);
+    if (std::isfinite(r.model_error)) text += tr(", model error %1").arg(r.model_error, 0, 'f', 4);
+    log(text);
+    statusBar()->showMessage(text);
 }
 
 // ---- files ----

@@ -1,5 +1,7 @@
 #include "fwi/ui/project_document.hpp"
 
+#include "fwi/inversion_project.hpp"
+
 #include <QFileInfo>
 #include <QUndoCommand>
 #include <QUndoStack>
@@ -168,6 +170,47 @@ void ProjectDocument::edit_gradient_result(std::vector<float> gradient, double m
 void ProjectDocument::edit_history(std::vector<IterationRecord> history, const QString& text) {
     push_edit([](Project& p) -> std::vector<IterationRecord>& { return p.history; }, std::move(history), ResultsPart,
               text);
+}
+
+void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history, OptimizerState optimizer_state,
+                                            const QString& text) {
+    if (history.empty()) return;
+    // The parts an inversion writes, swapped together so that undo never leaves a model without its history.
+    struct Results {
+        Model current;
+        std::vector<float> gradient;
+        double misfit = 0;
+        std::vector<IterationRecord> history;
+        OptimizerState state;
+    };
+    struct Command : QUndoCommand {
+        ProjectDocument* doc;
+        Results results[2];
+        Command(ProjectDocument* owner, const QString& t) : QUndoCommand(t), doc(owner) {}
+        void apply(int i) {
+            Project& p = doc->mutable_project();
+            const Results& r = results[i];
+            p.experiment.current_model = r.current;
+            p.gradient = r.gradient;
+            p.misfit = r.misfit;
+            p.history = r.history;
+            p.optimizer_state = r.state;
+            doc->notify(ModelPart | ResultsPart);
+        }
+        void redo() override { apply(1); }
+        void undo() override { apply(0); }
+    };
+    const Project& now = project();
+    auto* command = new Command(this, text);
+    command->results[0] = {now.experiment.current_model, now.gradient, now.misfit, now.history, now.optimizer_state};
+    Project after;  // apply_record on the same fields gives exactly what `fwi invert` saves
+    after.experiment.current_model = now.experiment.current_model;
+    after.gradient = now.gradient;
+    after.misfit = now.misfit;
+    for (const IterationRecord& r : history) apply_record(after, r);
+    command->results[1] = {std::move(after.experiment.current_model), std::move(after.gradient), after.misfit,
+                           std::move(after.history), std::move(optimizer_state)};
+    d_->undo.push(command);
 }
 
 } // namespace fwi::ui

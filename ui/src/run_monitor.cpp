@@ -14,7 +14,7 @@ struct RunMonitor::Impl {
     // QPointer: the window's docks own the plots once shown and may delete them before this monitor.
     QPointer<PlotView> memory, timeline, misfit, timing;
     int forward = 0, recompute = 0, adjoint = 0, store = 0, load = 0;
-    int misfit_series = 0, predicted = 0, measured = 0;
+    int misfit_series = 0, inversion_series = 0, predicted = 0, measured = 0;
     int planned_forward = 0, planned_recompute = 0, planned_adjoint = 0;
     std::int64_t expected = 0, done = 0;
     std::size_t events = 0;
@@ -22,6 +22,8 @@ struct RunMonitor::Impl {
     int runs = 0;
     QElapsedTimer since_progress;  // progress is shown at most 4 times a second: each status repaint costs
     double predicted_s = 0;
+    // Each gradient evaluation's clock starts at 0 (an inversion runs many): its marks continue the previous ones.
+    double wall_offset = 0, last_wall = 0;
     QString name;
 };
 
@@ -40,6 +42,7 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->store = d_->timeline->add_series(tr("store"), QColor(30, 160, 70), SeriesStyle::Points);
     d_->load = d_->timeline->add_series(tr("load"), QColor(130, 60, 180), SeriesStyle::Points);
     d_->misfit_series = d_->misfit->add_series(tr("misfit"), QColor(200, 30, 60), SeriesStyle::Points);
+    d_->inversion_series = d_->misfit->add_series(tr("inversion"), QColor(30, 110, 220), SeriesStyle::Line, 3);
     d_->predicted = d_->timing->add_series(tr("predicted"), QColor(120, 120, 120), SeriesStyle::Points);
     d_->measured = d_->timing->add_series(tr("measured"), QColor(30, 110, 220), SeriesStyle::Points);
     d_->misfit->set_log_y(false);
@@ -66,6 +69,7 @@ void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, dou
     d_->shot = -1;
     d_->shots_seen = 0;
     d_->predicted_s = predicted_s;
+    d_->wall_offset = d_->last_wall = 0;
     d_->since_progress.invalidate();
     d_->memory->clear_data();
     for (int id : {d_->forward, d_->recompute, d_->adjoint, d_->store, d_->load})
@@ -113,6 +117,12 @@ void RunMonitor::clear_all() {
 
 void RunMonitor::add_misfit(double iteration, double misfit) { d_->misfit->append(d_->misfit_series, iteration, misfit); }
 
+void RunMonitor::begin_inversion() { d_->misfit->set_series(d_->inversion_series, {}, {}); }
+
+void RunMonitor::add_inversion_misfit(int iteration, double misfit) {
+    d_->misfit->append(d_->inversion_series, double(iteration), misfit);
+}
+
 void RunMonitor::on_events(EventBatch batch) {
     if (!batch) return;
     for (const Event& e : *batch) {
@@ -130,7 +140,14 @@ void RunMonitor::on_events(EventBatch batch) {
             break;
         default: break;
         }
-        if (series >= 0) d_->timeline->append(series, e.wall_s, double(e.step));
+        if (e.type == EventType::Message) continue;  // other clocks (the inversion's); nothing to plot
+        double wall = e.wall_s + d_->wall_offset;
+        if (wall + 1e-3 < d_->last_wall) {  // a new evaluation's clock
+            d_->wall_offset = d_->last_wall - e.wall_s;
+            wall = d_->last_wall;
+        }
+        d_->last_wall = wall;
+        if (series >= 0) d_->timeline->append(series, wall, double(e.step));
         if (e.type == EventType::ForwardStep || e.type == EventType::AdjointStep) d_->done += e.steps;
         for (std::size_t t = 0; t < e.bytes_per_tier.size(); ++t) {
             const QString name = tr("tier %1").arg(t);
@@ -139,7 +156,7 @@ void RunMonitor::on_events(EventBatch batch) {
                 static const QColor colours[] = {QColor(30, 110, 220), QColor(240, 150, 20), QColor(30, 160, 70)};
                 id = d_->memory->add_series(name, colours[t % 3]);
             }
-            d_->memory->append(id, e.wall_s, double(e.bytes_per_tier[t]) / 1e6);
+            d_->memory->append(id, wall, double(e.bytes_per_tier[t]) / 1e6);
         }
     }
     if (d_->since_progress.isValid() && d_->since_progress.elapsed() < 250) return;

@@ -1,125 +1,163 @@
 #include "fwi/ui/run_predictor.hpp"
 
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project_tools.hpp"
-#include "fwi/time_axis.hpp"
-#include "codec_spec.hpp"
+#include "fwi/run_plan.hpp"
+#include "fwi/schedules.hpp"
 
 #include <QObject>
-#include <QStringList>
 
-#include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace fwi::ui {
-
-// INTERIM ESTIMATE (replace with fwi::predict(make_schedule(spec)->plan(l), l, costs) when sched is merged):
-//  - steps l per shot from the real CFL time axis; a step costs padded_cells / rate seconds (forward or adjoint);
-//  - a checkpoint state is 2 wavefields plus PML strips (~2.2 padded grids), a gradient snapshot one padded grid,
-//    both divided by the codec's assumed ratio; snapshots are kept every sampling_interval steps;
-//  - all: l snapshots, no recomputation; uniform:K: K states + one segment's snapshots, recompute ~ l;
-//    revolve:S / online:S: S states, recompute from Griewank's bound t(l, S) - l; multilevel: as revolve on its RAM
-//    slots; auto: as all when it fits the budget, else revolve with the slots that fit.
-//  - codec ratios: lossless ~1.25 (the seed's measurements on wavefields), zfp-rate:B exact 32/B,
-//    zfp-precision:P ~ 32/P, zfp-accuracy ~ 8 (tolerance-dependent), zfp-reversible ~ 1.6.
 namespace {
 
-double assumed_ratio(const std::string& codec) {
-    if (const std::string error = codec_spec_error(codec); !error.empty()) throw ConfigError(error);
-    auto number_after = [&](char sep) {
-        const auto p = codec.find(sep);
-        return p == std::string::npos ? 0.0 : std::atof(codec.c_str() + p + 1);
-    };
-    if (codec == "none") return 1.0;
-    if (codec.rfind("zfp-rate", 0) == 0) return 32.0 / std::max(number_after(':'), 1.0);
-    if (codec.rfind("zfp-precision", 0) == 0) return std::max(32.0 / std::max(number_after(':'), 1.0), 1.0);
-    if (codec.rfind("zfp-accuracy", 0) == 0) {
-        // Looser tolerances compress more: ~8x at 1e-5 of a unit-amplitude field, +2x per decade.
-        const double tol = std::max(number_after(':'), 1e-12);
-        return std::clamp(8.0 * std::pow(2.0, std::log10(tol / 1e-5)), 1.5, 100.0);
-    }
-    if (codec == "zfp-reversible") return 1.6;
-    return 1.25;
+// Process-wide: every window and settings edit reuses what this machine measured.
+struct CalibrationCache {
+    std::mutex mutex;
+    std::map<std::string, StepCosts> costs;
+    std::map<std::string, CodecEstimate> codecs;
+};
+CalibrationCache& cache() {
+    static CalibrationCache c;
+    return c;
 }
 
-std::int64_t binomial_recompute(std::int64_t l, std::int64_t s) {
-    if (s >= l - 1) return 0;
-    if (s < 1) s = 1;
-    // r = min{r : C(s + r, s) >= l}; t = r l - C(s + r, s + 1). Doubles are fine for an estimate.
-    double r = 0, c = 1;
-    while (c < double(l)) {
-        ++r;
-        c = c * (double(s) + r) / r;
-    }
-    const double c_next = c * r / (double(s) + 1);
-    return std::max<std::int64_t>(0, std::int64_t(r * double(l) - c_next) - l);
+std::string compression_of(const Experiment& e) {
+    return e.gradient.compression.empty() ? "none" : e.gradient.compression;
 }
 
-std::int64_t spec_number(const std::string& spec) {
-    const auto p = spec.find(':');
-    return p == std::string::npos ? 0 : std::max<std::int64_t>(1, std::atoll(spec.c_str() + p + 1));
+// Step costs depend on the padded shape, the stencil order and the backend only; a codec's on the padded shape.
+std::string step_key(const PaddedGrid& g, const std::string& backend) {
+    return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" + backend;
 }
+std::string codec_key(const std::string& spec, const PaddedGrid& g) {
+    return spec + "/" + std::to_string(g.nz()) + "x" + std::to_string(g.nx());
+}
+
+/// A CPU simulation of the experiment: its time axis and padded grid (cheap: no wavefields, no model copy).
+/// Throws ConfigError for settings that cannot run, as the real run would.
+std::unique_ptr<Simulation> shape_simulation(const Experiment& e) { return make_simulation(e, "cpu"); }
 
 } // namespace
 
-void RunPredictor::set_cell_updates_per_second(double rate) {
-    if (rate > 0 && std::isfinite(rate)) rate_ = rate;
+void RunPredictor::set_backend(const std::string& backend) { backend_ = backend.empty() ? "auto" : backend; }
+
+RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::string& backend) {
+    Measurement m;
+    const std::unique_ptr<Simulation> shape = shape_simulation(e);
+    const PaddedGrid g = shape->propagator().padded();
+    const std::string spec = compression_of(e);
+    const std::string skey = step_key(g, backend), ckey = codec_key(spec, g);
+    bool need_costs = false, need_codec = false;
+    {
+        std::lock_guard lock(cache().mutex);
+        need_costs = !cache().costs.count(skey);
+        need_codec = !cache().codecs.count(ckey);
+    }
+    if (need_costs) {
+        auto sim = make_simulation(e, backend);
+        sim->set_model(working_model(e));
+        m.costs = measure_step_costs(*sim);
+        m.step_key = skey;
+    }
+    if (need_codec) {
+        m.codec = estimate_codec(spec, g.nz(), g.nx());
+        m.codec_key = ckey;
+    }
+    return m;
+}
+
+void RunPredictor::add(const Measurement& m) {
+    std::lock_guard lock(cache().mutex);
+    if (!m.step_key.empty()) cache().costs[m.step_key] = m.costs;
+    if (!m.codec_key.empty()) cache().codecs[m.codec_key] = m.codec;
+}
+
+bool RunPredictor::cached_costs(const Experiment& e, StepCosts& out) const {
+    try {
+        const std::string key = step_key(shape_simulation(e)->propagator().padded(), backend_);
+        std::lock_guard lock(cache().mutex);
+        const auto it = cache().costs.find(key);
+        if (it == cache().costs.end()) return false;
+        out = it->second;
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+RunPrediction RunPredictor::predict_now(const Experiment& e) {
+    try {
+        add(measure(e, backend_));
+    } catch (const Error&) {
+        // predict() reports the same error.
+    }
+    return predict(e);
 }
 
 RunPrediction RunPredictor::predict(const Experiment& e) const {
     RunPrediction p;
     try {
-        const Model& model = working_model(e);
-        const TimeAxis axis = make_time_axis(model.grid, reference_velocity(e), e.propagation);
-        const std::int64_t l = axis.inner_nt;
-        const auto shots = std::int64_t(std::max<std::size_t>(e.acquisition.shots.size(), 1));
-        const int pad = e.propagation.pml_width + e.propagation.order / 2;
-        const double padded = double(model.grid.nz() + 2 * pad) * double(model.grid.nx() + 2 * pad);
-        const double step_s = padded / rate_;
-        const double ratio = assumed_ratio(e.gradient.compression);
-        const double snapshot_bytes = padded * 4.0 / ratio;
-        const double state_bytes = 2.2 * padded * 4.0 / ratio;
-        const auto interval = std::max(e.gradient.sampling_interval, 1);
-        const double snapshots_all = std::ceil(double(l) / interval);
+        const std::unique_ptr<Simulation> sim = shape_simulation(e);
+        const PaddedGrid g = sim->propagator().padded();
+        const GradientSettings& s = e.gradient;
+        const std::string spec = compression_of(e);
+        make_codec(spec);  // the engine's own check, before anything is measured
+        const std::string schedule_spec = s.schedule.empty() ? "all" : s.schedule;
+        if (schedule_spec != "auto") make_schedule(schedule_spec);  // validates the spec
+        p.inner_steps = sim->time().inner_nt;
+        p.step_ratio = sim->time().step_ratio;
+        p.shots = std::int64_t(e.acquisition.shots.size());
+        p.budget_bytes = s.budget_bytes;
+        p.disk_budget_bytes = s.disk_budget_bytes;
 
-        std::string schedule = e.gradient.schedule;
-        double held = 0;
-        std::int64_t recompute = 0;
-        const std::uint64_t budget = e.gradient.budget_bytes;
-        if (schedule == "auto") {
-            const std::int64_t fit = budget ? std::int64_t(double(budget) / state_bytes) : l;
-            schedule = (budget == 0 || snapshots_all * snapshot_bytes <= double(budget))
-                           ? "all"
-                           : "revolve:" + std::to_string(std::max<std::int64_t>(fit, 1));
+        StepCosts measured;
+        CodecEstimate codec;
+        bool have_costs = false, have_codec = false;
+        {
+            std::lock_guard lock(cache().mutex);
+            if (auto it = cache().costs.find(step_key(g, backend_)); it != cache().costs.end())
+                measured = it->second, have_costs = true;
+            if (auto it = cache().codecs.find(codec_key(spec, g)); it != cache().codecs.end())
+                codec = it->second, have_codec = true;
         }
-        if (schedule == "all") {
-            held = snapshots_all * snapshot_bytes;
-        } else if (schedule.rfind("uniform:", 0) == 0) {
-            const std::int64_t k = spec_number(schedule);
-            held = double(k) * state_bytes + std::ceil(double(l) / double(k + 1) / interval) * snapshot_bytes;
-            recompute = l - l / (k + 1);
-        } else if (schedule.rfind("revolve:", 0) == 0 || schedule.rfind("online:", 0) == 0 ||
-                   schedule.rfind("multilevel:", 0) == 0) {
-            const std::int64_t s = spec_number(schedule);
-            held = double(std::min(s, l)) * state_bytes;
-            recompute = binomial_recompute(l, s) + l;  // + the forward step inside each reverse
-        } else {
-            throw ConfigError("unknown schedule '" + schedule + "' (all | uniform:K | revolve:S | multilevel:R,D | "
-                              "online:S | auto)");
+        if (!have_costs || !have_codec) {
+            p.calibrating = true;
+            p.error = QObject::tr("measuring this machine's step and codec costs…");
+            return p;
         }
+
+        // As resolve_plan(): slots sized with the ratio the codec guarantees, auto chosen from the same request.
+        StepCosts costs = with_codec(measured, codec, true);
+        costs.sampling_interval = s.sampling_interval;
+        const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
+        const PlanRequest request = make_plan_request(*sim, s, costs, {safe});
+        p.alternatives = plan_table(request);
+        std::string chosen = schedule_spec;
+        if (chosen == "auto") {
+            chosen = choose_auto(request).schedule;  // ResourceError: nothing fits
+            p.automatic = true;
+        }
+        const auto plan = make_schedule(chosen, costs)->plan(p.inner_steps);
+        p.per_shot = fwi::predict(plan, p.inner_steps, costs);
+        p.costs = costs;
+        p.schedule = QString::fromStdString(chosen);
+        p.compression_ratio = costs.compression_ratio;
+        p.measured_ratio = codec.ratio;
+        p.codec = spec;
+        p.forward_seconds = double(p.shots) * double(p.inner_steps) * costs.forward_step_s;
+        p.gradient_seconds = double(p.shots) * p.per_shot.total_s;
+        const auto& peak = p.per_shot.peak_bytes;
+        p.peak_bytes = peak.empty() ? 0 : peak[0];
+        p.disk_peak_bytes = peak.size() > 1 ? peak[1] : 0;
+        p.fits_budget = (s.budget_bytes == 0 || p.peak_bytes <= s.budget_bytes) &&
+                        (s.disk_budget_bytes == 0 || p.disk_peak_bytes <= s.disk_budget_bytes);
         p.ok = true;
-        p.inner_steps = l;
-        p.step_ratio = axis.step_ratio;
-        p.schedule = QString::fromStdString(schedule);
-        p.compression_ratio = ratio;
-        p.forward_seconds = double(shots) * double(l) * step_s;
-        // Adjoint steps with gradient accumulation cost about twice a forward step (REFERENCES.md peers: 529 vs 991).
-        p.gradient_seconds = double(shots) * (double(l) + double(recompute) + 2.0 * double(l)) * step_s;
-        p.peak_bytes = std::uint64_t(held);
-        if (budget && p.peak_bytes > budget) {
-            p.ok = false;
-            p.error = QObject::tr("needs %1, over the %2 budget").arg(format_bytes(p.peak_bytes), format_bytes(budget));
-        }
     } catch (const Error& err) {
         p.ok = false;
         p.error = QString::fromUtf8(err.what());
@@ -128,13 +166,32 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
 }
 
 QString RunPrediction::summary() const {
-    if (!ok && inner_steps == 0) return QObject::tr("No prediction: %1").arg(error);
-    QString s = QObject::tr("Forward ≈ %1 · gradient (%2) ≈ %3, peak memory ≈ %4 · %5 steps/shot")
-                    .arg(format_seconds(forward_seconds), schedule, format_seconds(gradient_seconds),
-                         format_bytes(peak_bytes))
+    if (calibrating) return QObject::tr("%1 steps/shot — %2").arg(inner_steps).arg(error.toHtmlEscaped());
+    if (!ok) return QObject::tr("<span style='color:#b00020'>No prediction: %1</span>").arg(error.toHtmlEscaped());
+    QString s = QObject::tr("Forward ≈ <b>%1</b> · gradient ≈ <b>%2</b> with <b>%3</b>%4, %5 · %6 shot(s), %7 steps/shot")
+                    .arg(format_seconds(forward_seconds), format_seconds(gradient_seconds), schedule,
+                         automatic ? QObject::tr(" (auto)") : QString(), QString::fromStdString(codec).toHtmlEscaped())
+                    .arg(shots)
                     .arg(inner_steps);
     if (step_ratio > 1) s += QObject::tr(" (%1 inner steps per sample)").arg(step_ratio);
-    if (!ok) s += " — " + error;
+    const auto of_budget = [](std::uint64_t bytes, std::uint64_t budget) {
+        return budget ? QObject::tr("%1 of %2").arg(format_bytes(bytes), format_bytes(budget)) : format_bytes(bytes);
+    };
+    s += "<br>" + QObject::tr("Peak per shot: RAM %1").arg(of_budget(peak_bytes, budget_bytes));
+    if (disk_peak_bytes > 0 || disk_budget_bytes > 0)
+        s += QObject::tr(", disk %1").arg(of_budget(disk_peak_bytes, disk_budget_bytes));
+    if (compression_ratio > 1) s += QObject::tr(" (sized at %1:1)").arg(compression_ratio, 0, 'g', 3);
+    s += " — " + (fits_budget ? QObject::tr("<span style='color:#1b7a1b'>fits the budget</span>")
+                              : QObject::tr("<span style='color:#b00020'>over the budget</span>"));
+    const PlanCounts& c = per_shot.counts;
+    s += "<br>" + QObject::tr("Per shot: %1 recomputed steps, %2 state writes, %3 peak snapshots")
+                      .arg(c.advance_steps + c.reverse_forward_steps - inner_steps)
+                      .arg([&] {
+                          std::int64_t n = 0;
+                          for (auto w : c.writes) n += w;
+                          return n;
+                      }())
+                      .arg(c.peak_snapshots);
     return s;
 }
 

@@ -8,7 +8,9 @@
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/project_document.hpp"
+#include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/run_monitor.hpp"
+#include "fwi/ui/settings_panel.hpp"
 
 #include <QApplication>
 #include <QDir>
@@ -47,6 +49,19 @@ void drag(QWidget* w, QPoint a, QPoint b, bool release) {
 void click(QWidget* w, QPoint p) {
     mouse(w, QEvent::MouseButtonPress, p, Qt::LeftButton, Qt::LeftButton);
     mouse(w, QEvent::MouseButtonRelease, p, Qt::LeftButton, Qt::NoButton);
+}
+
+/// Until the prediction's costs are measured (a worker thread), so the panel shows numbers.
+void wait_prediction(MainWindow& w) {
+    QElapsedTimer t;
+    t.start();
+    while (w.settings_panel()->prediction().calibrating && t.elapsed() < 30'000) settle(100);
+}
+
+/// Until the misfit plot's inversion series has `points` points (or the run ended).
+void wait_iterations(MainWindow& w, std::size_t points) {
+    PlotView* plot = w.run_monitor()->misfit_plot();
+    while (w.job_runner()->running() && plot->point_count(plot->find_series("inversion")) < points) settle(100);
 }
 
 void raise_dock(MainWindow& w, const char* name) {
@@ -89,7 +104,9 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     save(view, "model_view_edited");
 
     raise_dock(w, "dock_settings");
+    wait_prediction(w);
     save(&w, "settings_and_prediction");
+    save(w.settings_panel()->prediction_panel(), "prediction_panel");
 
     // Forward model: grab the wavefield mid-run, then the gathers.
     raise_dock(w, "dock_wavefield");
@@ -100,6 +117,16 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     raise_dock(w, "dock_gathers");
     save(&w, "after_forward");
     save(w.gather_view(), "gathers_observed");
+
+    // Inversion: grab the window while it runs (model view and misfit plot follow each iteration), then the end.
+    raise_dock(w, "dock_gradient");
+    raise_dock(w, "dock_misfit");
+    if (!w.run_invert()) ++failures;
+    wait_iterations(w, 3);
+    save(&w, "inversion_running");
+    save(w.run_monitor()->misfit_plot(), "plot_misfit_inversion");
+    if (!wait_job(w, 300'000)) ++failures;
+    save(w.model_view(), "model_after_inversion");
 
     // Gradient with the checkpointing demo settings: timeline, memory, gradient, gathers.
     if (!w.run_gradient()) ++failures;
@@ -118,6 +145,7 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     w.open_demo("checkpointing");
     settle(500);
     raise_dock(w, "dock_settings");
+    wait_prediction(w);
     save(&w, "checkpointing_settings");
     bool ok = false;
     QObject::connect(w.job_runner(), &JobRunner::finished, &w,

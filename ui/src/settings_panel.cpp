@@ -4,12 +4,14 @@
 #include "fwi/project_tools.hpp"
 #include "fwi/time_axis.hpp"
 #include "fwi/ui/messages.hpp"
+#include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/project_document.hpp"
 #include "codec_spec.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -17,6 +19,7 @@
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -54,11 +57,7 @@ bool codec_has_parameter(const QString& kind) {
 } // namespace
 
 SettingsPanel::SettingsPanel(ProjectDocument* doc, QWidget* parent) : QWidget(parent), doc_(doc) {
-    prediction_label_ = new QLabel(this);
-    prediction_label_->setObjectName("prediction");
-    prediction_label_->setWordWrap(true);
-    prediction_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    prediction_label_->setStyleSheet("QLabel { background: #eef3fb; border: 1px solid #b8c8e0; padding: 6px; }");
+    prediction_panel_ = new PredictionPanel(this);
     // The forms scroll; the prediction stays in sight below them.
     auto* forms = new QWidget(this);
     auto* forms_layout = new QVBoxLayout(forms);
@@ -73,15 +72,25 @@ SettingsPanel::SettingsPanel(ProjectDocument* doc, QWidget* parent) : QWidget(pa
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll, 1);
-    layout->addWidget(new QLabel(tr("<b>Prediction</b> (time and peak memory)"), this));
-    layout->addWidget(prediction_label_);
-    connect(doc_, &ProjectDocument::changed, this, [this] { load(); });
+    layout->addWidget(new QLabel(tr("<b>Prediction</b> (measured costs, performance model)"), this));
+    layout->addWidget(prediction_panel_);
+    connect(doc_, &ProjectDocument::changed, this, [this] {
+        calibration_error_.clear();  // new settings: measure again if they need it
+        load();
+    });
     load();
 }
 
 RunPredictor& SettingsPanel::predictor() { return predictor_; }
 const RunPrediction& SettingsPanel::prediction() const { return prediction_; }
-QString SettingsPanel::prediction_text() const { return prediction_label_->text(); }
+QString SettingsPanel::prediction_text() const { return prediction_panel_->text(); }
+PredictionPanel* SettingsPanel::prediction_panel() const { return prediction_panel_; }
+bool SettingsPanel::calibrating() const { return calibration_running_; }
+
+void SettingsPanel::set_backend(const std::string& backend) {
+    predictor_.set_backend(backend);
+    update_prediction();
+}
 
 QWidget* SettingsPanel::build_propagation() {
     auto* box = new QGroupBox(tr("Propagation"), this);
@@ -167,10 +176,10 @@ QWidget* SettingsPanel::build_inversion() {
     vmax_bound_ = double_box(box, "max_velocity_bound", 1, 20000, 0, " m/s");
     optimizer_ = new QComboBox(box);
     optimizer_->setObjectName("optimizer");
-    optimizer_->addItems({"lbfgs", "gradient-descent"});
+    optimizer_->addItems({"lbfgs", "cg", "gradient-descent"});
     misfit_ = new QComboBox(box);
     misfit_->setObjectName("misfit");
-    misfit_->addItems({"l2"});
+    misfit_->addItems({"l2", "normalized"});
     form->addRow(tr("Iterations per stage"), iterations_);
     form->addRow(tr("Frequency stages"), stages_);
     form->addRow(tr("Lowest velocity"), vmin_bound_);
@@ -219,8 +228,12 @@ void SettingsPanel::load() {
     stages_->setText(stages.join(", "));
     vmin_bound_->setValue(inv.min_velocity_mps);
     vmax_bound_->setValue(inv.max_velocity_mps);
-    optimizer_->setCurrentText(QString::fromStdString(inv.optimizer));
-    misfit_->setCurrentText(QString::fromStdString(inv.misfit));
+    // Names the engine accepts but the lists lack (a project written by `fwi invert --optimizer gd`) are added.
+    for (auto [box, name] : {std::pair{optimizer_, &inv.optimizer}, std::pair{misfit_, &inv.misfit}}) {
+        const QString text = QString::fromStdString(*name);
+        if (box->findText(text) < 0) box->addItem(text);
+        box->setCurrentText(text);
+    }
     loading_ = false;
 
     const QString k = schedule_->currentText();
@@ -330,7 +343,15 @@ void SettingsPanel::commit_inversion() {
 void SettingsPanel::update_prediction() {
     const Experiment& e = doc_->experiment();
     prediction_ = predictor_.predict(e);
-    prediction_label_->setText(prediction_.summary());
+    if (prediction_.calibrating) {
+        if (!calibration_error_.isEmpty()) {
+            prediction_.calibrating = false;
+            prediction_.error = calibration_error_;
+        } else {
+            start_calibration();
+        }
+    }
+    prediction_panel_->show_prediction(prediction_);
     QString info;
     try {
         const Model& m = working_model(e);
@@ -346,6 +367,34 @@ void SettingsPanel::update_prediction() {
     }
     time_info_->setText(info);
     emit prediction_changed(prediction_);
+}
+
+void SettingsPanel::start_calibration() {
+    // One measurement at a time; a request during one is served when it ends (the cache may already cover it).
+    if (calibration_running_) return;
+    calibration_running_ = true;
+    struct Outcome {
+        RunPredictor::Measurement measurement;
+        QString error;
+    };
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher] {
+        const Outcome out = watcher->result();
+        watcher->deleteLater();
+        calibration_running_ = false;
+        if (out.error.isEmpty()) RunPredictor::add(out.measurement);
+        else calibration_error_ = out.error;
+        update_prediction();
+        emit calibrated();
+    });
+    // The worker gets copies: the user may keep editing while it measures.
+    watcher->setFuture(QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend()]() -> Outcome {
+        try {
+            return {RunPredictor::measure(e, backend), {}};
+        } catch (const std::exception& err) {
+            return {{}, QString::fromUtf8(err.what())};
+        }
+    }));
 }
 
 } // namespace fwi::ui

@@ -3,10 +3,12 @@
 // needs (taken on the GUI thread when it is made), so the user may keep editing while it runs; its results reach the
 // GUI thread through `apply`, called only when the job succeeds.
 #include "fwi/gradient_engine.hpp"
+#include "fwi/inversion.hpp"
 #include "fwi/project.hpp"
 #include "fwi/ui/job_runner.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,23 @@ struct GradientOutput {
 
 /// The misfit gradient at the project's working model (current, else initial), against its observed data.
 JobWork gradient_job(const Project& project, const std::string& backend, std::function<void(GradientOutput)> apply);
+
+struct InversionOutput {
+    std::vector<IterationRecord> history;  ///< this run's completed records (iteration 0 = the starting model)
+    OptimizerState state;                  ///< after the last completed iteration: resume from here (empty: none)
+    StopReason reason = StopReason::None;  ///< Cancelled when stopped early (the records are still consistent)
+    int evaluations = 0;
+    double seconds = 0;
+    std::string warnings;
+};
+using IterationRecordPtr = std::shared_ptr<const IterationRecord>;
+
+/// fwi::run_inversion of the project as inversion_setup() describes it (its inversion settings, fresh from the
+/// initial model). `on_record` gets every completed iteration live on the GUI thread. On cancel the job stops
+/// early (JobContext::stopped_early) and `apply` still gets the iterations completed so far, with the matching
+/// optimizer state, so that the project stays consistent at the last completed iteration.
+JobWork inversion_job(const Project& project, const std::string& backend,
+                      std::function<void(IterationRecordPtr)> on_record, std::function<void(InversionOutput)> apply);
 
 /// "cpu", plus "cuda" when built and a device is present.
 std::vector<std::string> backends();

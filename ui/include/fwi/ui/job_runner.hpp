@@ -5,8 +5,11 @@
 // steps, and never while the previous frame is still undelivered). Pause, resume and cancel go through the token.
 //
 // A job returns, from the worker thread, a "commit" closure that the runner calls on the GUI thread if and only if
-// the job succeeded: that is where results enter the project. Failed and cancelled jobs therefore leave the project
-// untouched. Errors escape as exceptions and arrive as finished(Failed, message).
+// the job returned: that is where results enter the project. Failed jobs and jobs cancelled by fwi::Cancelled
+// therefore leave the project untouched. A job that stops early on cancel with a partial result worth keeping (an
+// inversion's completed iterations) sets JobContext::stopped_early and returns its commit: the runner applies it and
+// reports Cancelled. Errors escape as exceptions and arrive as finished(Failed, message). Live results other than
+// events and fields (an inversion's iterations) go through JobContext::post.
 #include "fwi/events.hpp"
 
 #include <QObject>
@@ -40,6 +43,11 @@ struct JobThrottle {
 struct JobContext {
     Observer* observer = nullptr;
     const CancelToken* cancel = nullptr;
+    /// Runs `fn` on the GUI thread, queued after the events and fields posted before it, and before finished();
+    /// dropped when the runner is gone. Callable from the worker thread only.
+    std::function<void(std::function<void()>)> post;
+    /// Set by the job when it returns a partial result after a cancel (see above).
+    bool stopped_early = false;
 };
 
 /// Runs on the worker thread; returns what to apply on the GUI thread on success (may be empty).

@@ -2,6 +2,7 @@
 // The FWI Studio main window: the model view in the centre; dockable panels for the acquisition table, the settings
 // (with the live prediction), the live views (wavefield, gradient, gathers) and the live plots; menus, toolbar,
 // shortcuts, recent projects, autosave and a status bar naming the compute device and the memory in use.
+#include "fwi/project.hpp"
 #include "fwi/ui/job_runner.hpp"
 
 #include <QMainWindow>
@@ -46,6 +47,10 @@ public:
     /// Jobs (false when one is already running or the project lacks what the job needs).
     bool run_forward();
     bool run_gradient();
+    /// Run › Invert: the project's inversion from its initial model; the model view and the misfit plot follow each
+    /// iteration. Success or cancel stores the completed iterations as one undoable edit (cancel: up to the last
+    /// completed iteration, with its optimizer state).
+    bool run_invert();
     /// Which model the central view shows: "true", "initial" or "current" (the default, falling back as the
     /// document's display_model()).
     void show_model(const QString& which);
@@ -69,6 +74,7 @@ private:
     void autosave();
     void show_stored_results();
     void log(const QString& text);
+    void show_iteration(const IterationRecord& record);
     bool start_job(const QString& name, std::int64_t expected_steps, double predicted_s, std::int64_t inner_steps,
                    JobWork work);
     struct Impl;

@@ -2,6 +2,7 @@
 // The open project as the GUI holds it: one fwi::Project (experiment + results), its file path, an undo stack of edits and the dirty flag
 // (dirty = the undo stack is not at its clean index). Every edit goes through a QUndoCommand so Edit > Undo works for
 // acquisition, settings and model results alike; views listen to changed(parts) and never edit the value directly.
+#include "fwi/optimizer.hpp"
 #include "fwi/project.hpp"
 #include "fwi/settings.hpp"
 
@@ -58,6 +59,11 @@ public:
     /// The last gradient and misfit (one undo step).
     void edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text);
     void edit_history(std::vector<IterationRecord> history, const QString& text);
+    /// An inversion's outcome as one undo step: `history` replaces the project's, the current model, gradient and
+    /// misfit come from its records (fwi::apply_record, as the CLI saves them), and `optimizer_state` is what a
+    /// resume continues from. Nothing happens for an empty history.
+    void edit_inversion_result(std::vector<IterationRecord> history, OptimizerState optimizer_state,
+                               const QString& text);
 
 signals:
     void changed(int parts);

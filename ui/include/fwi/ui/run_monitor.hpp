@@ -28,6 +28,9 @@ public:
     /// Records the measured time against the prediction (timing plot) when the run succeeded.
     void end_run(bool succeeded, double seconds);
     void add_misfit(double iteration, double misfit);
+    /// The misfit plot's "inversion" series: cleared when an inversion starts, one point per completed iteration.
+    void begin_inversion();
+    void add_inversion_misfit(int iteration, double misfit);
     /// Draws a plan's predicted timeline (plan_timeline.hpp) in light colours under the live marks; an empty list
     /// removes it. Shots run one after the other, so the plan repeats `shots` times.
     void show_plan(const std::vector<TimelineMark>& marks, int shots);

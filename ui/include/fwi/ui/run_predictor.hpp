@@ -1,39 +1,78 @@
 #pragma once
-// The live "predicted time and peak memory" of the settings panels. This is the ONE adapter between the GUI and the
-// performance model: the panels only see RunPrediction. Until fwi/performance_model.hpp (branch sched) is merged,
-// the implementation is an interim estimate (documented in run_predictor.cpp); swapping it for fwi::predict() of the
-// real plan changes this file only.
+// The live "predicted time and peak memory" of the settings panel: the ONE adapter between the GUI and the core
+// performance model (fwi/run_plan.hpp, fwi/performance_model.hpp). The numbers are the executor's own: step costs
+// measured by fwi::measure_step_costs on a Simulation of the project, the codec's estimate from fwi::estimate_codec
+// with slots sized pessimistically (fwi::with_codec, as resolve_plan does), the request from
+// fwi::make_plan_request, then fwi::predict of the chosen schedule's plan ("auto": fwi::choose_auto).
+//
+// Measuring runs a few propagator steps and a few codec passes, so it is done once per (padded grid, order,
+// backend) and once per (codec, padded grid) and cached for the whole process. predict() never measures: without
+// the measurement it says so (calibrating = true) and the caller runs measure() off the GUI thread, add()s the
+// result and predicts again. predict_now() measures in place (tests, scripts).
+#include "fwi/performance_model.hpp"
 #include "fwi/settings.hpp"
 
 #include <QString>
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace fwi::ui {
 
 struct RunPrediction {
-    bool ok = false;
-    QString error;                     ///< why no prediction (bad settings), when !ok
+    bool ok = false;                   ///< a prediction exists (valid settings, costs measured, a plan chosen)
+    bool calibrating = false;          ///< !ok only because this machine's costs are not measured yet
+    QString error;                     ///< why there is no prediction, when !ok (for auto: the ResourceError text)
     std::int64_t inner_steps = 0;      ///< per shot
     int step_ratio = 1;
-    double forward_seconds = 0;        ///< modelling every shot once
-    double gradient_seconds = 0;       ///< one gradient over every shot, with the chosen schedule
-    std::uint64_t peak_bytes = 0;      ///< gradient: checkpoints + snapshots held at once (stored size)
-    double compression_ratio = 1;      ///< the ratio assumed for the codec
-    QString schedule;                  ///< the schedule the numbers are for
-    QString summary() const;           ///< one line for the label
+    std::int64_t shots = 0;
+    double forward_seconds = 0;        ///< modelling every shot once: shots x inner steps x measured forward step
+    double gradient_seconds = 0;       ///< one gradient over every shot (shots run one after the other)
+    std::uint64_t peak_bytes = 0;      ///< per shot: RAM tier (tier 0), states + snapshots, stored size
+    std::uint64_t disk_peak_bytes = 0; ///< per shot: disk tier (tier 1), 0 without one
+    std::uint64_t budget_bytes = 0;    ///< the settings' budgets (0 = unlimited)
+    std::uint64_t disk_budget_bytes = 0;
+    bool fits_budget = false;          ///< peak_bytes and disk_peak_bytes within their budgets
+    double compression_ratio = 1;      ///< the ratio slots are sized with (1 unless the codec guarantees one)
+    double measured_ratio = 1;         ///< the codec's ratio on a synthetic wavefield
+    QString schedule;                  ///< the spec the numbers are for ("auto" resolved)
+    bool automatic = false;            ///< the schedule was chosen by choose_auto
+    std::string codec;                 ///< the compression spec
+    StepCosts costs;                   ///< what the prediction used (codec applied)
+    Prediction per_shot;               ///< fwi::predict of the plan, one shot
+    std::vector<PlanRow> alternatives; ///< fwi::plan_table for this run, with the settings' codec
+    QString summary() const;           ///< a few lines (rich text) for the label
 };
 
 class RunPredictor {
 public:
-    /// Throughput of the propagator in padded-cell updates per second; calibrated from measured runs.
-    void set_cell_updates_per_second(double rate);
-    double cell_updates_per_second() const { return rate_; }
-    /// Never throws: impossible settings give ok = false and the reason.
+    /// Backend whose costs are measured and predicted ("auto", "cpu", "cuda").
+    void set_backend(const std::string& backend);
+    const std::string& backend() const { return backend_; }
+
+    /// Never measures and never throws: impossible settings give ok = false and the reason; costs not measured
+    /// yet give ok = false, calibrating = true.
     RunPrediction predict(const Experiment& experiment) const;
+    /// predict(), measuring first when needed (blocks for the measurement).
+    RunPrediction predict_now(const Experiment& experiment);
+
+    /// What predict() needs measured for `experiment` and is not in the cache yet.
+    struct Measurement {
+        std::string step_key, codec_key;  ///< empty: already cached
+        StepCosts costs;
+        CodecEstimate codec;
+    };
+    /// Thread-safe and self-contained (works on copies): run it on a worker thread. Throws ConfigError for
+    /// settings that cannot run (the caller shows predict()'s error instead).
+    static Measurement measure(const Experiment& experiment, const std::string& backend);
+    /// Adds a measurement to the process-wide cache.
+    static void add(const Measurement& measurement);
+    /// The measured step costs predict() uses for `experiment` (no codec), if cached.
+    bool cached_costs(const Experiment& experiment, StepCosts& out) const;
 
 private:
-    double rate_ = 1.0e9;  // a 2-core CPU at order 8 (REFERENCES.md: peers reach 0.85-1.5e9)
+    std::string backend_ = "auto";
 };
 
 /// Human units: "1.2 GB", "35 s", "2 h 5 min".

@@ -2,7 +2,8 @@
 // Propagation, gradient and inversion settings, edited in place. Every change is validated as a whole value
 // (cross-field rules, the codec and schedule specs, the CFL time axis) before it becomes one undoable edit of the
 // ProjectDocument; refused input shows a message and the fields return to the document's values. Below the forms,
-// a live prediction (time and peak memory) from RunPredictor follows every change.
+// a live prediction (time, peak memory, fits the budget, the plan table) from RunPredictor follows every change; the
+// costs it needs are measured once on a worker thread (the panel says "measuring" meanwhile).
 #include "fwi/settings.hpp"
 #include "fwi/ui/run_predictor.hpp"
 
@@ -16,6 +17,7 @@ class QSpinBox;
 
 namespace fwi::ui {
 
+class PredictionPanel;
 class ProjectDocument;
 
 class SettingsPanel : public QWidget {
@@ -25,6 +27,11 @@ public:
     RunPredictor& predictor();
     const RunPrediction& prediction() const;
     QString prediction_text() const;
+    PredictionPanel* prediction_panel() const;
+    /// True while this machine's costs are being measured for the prediction.
+    bool calibrating() const;
+    /// The backend whose costs the prediction uses.
+    void set_backend(const std::string& backend);
 
     /// Reads the widgets into values; "" when valid, else the reason (pure: nothing is applied).
     QString read_propagation(PropagationSettings& out) const;
@@ -37,12 +44,15 @@ public slots:
 
 signals:
     void prediction_changed(const fwi::ui::RunPrediction& prediction);
+    /// A cost measurement ended (the prediction was updated just before).
+    void calibrated();
 
 private:
     void load();
     void commit_propagation();
     void commit_gradient();
     void commit_inversion();
+    void start_calibration();
     void refuse(const QString& title, const QString& reason);
     QWidget* build_propagation();
     QWidget* build_gradient();
@@ -52,6 +62,8 @@ private:
     RunPredictor predictor_;
     RunPrediction prediction_;
     bool loading_ = false;
+    bool calibration_running_ = false;
+    QString calibration_error_;  ///< the last measurement failed: shown until the settings change
     // propagation
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
     QComboBox* order_;
@@ -67,7 +79,7 @@ private:
     QLineEdit* stages_;
     QDoubleSpinBox *vmin_bound_, *vmax_bound_;
     QComboBox *optimizer_, *misfit_;
-    QLabel* prediction_label_;
+    PredictionPanel* prediction_panel_;
 };
 
 } // namespace fwi::ui
