@@ -25,6 +25,7 @@
 //
 // INVARIANTS: every cell is computed by the same arithmetic whatever the thread count or schedule (no reductions), so a
 // state restored from a copy continues bit for bit, and every checkpoint schedule gives the same gradient bit for bit.
+#include "propagator/denormals.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
 
@@ -103,6 +104,7 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
     const float idx = g.inv_dx, idz = g.inv_dz, idx2 = g.inv_dx2, idz2 = g.inv_dz2;
 #pragma omp parallel
     {
+        flush_denormals();
         // (1) psi^n from u^n, in the layers only.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
@@ -202,6 +204,7 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
     const float* baz = pz.b_over_a.data();
 #pragma omp parallel
     {
+        flush_denormals();
         // Gradient with mu^(n+1), and s <- a (mu + s) in the layers.
 #pragma omp for schedule(static)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
