@@ -137,7 +137,8 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     StepCosts measured;
     QVERIFY(predictor.cached_costs(e, measured));
     QVERIFY(measured.forward_step_s > 0 && measured.adjoint_step_s > 0);
-    // Store-all: every step once forward and once adjoint, one snapshot per step written and read, nothing else.
+    // Store-all: every step once forward (writing its snapshot) and once adjoint, one snapshot per step stored and
+    // read back, nothing else.
     const auto l = all.inner_steps;
     const Prediction& shot = all.per_shot;
     QCOMPARE(shot.counts.snapshot_steps, l);
@@ -146,7 +147,8 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     QCOMPARE(all.peak_bytes, std::uint64_t(l) * measured.snapshot_bytes);
     const StepCosts& c = all.costs;
     const double per_snapshot = c.write_s(0, c.snapshot_bytes) + c.read_s(0, c.snapshot_bytes);
-    const double expected = double(l) * (measured.forward_step_s + measured.adjoint_step_s + per_snapshot);
+    const double expected =
+        double(l) * (measured.forward_step_s + measured.snapshot_write_s + measured.adjoint_step_s + per_snapshot);
     QVERIFY2(std::abs(shot.total_s - expected) <= 1e-9 * expected,
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));
     QCOMPARE(all.gradient_seconds, 2 * shot.total_s);  // two shots, one after the other

@@ -27,6 +27,7 @@ struct TierCosts {
 struct StepCosts {
     double forward_step_s = 1;
     double adjoint_step_s = 1;         ///< one Reverse's adjoint work (its internal forward step is extra)
+    double snapshot_write_s = 0;       ///< extra time of a forward step that also writes its gradient snapshot
     std::uint64_t state_bytes = 1;     ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
     std::uint64_t snapshot_bytes = 1;  ///< one gradient snapshot, uncompressed
     double compression_ratio = 1;      ///< raw / stored, >= 1, for states and snapshots alike
@@ -47,7 +48,7 @@ struct StepCosts {
 
 struct Prediction {
     double total_s = 0;
-    double forward_s = 0;    ///< the first computation of each of the l steps
+    double forward_s = 0;    ///< the first computation of each of the l steps, and every snapshot write
     double recompute_s = 0;  ///< every further forward step (in Advance or inside Reverse)
     double adjoint_s = 0;
     double store_s = 0;      ///< tier writes of states and snapshots (codec time excluded)

@@ -42,6 +42,7 @@ double StepCosts::read_s(int t, std::uint64_t bytes) const {
 void StepCosts::validate() const {
     require_time(forward_step_s, "forward_step_s");
     require_time(adjoint_step_s, "adjoint_step_s");
+    require_time(snapshot_write_s, "snapshot_write_s");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
     if (!(compression_ratio >= 1) || !std::isfinite(compression_ratio))
@@ -110,7 +111,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     replay.finish(plan.size());
     p.counts = replay.final_counts();
     const double f = costs.forward_step_s;
-    p.forward_s = static_cast<double>(steps) * f;
+    p.forward_s = static_cast<double>(steps) * f +
+                  static_cast<double>(p.counts.snapshot_steps + p.counts.reverse_forward_steps) * costs.snapshot_write_s;
     p.recompute_s = static_cast<double>(p.counts.advance_steps + p.counts.reverse_forward_steps - steps) * f;
     p.adjoint_s = static_cast<double>(p.counts.reverse_steps) * costs.adjoint_step_s;
     std::size_t tiers = p.counts.peak_slots.size();

@@ -71,9 +71,15 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     if (r.steps < 1) throw ConfigError("plan table: step count must be >= 1, got " + std::to_string(r.steps));
     r.costs.validate();
     if (r.codecs.empty()) throw ConfigError("plan table: no codec to consider");
+    // The baseline is uncompressed store-all: with the "none" codec's own (copy and checksum) times when it is listed.
     StepCosts raw = r.costs;
     raw.compression_ratio = 1;
     raw.compress_s = raw.decompress_s = 0;
+    for (const CodecEstimate& codec : r.codecs)
+        if (codec.codec == "none") {
+            raw.compress_s = codec.compress_s;
+            raw.decompress_s = codec.decompress_s;
+        }
     const double baseline_s = predict(StoreAllSchedule().plan(r.steps), r.steps, raw).total_s;
 
     std::vector<PlanRow> rows;
