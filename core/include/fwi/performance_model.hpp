@@ -28,6 +28,9 @@ struct StepCosts {
     double forward_step_s = 1;
     double adjoint_step_s = 1;         ///< one Reverse's adjoint work (its internal forward step is extra)
     double snapshot_write_s = 0;       ///< extra time of a forward step that also writes its gradient snapshot
+    /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for the
+    /// plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
+    double first_touch_s_per_byte = 0;
     std::uint64_t state_bytes = 1;     ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
     std::uint64_t snapshot_bytes = 1;  ///< one gradient snapshot, uncompressed
     double compression_ratio = 1;      ///< raw / stored, >= 1, for states and snapshots alike
@@ -51,7 +54,7 @@ struct Prediction {
     double forward_s = 0;    ///< the first computation of each of the l steps, and every snapshot write
     double recompute_s = 0;  ///< every further forward step (in Advance or inside Reverse)
     double adjoint_s = 0;
-    double store_s = 0;      ///< tier writes of states and snapshots (codec time excluded)
+    double store_s = 0;      ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
     double load_s = 0;       ///< tier reads of states and snapshots (codec time excluded)
     double codec_s = 0;      ///< compression and decompression
     std::vector<std::uint64_t> peak_bytes;  ///< per tier (as PlanCounts' vectors); the snapshot tier includes the buffer

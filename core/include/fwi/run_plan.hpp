@@ -11,11 +11,11 @@
 
 namespace fwi {
 
-/// Per-step and per-item costs of one shot of `sim` (whose model must be set): forward and adjoint step times timed
-/// on a scratch state (the least of three batches of at least `probe_steps` steps and 10 ms; the run's own states are
-/// untouched), state and snapshot sizes,
-/// a RAM tier costed by a measured copy of one state, and a disk tier (tier 1) assumed at 1 GB/s with 0.2 ms per
-/// file. Compression fields stay at "none"; see with_codec().
+/// Per-step and per-item costs of one shot of `sim` (whose model must be set): forward, snapshot-writing forward and
+/// adjoint step times on a scratch state (the least of three batches of at least `probe_steps` steps and 10 ms; the
+/// run's own states are untouched); state and snapshot sizes; a RAM tier costed by a measured copy of one state, plus
+/// the first touch of new memory; a disk tier (tier 1) assumed at 1 GB/s with 0.2 ms per file. Compression fields
+/// stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
 /// A codec's ratio and per-item times measured on a synthetic wavefield of the padded grid's shape (a ring of a

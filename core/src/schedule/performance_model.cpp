@@ -43,6 +43,7 @@ void StepCosts::validate() const {
     require_time(forward_step_s, "forward_step_s");
     require_time(adjoint_step_s, "adjoint_step_s");
     require_time(snapshot_write_s, "snapshot_write_s");
+    require_time(first_touch_s_per_byte, "first_touch_s_per_byte");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
     if (!(compression_ratio >= 1) || !std::isfinite(compression_ratio))
@@ -119,6 +120,7 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     if (p.counts.snapshot_steps > 0) tiers = std::max(tiers, static_cast<std::size_t>(snap_tier) + 1);
     peak.resize(tiers);
     p.peak_bytes = std::move(peak);
+    p.store_s += costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes);
     p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;
     return p;
 }
