@@ -38,7 +38,8 @@ void write_gathers(const std::string& path, const std::vector<Gather>& gathers) 
     const std::string ext = extension_of(path);
     if (ext == ".npy") write_gathers_npy(path, gathers);
     else if (ext == ".segy" || ext == ".sgy") write_gathers_segy(path, gathers);
-    else throw ConfigError("output " + path + ": gathers are written as .npy or .segy");
+    else if (ext == ".h5" || ext == ".hdf5") write_gathers_hdf5(path, gathers);
+    else throw ConfigError("output " + path + ": gathers are written as .npy, .segy or .h5");
 }
 
 void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values) {

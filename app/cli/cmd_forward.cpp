@@ -20,7 +20,7 @@ void add_forward_command(CommandRegistry& r) {
     auto o = std::make_shared<Options>();
     CLI::App* cmd = r.app.add_subcommand("forward", "model shot gathers");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("--out", o->out, "write the gathers (.npy or .segy)");
+    cmd->add_option("--out", o->out, "write the gathers (.npy, .segy or .h5)");
     cmd->add_option("--model", o->model, "true | initial | current | a model file (default: true, else current)");
     cmd->add_flag("--store-observed", o->store, "save the gathers in the project as observed data");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
@@ -37,8 +37,8 @@ void add_forward_command(CommandRegistry& r) {
             if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
             if (!o->out.empty()) {
                 const std::string ext = extension_of(o->out);
-                if (ext != ".npy" && ext != ".segy" && ext != ".sgy")
-                    throw ConfigError("--out " + o->out + ": gathers are written as .npy or .segy");
+                if (ext != ".npy" && ext != ".segy" && ext != ".sgy" && ext != ".h5" && ext != ".hdf5")
+                    throw ConfigError("--out " + o->out + ": gathers are written as .npy, .segy or .h5");
             }
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);

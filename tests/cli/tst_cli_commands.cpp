@@ -1,6 +1,8 @@
 // The fwi commands end to end on a small project: --json summaries, checkpointed gradients equal to store-all
 // bit for bit, the plan table, the event stream, budgets, and exit codes with clear messages for bad input
 // (a corrupt project is reported and left untouched).
+#include "fwi/gather.hpp"
+
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -53,6 +55,19 @@ private slots:
         r = fwi_cli({"-q", "forward", project_, "--store-observed", "--out", path("observed.npy")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(QFile::exists(path("observed.npy")));
+        for (const char* name : {"observed.h5", "observed.segy"}) {
+            r = fwi_cli({"-q", "forward", project_, "--out", path(name)});
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+        // The three formats hold the same samples.
+        const auto h5 = fwi::read_gathers_hdf5(path("observed.h5").toStdString());
+        const auto segy = fwi::read_gathers_segy(path("observed.segy").toStdString());
+        QCOMPARE(int(h5.size()), 2);
+        QCOMPARE(h5.size(), segy.size());
+        for (std::size_t s = 0; s < h5.size(); ++s) {
+            QCOMPARE(h5[s].traces, segy[s].traces);
+            QCOMPARE(h5[s].receivers.size(), std::size_t(20));
+        }
     }
 
     void info_reports_the_project() {

@@ -37,6 +37,12 @@ std::vector<Gather> read_gathers_segy(const std::string& path);
 /// .npy (float32, C order): one gather as (receivers, samples); several as (shots, receivers, samples), which needs
 /// equal receiver counts and samples (ConfigError otherwise). Geometry and dt are not stored in .npy.
 void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathers);
+
+/// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and receivers_xz_m,
+/// written atomically. Every gather keeps its own geometry and sampling. ResourceError for I/O failures.
+void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers);
+/// Reads write_gathers_hdf5's layout; FormatError (naming the file) for anything else or inconsistent shapes.
+std::vector<Gather> read_gathers_hdf5(const std::string& path);
 /// Reads a 2D (one shot) or 3D (shots, receivers, samples) .npy and attaches the geometry of `acquisition` and dt_s.
 /// Throws FormatError when the shape does not match the acquisition (shot or receiver counts).
 std::vector<Gather> read_gathers_npy(const std::string& path, const Acquisition& acquisition, double dt_s);

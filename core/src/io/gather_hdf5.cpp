@@ -1,0 +1,70 @@
+// Shot gathers as HDF5 (layout in docs/data-formats.md): /gathers with attribute shot_count, and per shot a dataset
+// shot_NNNN of shape (receivers, samples) with attributes dt_s, source_xz_m [x, z] and receivers_xz_m (x0, z0, x1, ...).
+#include "fwi/error.hpp"
+#include "fwi/gather.hpp"
+#include "hdf5/atomic_write.hpp"
+#include "hdf5/h5.hpp"
+
+#include <cstdio>
+
+namespace fwi {
+namespace {
+
+std::string shot_name(std::size_t s) {
+    char name[32];
+    std::snprintf(name, sizeof name, "shot_%04zu", s);
+    return name;
+}
+
+} // namespace
+
+void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers) {
+    for (std::size_t s = 0; s < gathers.size(); ++s) validate_gather(gathers[s], "shot " + std::to_string(s));
+    h5::write_atomically(path, [&](const h5::Group& root) {
+        const h5::Group group = root.create_group("gathers");
+        group.set_attribute("shot_count", std::int64_t(gathers.size()));
+        for (std::size_t s = 0; s < gathers.size(); ++s) {
+            const Gather& g = gathers[s];
+            std::vector<double> receivers;
+            for (const Point2D& r : g.receivers) {
+                receivers.push_back(r.x_m);
+                receivers.push_back(r.z_m);
+            }
+            const h5::Dataset d = group.write_dataset<float>(
+                shot_name(s), g.traces, {std::int64_t(g.receivers.size()), g.samples});
+            d.set_attribute("dt_s", g.dt_s);
+            d.set_attribute("source_xz_m", std::vector<double>{g.source.x_m, g.source.z_m});
+            d.set_attribute("receivers_xz_m", receivers);
+        }
+    });
+}
+
+std::vector<Gather> read_gathers_hdf5(const std::string& path) {
+    const h5::File file = h5::File::open(path);
+    const h5::Group root = file.root();
+    if (!root.has_group("gathers")) throw FormatError(path + ": no /gathers group (not a gather file)");
+    const h5::Group group = root.open_group("gathers");
+    const auto shots = group.attribute<std::int64_t>("shot_count");
+    if (shots < 0) group.fail("shot_count is negative");
+    std::vector<Gather> gathers;
+    for (std::int64_t s = 0; s < shots; ++s) {
+        const h5::Dataset d = group.open_dataset(shot_name(std::size_t(s)));
+        const auto shape = d.shape();
+        if (shape.size() != 2) d.fail("must have shape (receivers, samples)");
+        Gather g;
+        g.samples = shape[1];
+        g.dt_s = d.attribute<double>("dt_s");
+        const auto source = d.attribute<std::vector<double>>("source_xz_m");
+        const auto receivers = d.attribute<std::vector<double>>("receivers_xz_m");
+        if (source.size() != 2) d.fail("source_xz_m must hold 2 values");
+        if (std::int64_t(receivers.size()) != 2 * shape[0]) d.fail("receivers_xz_m must hold 2 values per receiver");
+        g.source = {source[0], source[1]};
+        for (std::size_t r = 0; r + 1 < receivers.size(); r += 2) g.receivers.push_back({receivers[r], receivers[r + 1]});
+        g.traces = d.read<float>();
+        validate_gather(g, path + " shot " + std::to_string(s));
+        gathers.push_back(std::move(g));
+    }
+    return gathers;
+}
+
+} // namespace fwi
