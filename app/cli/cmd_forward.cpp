@@ -9,6 +9,7 @@
 #include <chrono>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace fwi::cli {
 
@@ -16,6 +17,8 @@ void add_forward_command(CommandRegistry& r) {
     struct Options {
         std::string project, out, model = "true", backend = "auto";
         bool store = false;
+        std::optional<double> snr_db;
+        std::uint64_t seed = 1;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd = r.app.add_subcommand("forward", "model shot gathers");
@@ -23,6 +26,8 @@ void add_forward_command(CommandRegistry& r) {
     cmd->add_option("--out", o->out, "write the gathers (.npy, .segy or .h5)");
     cmd->add_option("--model", o->model, "true | initial | current | a model file (default: true, else current)");
     cmd->add_flag("--store-observed", o->store, "save the gathers in the project as observed data");
+    cmd->add_option("--snr", o->snr_db, "add white Gaussian noise at this signal-to-noise ratio (dB)");
+    cmd->add_option("--seed", o->seed, "random seed for --snr");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
@@ -43,7 +48,8 @@ void add_forward_command(CommandRegistry& r) {
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);
             ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()), !r.quiet);
-            const auto gathers = sim->forward({}, &bar);
+            auto gathers = sim->forward({}, &bar);
+            if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (!o->out.empty()) write_gathers(o->out, gathers);
             if (o->store) {
                 p.observed = to_records(gathers);

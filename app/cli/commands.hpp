@@ -25,6 +25,7 @@ void add_info_command(CommandRegistry& r);
 void add_forward_command(CommandRegistry& r);
 void add_gradient_command(CommandRegistry& r);
 void add_bench_command(CommandRegistry& r);
+void add_import_command(CommandRegistry& r);
 void add_taylor_command(CommandRegistry& r);
 void add_bench_checkpoints_command(CommandRegistry& r);
 void add_plan_command(CommandRegistry& r);

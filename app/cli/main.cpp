@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     fwi::cli::add_new_command(registry);
     fwi::cli::add_info_command(registry);
     fwi::cli::add_forward_command(registry);
+    fwi::cli::add_import_command(registry);
     fwi::cli::add_gradient_command(registry);
     fwi::cli::add_plan_command(registry);
     fwi::cli::add_invert_command(registry);

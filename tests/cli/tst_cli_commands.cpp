@@ -135,6 +135,39 @@ private slots:
         QVERIFY(std::abs(j["slope2"].toDouble() - 2) < 0.25);
     }
 
+    void segy_data_with_noise_import_into_another_project() {
+        Run r = fwi_cli({"-q", "forward", project_, "--out", path("noisy.segy"), "--snr", "20"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString other = path("other.fwi");
+        r = fwi_cli({"-q", "new", other, "--model", "builtin:layered", "--resample", "25", "--shots", "5",
+                     "--receivers", "7", "--freq", "6", "--dt", "0.003", "--duration", "0.5", "--order", "4",
+                     "--pml", "10"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"--json", "import", other, path("noisy.segy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["shots"].toInt(), 2);
+        // The project now has the file's geometry and sampling, and its data are the noisy ones.
+        const auto noisy = fwi::read_gathers_segy(path("noisy.segy").toStdString());
+        const auto clean = fwi::read_gathers_hdf5(path("observed.h5").toStdString());
+        QVERIFY(!(noisy[0].traces == clean[0].traces));
+        r = fwi_cli({"--json", "gradient", other});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(json_of(r)["misfit"].toDouble() > 0);
+        // A truncated file is refused with its name, and the project is untouched.
+        const QByteArray before = file_bytes(other);
+        QByteArray segy = file_bytes(path("noisy.segy"));
+        segy.truncate(segy.size() - 1000);
+        {
+            QFile f(path("truncated.segy"));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(segy);
+        }
+        r = fwi_cli({"import", other, path("truncated.segy")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("truncated.segy"), r.err.constData());
+        QCOMPARE(file_bytes(other), before);
+    }
+
     void an_impossible_budget_exits_3() {
         const Run r = fwi_cli({"gradient", project_, "--schedule", "all", "--budget", "100K"});
         QCOMPARE(r.code, 3);

@@ -38,6 +38,10 @@ std::vector<Gather> read_gathers_segy(const std::string& path);
 /// equal receiver counts and samples (ConfigError otherwise). Geometry and dt are not stored in .npy.
 void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathers);
 
+/// Adds white Gaussian noise so that 10 log10(mean signal power / noise power) = snr_db over all samples of all
+/// gathers (reproducible for a seed). ConfigError for a non-finite SNR or all-zero data.
+void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed);
+
 /// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and receivers_xz_m,
 /// written atomically. Every gather keeps its own geometry and sampling. ResourceError for I/O failures.
 void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers);

@@ -1,0 +1,50 @@
+// fwi import: observed shot gathers from SEG-Y (geometry from the trace headers) into a project. The project's
+// acquisition becomes the file's, and its sampling (dt, nt) the file's; every position is checked against the model.
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/acquisition_check.hpp"
+#include "fwi/error.hpp"
+#include "fwi/gather.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+
+void add_import_command(CommandRegistry& r) {
+    struct Options {
+        std::string project, data;
+    };
+    auto o = std::make_shared<Options>();
+    CLI::App* cmd = r.app.add_subcommand("import", "observed data from SEG-Y shot gathers (geometry from the headers)");
+    cmd->add_option("project", o->project, "project file (.fwi)")->required();
+    cmd->add_option("data", o->data, "SEG-Y file: one trace per receiver, shots in order (.segy, .sgy)")->required();
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            Project p = load_project(o->project);
+            const std::vector<Gather> gathers = read_gathers_segy(o->data);
+            if (gathers.empty()) throw FormatError(o->data + ": no traces");
+            Acquisition acquisition;
+            for (const Gather& g : gathers) acquisition.shots.push_back({g.source, g.receivers});
+            const Grid2D& grid = working_model(p.experiment).grid;
+            validate_acquisition(acquisition, grid);
+            p.experiment.acquisition = acquisition;
+            p.experiment.propagation.dt_s = gathers.front().dt_s;
+            p.experiment.propagation.nt = gathers.front().samples;
+            p.experiment.propagation.wavelet.clear();  // a user wavelet was sampled for the old dt
+            make_simulation(p.experiment, "cpu");       // refuses a CFL-impossible or otherwise bad setup
+            p.observed = to_records(gathers);
+            save_project(o->project, p);
+            if (!r.quiet)
+                std::cerr << "fwi: imported " << gathers.size() << " shots, " << gathers.front().samples
+                          << " samples at " << gathers.front().dt_s << " s, from " << o->data << "\n";
+            return {{"shots", gathers.size()},
+                    {"samples", gathers.front().samples},
+                    {"dt_s", gathers.front().dt_s}};
+        };
+    });
+}
+
+} // namespace fwi::cli
