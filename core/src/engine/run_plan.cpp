@@ -73,7 +73,7 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     c.sampling_interval = 1;
 
     // A source-free scratch shot: same kernels and loop bounds as the real one, none of its state. Steps are
-    // timed one call each (as the executor calls them) until `probe_steps` and at least 20 ms have passed.
+    // timed one call each (as the executor calls them), in batches of at least `probe_steps` steps and 10 ms.
     const ShotGeometry none;
     const std::int64_t max_steps = std::max<std::int64_t>(probe_steps, 256);
     const std::vector<float> zeros(std::size_t(max_steps + 2), 0.0f);
