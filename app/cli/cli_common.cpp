@@ -85,4 +85,10 @@ std::uint64_t parse_bytes(const std::string& text) {
     return std::uint64_t(value * scale);
 }
 
+void apply_budget(GradientSettings& settings, const std::string& text) {
+    const auto comma = text.find(',');
+    settings.budget_bytes = parse_bytes(text.substr(0, comma));
+    if (comma != std::string::npos) settings.disk_budget_bytes = parse_bytes(text.substr(comma + 1));
+}
+
 } // namespace fwi::cli

@@ -4,6 +4,8 @@
 #include "fwi/model.hpp"
 #include "fwi/model_io.hpp"
 
+#include "fwi/settings.hpp"
+
 #include <string>
 #include <vector>
 
@@ -20,5 +22,7 @@ std::string extension_of(const std::string& path);
 std::string format_bytes(double bytes);
 /// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text otherwise.
 std::uint64_t parse_bytes(const std::string& text);
+/// Sets the RAM (and, after a comma, the disk) budget of `settings` from "RAM[,DISK]", e.g. "512M,20G".
+void apply_budget(GradientSettings& settings, const std::string& text);
 
 } // namespace fwi::cli

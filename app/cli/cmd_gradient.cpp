@@ -41,11 +41,7 @@ void add_gradient_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
             GradientSettings settings = o->settings;
-            if (!o->budget.empty()) {
-                const auto comma = o->budget.find(',');
-                settings.budget_bytes = parse_bytes(o->budget.substr(0, comma));
-                if (comma != std::string::npos) settings.disk_budget_bytes = parse_bytes(o->budget.substr(comma + 1));
-            }
+            if (!o->budget.empty()) apply_budget(settings, o->budget);
             const Model model = o->model.empty() ? working_model(p.experiment) : load_model_spec(o->model, {}, r.quiet);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);

@@ -33,7 +33,9 @@ void add_import_command(CommandRegistry& r) {
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;
             p.experiment.propagation.nt = gathers.front().samples;
-            p.experiment.propagation.wavelet.clear();  // a user wavelet was sampled for the old dt
+            if (!p.experiment.propagation.wavelet.empty() && !r.quiet)
+                std::cerr << "fwi: the project's own wavelet was sampled for the old dt; using a Ricker instead\n";
+            p.experiment.propagation.wavelet.clear();
             make_simulation(p.experiment, "cpu");       // refuses a CFL-impossible or otherwise bad setup
             p.observed = to_records(gathers);
             save_project(o->project, p);

@@ -11,31 +11,12 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
-namespace {
+#include "cli_runner.hpp"
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run fwi_cli(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("OMP_NUM_THREADS", "1");
-    p.setProcessEnvironment(env);
-    p.start(FWI_CLI_EXE, args);
-    p.waitForFinished(300000);
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QJsonObject json_of(const Run& r) { return QJsonDocument::fromJson(r.out).object(); }
-
-QByteArray file_bytes(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-} // namespace
+using fwi::test::file_bytes;
+using fwi::test::fwi_cli;
+using fwi::test::json_of;
+using Run = fwi::test::CliRun;
 
 class TestCliCommands : public QObject {
     Q_OBJECT

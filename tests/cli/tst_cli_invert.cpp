@@ -9,24 +9,14 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "cli_runner.hpp"
+
+using fwi::test::file_bytes;
+using fwi::test::fwi_cli;
+using fwi::test::json_of;
+using Run = fwi::test::CliRun;
+
 namespace {
-
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run fwi_cli(const QStringList& args) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("OMP_NUM_THREADS", "1");  // tiny grids: OpenMP barriers cost more than they save
-    p.setProcessEnvironment(env);
-    p.start(FWI_CLI_EXE, args);
-    p.waitForFinished(300000);
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-QJsonObject json_of(const Run& r) { return QJsonDocument::fromJson(r.out).object(); }
 
 std::vector<double> doubles(const QJsonValue& v) {
     std::vector<double> out;
