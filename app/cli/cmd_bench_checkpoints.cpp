@@ -1,6 +1,7 @@
-// fwi bench-checkpoints: runs the gradient of one shot of a project under several (schedule, codec) choices in one
-// process and tabulates time relative to store-all, peak memory, gradient error against store-all, compression
-// ratio, predicted against measured time, and each codec's cost per state on a real mid-run wavefield.
+// fwi bench-checkpoints: runs the gradient of one shot of a project under several (schedule, codec) choices
+// in one process and tabulates time relative to store-all, peak memory, gradient error against store-all,
+// compression ratio, predicted against measured time, and each codec's cost per state on a real mid-run
+// wavefield.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/codec.hpp"
@@ -30,7 +31,8 @@ std::vector<Config> parse_configs(const std::string& text) {
     for (std::string item; std::getline(s, item, ';');) {
         if (item.empty()) continue;
         const auto slash = item.find('/');
-        if (slash == std::string::npos) throw ConfigError("--configs item '" + item + "' is not SCHEDULE/CODEC");
+        if (slash == std::string::npos)
+            throw ConfigError("--configs item '" + item + "' is not SCHEDULE/CODEC");
         out.push_back({item.substr(0, slash), item.substr(slash + 1)});
     }
     if (out.empty() || out.front().schedule != "all" || out.front().codec != "none")
@@ -51,7 +53,8 @@ double relative_error(const std::vector<float>& a, const std::vector<float>& ref
 std::pair<double, double> state_codec_cost(Simulation& sim, int shot, const std::string& spec) {
     Propagator& p = sim.propagator();
     auto state = p.new_state();
-    p.forward(*state, sim.time().inner_nt / 2, sim.geometry(std::size_t(shot)), sim.inner_source(), nullptr, 0);
+    p.forward(*state, sim.time().inner_nt / 2, sim.geometry(std::size_t(shot)), sim.inner_source(), nullptr,
+              0);
     state->to_host();
     const auto codec = make_codec(spec);
     double seconds = 0;
@@ -72,14 +75,16 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
         std::string project, markdown, scratch, backend = "auto";
         int shot = -1;
         std::string configs =
-            "all/none;uniform:10/none;uniform:40/none;revolve:10/none;revolve:40/none;revolve:160/none;online:40/none;"
-            "multilevel:10,200/none;revolve:40/zstd;revolve:40/lz4;revolve:40/blosc;revolve:40/zfp-reversible;"
+            "all/none;uniform:10/none;uniform:40/none;revolve:10/none;revolve:40/none;revolve:160/"
+            "none;online:40/none;"
+            "multilevel:10,200/none;revolve:40/zstd;revolve:40/lz4;revolve:40/blosc;revolve:40/"
+            "zfp-reversible;"
             "revolve:40/zfp-accuracy:1e-6;revolve:40/zfp-accuracy:1e-5;revolve:40/zfp-accuracy:1e-4;"
             "revolve:40/zfp-rate:8;all/zfp-accuracy:1e-5";
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("bench-checkpoints",
-                                         "time, memory and gradient error of checkpoint schedules and codecs");
+    CLI::App* cmd = r.app.add_subcommand(
+        "bench-checkpoints", "time, memory and gradient error of checkpoint schedules and codecs");
     cmd->add_option("project", o->project, "project file (.fwi) with observed data")->required();
     cmd->add_option("--configs", o->configs, "SCHEDULE/CODEC items separated by ';', starting with all/none");
     cmd->add_option("--shot", o->shot, "shot to run (default: the middle one)");
@@ -100,12 +105,13 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
             const StepCosts costs = measure_step_costs(*sim);
 
             std::ostringstream md;
-            md << "| schedule | codec | time / store-all | recomputed steps | peak RAM | peak disk | gradient rel. "
+            md << "| schedule | codec | time / store-all | recomputed steps | peak RAM | peak disk | "
+                  "gradient rel. "
                   "error | ratio | predicted / measured | codec s per state / forward step |\n"
                << "|---|---|---|---|---|---|---|---|---|---|\n";
             nlohmann::json rows = nlohmann::json::array();
             GradientResult reference;
-            {  // warm-up (first-touch page faults, thread pools, codec libraries): not reported
+            { // warm-up (first-touch page faults, thread pools, codec libraries): not reported
                 GradientOptions warm;
                 warm.shots = {shot};
                 warm.keep_modelled = false;
@@ -129,12 +135,13 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 if (c.codec != "none")
                     codec_ratio_to_step = state_codec_cost(*sim, shot, c.codec).first / costs.forward_step_s;
                 char line[512];
-                std::snprintf(line, sizeof line, "| %s | %s | %.2f | %lld | %s | %s | %.1e | %.1f | %.2f | %s |\n",
-                              g.schedule.c_str(), c.codec.c_str(), rel_time, (long long)g.recompute_steps,
-                              format_bytes(double(tier(0))).c_str(),
-                              tier(1) ? format_bytes(double(tier(1))).c_str() : "-", error, g.compression_ratio,
-                              g.predicted_seconds / (g.seconds - g.planning_seconds),
-                              c.codec == "none" ? "-" : std::to_string(codec_ratio_to_step).substr(0, 5).c_str());
+                std::snprintf(
+                    line, sizeof line, "| %s | %s | %.2f | %lld | %s | %s | %.1e | %.1f | %.2f | %s |\n",
+                    g.schedule.c_str(), c.codec.c_str(), rel_time, (long long)g.recompute_steps,
+                    format_bytes(double(tier(0))).c_str(),
+                    tier(1) ? format_bytes(double(tier(1))).c_str() : "-", error, g.compression_ratio,
+                    g.predicted_seconds / (g.seconds - g.planning_seconds),
+                    c.codec == "none" ? "-" : std::to_string(codec_ratio_to_step).substr(0, 5).c_str());
                 md << line;
                 if (!r.quiet) std::fprintf(stderr, "%s", line);
                 rows.push_back({{"schedule", g.schedule},

@@ -1,5 +1,6 @@
-// fwi import: observed shot gathers from SEG-Y (geometry from the trace headers) into a project. The project's
-// acquisition becomes the file's, and its sampling (dt, nt) the file's; every position is checked against the model.
+// fwi import: observed shot gathers from SEG-Y (geometry from the trace headers) into a project. The
+// project's acquisition becomes the file's, and its sampling (dt, nt) the file's; every position is checked
+// against the model.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/acquisition_check.hpp"
@@ -18,25 +19,29 @@ void add_import_command(CommandRegistry& r) {
         std::string project, data;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("import", "observed data from SEG-Y shot gathers (geometry from the headers)");
+    CLI::App* cmd =
+        r.app.add_subcommand("import", "observed data from SEG-Y shot gathers (geometry from the headers)");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("data", o->data, "SEG-Y file: one trace per receiver, shots in order (.segy, .sgy)")->required();
+    cmd->add_option("data", o->data, "SEG-Y file: one trace per receiver, shots in order (.segy, .sgy)")
+        ->required();
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
             const std::vector<Gather> gathers = read_gathers_segy(o->data);
             if (gathers.empty()) throw FormatError(o->data + ": no traces");
             Acquisition acquisition;
-            for (const Gather& g : gathers) acquisition.shots.push_back({g.source, g.receivers});
+            for (const Gather& g : gathers)
+                acquisition.shots.push_back({g.source, g.receivers});
             const Grid2D& grid = working_model(p.experiment).grid;
             validate_acquisition(acquisition, grid);
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;
             p.experiment.propagation.nt = gathers.front().samples;
             if (!p.experiment.propagation.wavelet.empty() && !r.quiet)
-                std::cerr << "fwi: the project's own wavelet was sampled for the old dt; using a Ricker instead\n";
+                std::cerr
+                    << "fwi: the project's own wavelet was sampled for the old dt; using a Ricker instead\n";
             p.experiment.propagation.wavelet.clear();
-            make_simulation(p.experiment, "cpu");       // refuses a CFL-impossible or otherwise bad setup
+            make_simulation(p.experiment, "cpu"); // refuses a CFL-impossible or otherwise bad setup
             p.observed = to_records(gathers);
             save_project(o->project, p);
             if (!r.quiet)

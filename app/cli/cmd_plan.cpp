@@ -24,19 +24,24 @@ std::vector<std::string> split_list(const std::string& text) {
 }
 
 std::string peak_text(const PlanRow& row, std::size_t tier) {
-    return tier < row.peak_bytes.size() && row.peak_bytes[tier] > 0 ? format_bytes(double(row.peak_bytes[tier])) : "-";
+    return tier < row.peak_bytes.size() && row.peak_bytes[tier] > 0
+               ? format_bytes(double(row.peak_bytes[tier]))
+               : "-";
 }
 
 void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::int64_t steps, int shots) {
-    std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step, adjoint %.3g ms/step; state %s, snapshot %s\n",
+    std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step, adjoint %.3g ms/step; state %s, "
+                "snapshot %s\n",
                 (long long)steps, shots, costs.forward_step_s * 1e3, costs.adjoint_step_s * 1e3,
-                format_bytes(double(costs.state_bytes)).c_str(), format_bytes(double(costs.snapshot_bytes)).c_str());
-    std::printf("%-22s %-20s %6s %6s %11s %9s %11s %11s %5s\n", "schedule", "codec", "ram", "disk", "time/shot",
-                "vs all", "peak RAM", "peak disk", "fits");
+                format_bytes(double(costs.state_bytes)).c_str(),
+                format_bytes(double(costs.snapshot_bytes)).c_str());
+    std::printf("%-22s %-20s %6s %6s %11s %9s %11s %11s %5s\n", "schedule", "codec", "ram", "disk",
+                "time/shot", "vs all", "peak RAM", "peak disk", "fits");
     for (const PlanRow& r : rows)
-        std::printf("%-22s %-20s %6lld %6lld %10.3gs %8.2fx %11s %11s %5s\n", r.schedule.c_str(), r.codec.c_str(),
-                    (long long)r.ram_slots, (long long)r.disk_slots, r.predicted_s, r.speedup_vs_store_all,
-                    peak_text(r, 0).c_str(), peak_text(r, 1).c_str(), r.fits_budget ? "yes" : "no");
+        std::printf("%-22s %-20s %6lld %6lld %10.3gs %8.2fx %11s %11s %5s\n", r.schedule.c_str(),
+                    r.codec.c_str(), (long long)r.ram_slots, (long long)r.disk_slots, r.predicted_s,
+                    r.speedup_vs_store_all, peak_text(r, 0).c_str(), peak_text(r, 1).c_str(),
+                    r.fits_budget ? "yes" : "no");
 }
 
 } // namespace
@@ -48,13 +53,17 @@ void add_plan_command(CommandRegistry& r) {
         GradientSettings settings;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("plan", "predict time and memory of checkpoint schedules and codecs");
+    CLI::App* cmd =
+        r.app.add_subcommand("plan", "predict time and memory of checkpoint schedules and codecs");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("--budget", o->budget, "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G); a disk budget "
-                                           "adds multilevel rows");
-    cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier (adds multilevel rows)");
+    cmd->add_option("--budget", o->budget,
+                    "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G); a disk budget "
+                    "adds multilevel rows");
+    cmd->add_option("--scratch", o->settings.scratch_dir,
+                    "directory for the disk tier (adds multilevel rows)");
     cmd->add_option("--codecs", o->codecs, "codecs to compare, separated by ';'");
-    cmd->add_option("--sampling-interval", o->settings.sampling_interval, "gradient sampling interval (inner steps)")
+    cmd->add_option("--sampling-interval", o->settings.sampling_interval,
+                    "gradient sampling interval (inner steps)")
         ->check(CLI::Range(1, 1000000));
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, &r] {
@@ -67,13 +76,15 @@ void add_plan_command(CommandRegistry& r) {
             const StepCosts costs = measure_step_costs(*sim);
             const PaddedGrid& grid = sim->propagator().padded();
             std::vector<CodecEstimate> codecs;
-            for (const std::string& spec : split_list(o->codecs)) codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
+            for (const std::string& spec : split_list(o->codecs))
+                codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
             if (codecs.empty()) throw ConfigError("--codecs names no codec");
             const PlanRequest request = make_plan_request(*sim, settings, costs, codecs);
             const std::vector<PlanRow> rows = plan_table(request);
             const int shots = int(p.experiment.acquisition.shots.size());
 
-            // What --schedule auto would run: slots sized for data-independent ratios only (see run_plan.hpp).
+            // What --schedule auto would run: slots sized for data-independent ratios only (see
+            // run_plan.hpp).
             nlohmann::json auto_choice;
             try {
                 settings.schedule = "auto";
@@ -96,16 +107,17 @@ void add_plan_command(CommandRegistry& r) {
             }
             nlohmann::json table = nlohmann::json::array();
             for (const PlanRow& row : rows)
-                table.push_back({{"schedule", row.schedule},
-                                 {"codec", row.codec},
-                                 {"ram_slots", row.ram_slots},
-                                 {"disk_slots", row.disk_slots},
-                                 {"predicted_seconds_per_shot", row.predicted_s},
-                                 {"speedup_vs_store_all", row.speedup_vs_store_all},
-                                 {"peak_bytes_per_tier", row.peak_bytes},
-                                 {"recompute_steps", row.prediction.counts.advance_steps +
-                                                         row.prediction.counts.reverse_forward_steps - request.steps},
-                                 {"fits_budget", row.fits_budget}});
+                table.push_back(
+                    {{"schedule", row.schedule},
+                     {"codec", row.codec},
+                     {"ram_slots", row.ram_slots},
+                     {"disk_slots", row.disk_slots},
+                     {"predicted_seconds_per_shot", row.predicted_s},
+                     {"speedup_vs_store_all", row.speedup_vs_store_all},
+                     {"peak_bytes_per_tier", row.peak_bytes},
+                     {"recompute_steps", row.prediction.counts.advance_steps +
+                                             row.prediction.counts.reverse_forward_steps - request.steps},
+                     {"fits_budget", row.fits_budget}});
             nlohmann::json codec_json = nlohmann::json::array();
             for (const CodecEstimate& c : codecs)
                 codec_json.push_back({{"codec", c.codec},

@@ -1,5 +1,5 @@
-// fwi taylor: Taylor test of the gradient on a project (slope 1 for the misfit change, slope 2 once the gradient's
-// first-order term is removed). Exits 1 when the slopes are off.
+// fwi taylor: Taylor test of the gradient on a project (slope 1 for the misfit change, slope 2 once the
+// gradient's first-order term is removed). Exits 1 when the slopes are off.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/error.hpp"
@@ -22,7 +22,8 @@ void add_taylor_command(CommandRegistry& r) {
         GradientSettings settings;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("taylor", "Taylor test of the gradient on a project (slopes 1 and 2)");
+    CLI::App* cmd =
+        r.app.add_subcommand("taylor", "Taylor test of the gradient on a project (slopes 1 and 2)");
     cmd->add_option("project", o->project, "project file (.fwi) with observed data")->required();
     cmd->add_option("--shots", o->shots, "shots to use (default: all)")->delimiter(',');
     cmd->add_option("--levels", o->levels, "number of step sizes h0, h0/2, ...")->check(CLI::Range(2, 30));
@@ -42,19 +43,22 @@ void add_taylor_command(CommandRegistry& r) {
             opt.settings = o->settings;
             opt.shots = o->shots;
             opt.keep_modelled = false;
-            // The direction: the gradient itself (the first-order term is then as large as it can be), kept inside
-            // the CFL reference velocity.
+            // The direction: the gradient itself (the first-order term is then as large as it can be), kept
+            // inside the CFL reference velocity.
             const GradientResult g = compute_gradient(*sim, m, observed, opt);
             const double vmax = sim->propagator().setup().pml_velocity_mps;
-            const auto dm = taylor_direction(g.gradient, m, o->change_mps, 0.5 * double(m.min_velocity()), vmax);
+            const auto dm =
+                taylor_direction(g.gradient, m, o->change_mps, 0.5 * double(m.min_velocity()), vmax);
             std::vector<double> hs;
-            for (int i = 0; i < o->levels; ++i) hs.push_back(o->h0 / std::pow(2.0, i));
+            for (int i = 0; i < o->levels; ++i)
+                hs.push_back(o->h0 / std::pow(2.0, i));
             const TaylorResult t = taylor_test(*sim, m, observed, dm, hs, opt);
             const bool passed = std::abs(t.slope1 - 1) < 0.15 && std::abs(t.slope2 - 2) < 0.25;
             if (!r.quiet) {
                 std::fprintf(stderr, "%12s %16s %20s\n", "h", "|dJ|", "|dJ - h <g,dm>|");
                 for (std::size_t i = 0; i < t.h.size(); ++i)
-                    std::fprintf(stderr, "%12.4e %16.6e %20.6e\n", t.h[i], t.first_order[i], t.second_order[i]);
+                    std::fprintf(stderr, "%12.4e %16.6e %20.6e\n", t.h[i], t.first_order[i],
+                                 t.second_order[i]);
                 std::fprintf(stderr, "slopes: %.3f (expect 1), %.3f (expect 2): %s\n", t.slope1, t.slope2,
                              passed ? "passed" : "FAILED");
             }

@@ -25,13 +25,15 @@ class TestCliCommands : public QObject {
 
     QString path(const char* name) const { return dir_.filePath(name); }
 
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("layered.fwi");
-        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "2",
-                         "--receivers", "20", "--freq", "6", "--dt", "0.004", "--duration", "0.8", "--order", "4",
-                         "--pml", "10"});
+        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                         "--resample", "25",     "--shots", "2",       "--receivers",
+                         "20",         "--freq", "6",       "--dt",    "0.004",
+                         "--duration", "0.8",    "--order", "4",       "--pml",
+                         "10"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed", "--out", path("observed.npy")});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -84,7 +86,8 @@ private slots:
             QVERIFY2(e.error == QJsonParseError::NoError, line.constData());
             types.insert(d.object()["type"].toString());
         }
-        QVERIFY2(types.contains("store") && types.contains("load"), qPrintable(QStringList(types.values()).join(",")));
+        QVERIFY2(types.contains("store") && types.contains("load"),
+                 qPrintable(QStringList(types.values()).join(",")));
     }
 
     void plan_table_lists_schedules_and_auto() {
@@ -92,8 +95,10 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject j = json_of(r);
         QSet<QString> schedules;
-        for (const auto& row : j["rows"].toArray()) schedules.insert(row.toObject()["schedule"].toString().section(':', 0, 0));
-        for (const char* s : {"all", "uniform", "revolve", "online"}) QVERIFY2(schedules.contains(s), s);
+        for (const auto& row : j["rows"].toArray())
+            schedules.insert(row.toObject()["schedule"].toString().section(':', 0, 0));
+        for (const char* s : {"all", "uniform", "revolve", "online"})
+            QVERIFY2(schedules.contains(s), s);
         QVERIFY(j["auto"].toObject().contains("schedule"));
         // Human table on stdout without --json.
         r = fwi_cli({"plan", project_});
@@ -103,12 +108,13 @@ private slots:
 
     void taylor_test_passes_on_a_marmousi2_project() {
         const QString project = path("marmousi2.fwi");
-        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:marmousi2", "--resample", "40", "--shots", "3",
-                         "--receivers", "60", "--freq", "4", "--duration", "2", "--order", "8"});
+        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:marmousi2", "--resample", "40", "--shots",
+                         "3", "--receivers", "60", "--freq", "4", "--duration", "2", "--order", "8"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());
-        r = fwi_cli({"--json", "taylor", project, "--shots", "1", "--schedule", "revolve:8", "--compress", "lz4"});
+        r = fwi_cli(
+            {"--json", "taylor", project, "--shots", "1", "--schedule", "revolve:8", "--compress", "lz4"});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject j = json_of(r);
         QVERIFY(j["passed"].toBool());
@@ -120,9 +126,11 @@ private slots:
         Run r = fwi_cli({"-q", "forward", project_, "--out", path("noisy.segy"), "--snr", "20"});
         QVERIFY2(r.code == 0, r.err.constData());
         const QString other = path("other.fwi");
-        r = fwi_cli({"-q", "new", other, "--model", "builtin:layered", "--resample", "25", "--shots", "5",
-                     "--receivers", "7", "--freq", "6", "--dt", "0.003", "--duration", "0.5", "--order", "4",
-                     "--pml", "10"});
+        r = fwi_cli({"-q",         "new",    other,     "--model", "builtin:layered",
+                     "--resample", "25",     "--shots", "5",       "--receivers",
+                     "7",          "--freq", "6",       "--dt",    "0.003",
+                     "--duration", "0.5",    "--order", "4",       "--pml",
+                     "10"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"--json", "import", other, path("noisy.segy")});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -158,11 +166,12 @@ private slots:
     void bad_input_exits_2_with_a_message_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");
-        QTest::newRow("unknown builtin") << QStringList{"new", "x.fwi", "--model", "builtin:nothing"} << "nothing";
-        QTest::newRow("source outside") << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--source-x1",
-                                                       "1e7"}
-                                        << "outside";
-        QTest::newRow("bad schedule") << QStringList{"gradient", "@P", "--schedule", "revolve:zero"} << "revolve";
+        QTest::newRow("unknown builtin")
+            << QStringList{"new", "x.fwi", "--model", "builtin:nothing"} << "nothing";
+        QTest::newRow("source outside")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--source-x1", "1e7"} << "outside";
+        QTest::newRow("bad schedule")
+            << QStringList{"gradient", "@P", "--schedule", "revolve:zero"} << "revolve";
         QTest::newRow("bad codec") << QStringList{"gradient", "@P", "--compress", "gzip"} << "gzip";
         QTest::newRow("missing project") << QStringList{"info", "/nonexistent/p.fwi"} << "p.fwi";
     }
@@ -170,8 +179,10 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, says);
         for (QString& a : args)
-            if (a == "@P") a = project_;
-            else if (a == "x.fwi") a = path("x.fwi");
+            if (a == "@P")
+                a = project_;
+            else if (a == "x.fwi")
+                a = path("x.fwi");
         const Run r = fwi_cli(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());

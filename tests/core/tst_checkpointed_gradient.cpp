@@ -1,6 +1,6 @@
 // The executor runs every schedule and codec through the real propagator and store: lossless choices give the
-// store-all gradient bit for bit, lossy ZFP stays within a bound, budgets hold, disk scratch is cleaned up, and
-// the executor's counts equal the performance model's replay of the same plan.
+// store-all gradient bit for bit, lossy ZFP stays within a bound, budgets hold, disk scratch is cleaned up,
+// and the executor's counts equal the performance model's replay of the same plan.
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/events.hpp"
 #include "fwi/gradient_engine.hpp"
@@ -30,7 +30,8 @@ Case make_case() {
     Case c;
     c.truth = blob_model(40, 50, 10);
     c.start = c.truth;
-    for (auto& v : c.start.vp_mps) v = 1800 + (v - 1800) * 0.6f;
+    for (auto& v : c.start.vp_mps)
+        v = 1800 + (v - 1800) * 0.6f;
     c.acq.shots.push_back({{120, 20}, line_of_points(10, 20, 480, 30)});
     c.acq.shots.push_back({{380, 20}, line_of_points(10, 20, 480, 30)});
     c.prop = settings(4, 12, 0.002, 260, 8);
@@ -48,11 +49,11 @@ class TestCheckpointedGradient : public QObject {
     Case c_ = make_case();
     std::unique_ptr<Simulation> sim_;
     std::vector<Gather> observed_;
-    GradientResult reference_;     // store-all, no codec, sampling 1
-    GradientResult reference_k3_;  // store-all, no codec, sampling 3
+    GradientResult reference_;    // store-all, no codec, sampling 1
+    GradientResult reference_k3_; // store-all, no codec, sampling 3
 
-    GradientResult run(const std::string& schedule, const std::string& codec, int k = 1, std::uint64_t budget = 0,
-                       const std::string& scratch = {}) {
+    GradientResult run(const std::string& schedule, const std::string& codec, int k = 1,
+                       std::uint64_t budget = 0, const std::string& scratch = {}) {
         GradientOptions o;
         o.settings.schedule = schedule;
         o.settings.compression = codec;
@@ -62,7 +63,7 @@ class TestCheckpointedGradient : public QObject {
         return compute_gradient(*sim_, c_.start, observed_, o);
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         sim_ = std::make_unique<Simulation>(c_.truth.grid, c_.acq, c_.prop, 3000, "cpu");
         sim_->set_model(c_.truth);
@@ -90,7 +91,8 @@ private slots:
         QFETCH(QString, codec);
         QFETCH(int, k);
         QTemporaryDir scratch;
-        const GradientResult r = run(schedule.toStdString(), codec.toStdString(), k, 0, scratch.path().toStdString());
+        const GradientResult r =
+            run(schedule.toStdString(), codec.toStdString(), k, 0, scratch.path().toStdString());
         const GradientResult& ref = k == 1 ? reference_ : reference_k3_;
         QCOMPARE(r.misfit, ref.misfit);
         QVERIFY2(bitwise_equal(r.gradient, ref.gradient), "gradient differs from store-all");
@@ -100,7 +102,8 @@ private slots:
 
     void executor_counts_match_the_model_replay_data() {
         QTest::addColumn<QString>("schedule");
-        for (const char* s : {"all", "uniform:4", "revolve:3", "online:3", "multilevel:2,2"}) QTest::newRow(s) << s;
+        for (const char* s : {"all", "uniform:4", "revolve:3", "online:3", "multilevel:2,2"})
+            QTest::newRow(s) << s;
     }
     void executor_counts_match_the_model_replay() {
         QFETCH(QString, schedule);
@@ -112,8 +115,10 @@ private slots:
         const PlanCounts& n = plan.prediction.counts;
         const std::int64_t shots = std::int64_t(c_.acq.shots.size());
         std::int64_t writes = 0, reads = 0;
-        for (auto w : n.writes) writes += w;
-        for (auto w : n.reads) reads += w;
+        for (auto w : n.writes)
+            writes += w;
+        for (auto w : n.reads)
+            reads += w;
         QCOMPARE(r.forward_steps, shots * (n.advance_steps + n.reverse_forward_steps));
         QCOMPARE(r.recompute_steps, r.forward_steps - shots * sim_->time().inner_nt);
         QCOMPARE(r.adjoint_steps, shots * sim_->time().inner_nt);
@@ -128,7 +133,7 @@ private slots:
         const GradientResult r = run("revolve:4", "zfp-accuracy:1e-6");
         const double e = relative_l2(r.gradient, reference_.gradient);
         qInfo("zfp-accuracy:1e-6 gradient relative error %.3e, ratio %.2f", e, r.compression_ratio);
-        QVERIFY(e > 0);  // really lossy
+        QVERIFY(e > 0); // really lossy
         QVERIFY(e < 2e-2);
         QVERIFY(r.compression_ratio > 1.5);
     }
@@ -136,11 +141,14 @@ private slots:
     void gradient_error_grows_with_the_zfp_tolerance() {
         std::vector<double> errors;
         for (double tol : {1e-7, 1e-6, 1e-5, 1e-4, 1e-3}) {
-            const GradientResult r = run("uniform:3", "zfp-accuracy:" + QString::number(tol, 'e', 0).toStdString());
+            const GradientResult r =
+                run("uniform:3", "zfp-accuracy:" + QString::number(tol, 'e', 0).toStdString());
             errors.push_back(relative_l2(r.gradient, reference_.gradient));
-            qInfo("tolerance %.0e: gradient relative error %.3e, ratio %.2f", tol, errors.back(), r.compression_ratio);
+            qInfo("tolerance %.0e: gradient relative error %.3e, ratio %.2f", tol, errors.back(),
+                  r.compression_ratio);
         }
-        for (std::size_t i = 1; i < errors.size(); ++i) QVERIFY(errors[i] > errors[i - 1]);
+        for (std::size_t i = 1; i < errors.size(); ++i)
+            QVERIFY(errors[i] > errors[i - 1]);
     }
 
     void scratch_files_are_removed_after_cancel_and_error() {
@@ -190,15 +198,18 @@ private slots:
     void budget_is_never_exceeded_data() {
         QTest::addColumn<QString>("schedule");
         QTest::addColumn<QString>("codec");
-        QTest::newRow("auto none") << "auto" << "none";
-        QTest::newRow("auto zstd") << "auto" << "zstd";
-        QTest::newRow("revolve zfp") << "revolve:3" << "zfp-accuracy:1e-5";
+        QTest::newRow("auto none") << "auto"
+                                   << "none";
+        QTest::newRow("auto zstd") << "auto"
+                                   << "zstd";
+        QTest::newRow("revolve zfp") << "revolve:3"
+                                     << "zfp-accuracy:1e-5";
     }
     void budget_is_never_exceeded() {
         QFETCH(QString, schedule);
         QFETCH(QString, codec);
         const std::uint64_t snapshot = std::uint64_t(sim_->propagator().padded().cells()) * 4;
-        const std::uint64_t budget = 12 * snapshot;  // far below store-all's ~300 snapshots
+        const std::uint64_t budget = 12 * snapshot; // far below store-all's ~300 snapshots
         const GradientResult r = run(schedule.toStdString(), codec.toStdString(), 1, budget);
         QVERIFY(r.peak_bytes_per_tier.at(0) <= budget);
         QVERIFY(r.peak_bytes_per_tier.at(0) > 0);

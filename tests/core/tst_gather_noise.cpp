@@ -1,4 +1,5 @@
-// Noise at a chosen SNR: the measured SNR matches, the same seed gives the same noise, bad requests are refused.
+// Noise at a chosen SNR: the measured SNR matches, the same seed gives the same noise, bad requests are
+// refused.
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
 
@@ -40,7 +41,7 @@ double power(const std::vector<Gather>& gathers) {
 
 class TestGatherNoise : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void measured_snr_matches() {
         for (double snr : {0.0, 10.0, 30.0}) {
             const auto clean = sine_gathers();
@@ -48,7 +49,8 @@ private slots:
             add_noise(noisy, snr, 7);
             std::vector<Gather> noise = noisy;
             for (std::size_t s = 0; s < noise.size(); ++s)
-                for (std::size_t i = 0; i < noise[s].traces.size(); ++i) noise[s].traces[i] -= clean[s].traces[i];
+                for (std::size_t i = 0; i < noise[s].traces.size(); ++i)
+                    noise[s].traces[i] -= clean[s].traces[i];
             const double measured = 10 * std::log10(power(clean) / power(noise));
             QVERIFY2(std::abs(measured - snr) < 0.1, qPrintable(QString::number(measured)));
         }
@@ -64,7 +66,8 @@ private slots:
     void bad_requests_are_refused() {
         auto g = sine_gathers();
         QVERIFY_THROWS_EXCEPTION(ConfigError, add_noise(g, std::nan(""), 1));
-        for (auto& x : g) std::fill(x.traces.begin(), x.traces.end(), 0.0f);
+        for (auto& x : g)
+            std::fill(x.traces.begin(), x.traces.end(), 0.0f);
         QVERIFY_THROWS_EXCEPTION(ConfigError, add_noise(g, 10, 1));
     }
 };

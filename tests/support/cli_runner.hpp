@@ -25,7 +25,9 @@ inline CliRun fwi_cli(const QStringList& args) {
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
-inline QJsonObject json_of(const CliRun& r) { return QJsonDocument::fromJson(r.out).object(); }
+inline QJsonObject json_of(const CliRun& r) {
+    return QJsonDocument::fromJson(r.out).object();
+}
 
 inline QByteArray file_bytes(const QString& path) {
     QFile f(path);

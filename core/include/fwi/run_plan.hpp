@@ -1,6 +1,7 @@
 #pragma once
-// From a simulation and its gradient settings to the checkpoint plan that will run: measured step and codec costs
-// (the performance model's calibration), the plan request for `fwi plan` and the GUI, and the resolved plan
+// From a simulation and its gradient settings to the checkpoint plan that will run: measured step and codec
+// costs (the performance model's calibration), the plan request for `fwi plan` and the GUI, and the resolved
+// plan
 // ("auto" chosen by the performance model). The executor runs exactly what resolve_plan() returns.
 #include "fwi/performance_model.hpp"
 #include "fwi/settings.hpp"
@@ -11,23 +12,24 @@
 
 namespace fwi {
 
-/// Per-step and per-item costs of one shot of `sim` (whose model must be set): forward, snapshot-writing forward and
-/// adjoint step times on a scratch state (the least of three batches of at least `probe_steps` steps and 10 ms; the
-/// run's own states are untouched); state and snapshot sizes; a RAM tier costed by a measured copy of one state, plus
-/// the first touch of new memory; a disk tier (tier 1) assumed at 1 GB/s with 0.2 ms per file. Compression fields
-/// stay at "none"; see with_codec().
+/// Per-step and per-item costs of one shot of `sim` (whose model must be set): forward, snapshot-writing
+/// forward and adjoint step times on a scratch state (the least of three batches of at least `probe_steps`
+/// steps and 10 ms; the run's own states are untouched); state and snapshot sizes; a RAM tier costed by a
+/// measured copy of one state, plus the first touch of new memory; a disk tier (tier 1) assumed at 1 GB/s
+/// with 0.2 ms per file. Compression fields stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
-/// A codec's ratio and per-item times measured on a synthetic wavefield of the padded grid's shape (a ring of a
-/// Ricker pulse on a smooth background, as a wavefield mid-run looks). Throws ConfigError for a bad spec.
+/// A codec's ratio and per-item times measured on a synthetic wavefield of the padded grid's shape (a ring of
+/// a Ricker pulse on a smooth background, as a wavefield mid-run looks). Throws ConfigError for a bad spec.
 CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols);
 
-/// `costs` with the codec's times, and a ratio that is safe for sizing slots: 1 for codecs whose ratio depends on
-/// the data (lossless, zfp-accuracy/precision), exactly 32/BITS (capped at what was measured) for zfp-rate:BITS.
+/// `costs` with the codec's times, and a ratio that is safe for sizing slots: 1 for codecs whose ratio
+/// depends on the data (lossless, zfp-accuracy/precision), exactly 32/BITS (capped at what was measured) for
+/// zfp-rate:BITS.
 StepCosts with_codec(StepCosts costs, const CodecEstimate& codec, bool size_pessimistically);
 
-/// The request plan_table()/choose_auto() take for this run: its inner step count, budgets, a disk tier when the
-/// settings give a disk budget or a scratch directory, and the given codec estimates.
+/// The request plan_table()/choose_auto() take for this run: its inner step count, budgets, a disk tier when
+/// the settings give a disk budget or a scratch directory, and the given codec estimates.
 PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& settings, const StepCosts& costs,
                               const std::vector<CodecEstimate>& codecs);
 
@@ -39,10 +41,10 @@ struct ResolvedPlan {
     Prediction prediction; ///< per shot
 };
 
-/// The plan for one shot of `sim` under `settings`: builds the schedule named by settings.schedule, or for "auto"
-/// the fastest predicted schedule that fits the budget (slots sized pessimistically, see with_codec). Validates the
-/// plan (simulate_plan) and, for uncompressed runs, refuses up front a plan whose memory cannot fit the budget:
-/// ResourceError naming the need and the budget. Throws ConfigError for a bad spec.
+/// The plan for one shot of `sim` under `settings`: builds the schedule named by settings.schedule, or for
+/// "auto" the fastest predicted schedule that fits the budget (slots sized pessimistically, see with_codec).
+/// Validates the plan (simulate_plan) and, for uncompressed runs, refuses up front a plan whose memory cannot
+/// fit the budget: ResourceError naming the need and the budget. Throws ConfigError for a bad spec.
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
 } // namespace fwi

@@ -12,16 +12,19 @@ void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed) 
     double energy = 0;
     std::size_t samples = 0;
     for (const Gather& g : gathers) {
-        for (float v : g.traces) energy += double(v) * double(v);
+        for (float v : g.traces)
+            energy += double(v) * double(v);
         samples += g.traces.size();
     }
-    if (samples == 0 || !(energy > 0)) throw ConfigError("cannot add noise at an SNR to data that are all zero");
+    if (samples == 0 || !(energy > 0))
+        throw ConfigError("cannot add noise at an SNR to data that are all zero");
     // SNR = 10 log10(signal power / noise power), powers as mean squares over all samples of all shots.
     const double noise_rms = std::sqrt(energy / double(samples) / std::pow(10.0, snr_db / 10.0));
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> normal(0.0, noise_rms);
     for (Gather& g : gathers)
-        for (float& v : g.traces) v = float(double(v) + normal(rng));
+        for (float& v : g.traces)
+            v = float(double(v) + normal(rng));
 }
 
 } // namespace fwi

@@ -14,7 +14,7 @@ BenchResult run_benchmark(const BenchCase& bench) {
     Model model;
     model.grid = Grid2D(bench.nz, bench.nx, h, h);
     model.vp_mps.assign(std::size_t(model.grid.cells()), float(v));
-    for (std::int64_t iz = 0; iz < bench.nz; ++iz)  // a gradient, so the data are not trivially uniform
+    for (std::int64_t iz = 0; iz < bench.nz; ++iz) // a gradient, so the data are not trivially uniform
         for (std::int64_t ix = 0; ix < bench.nx; ++ix)
             model.vp_mps[model.grid.index(iz, ix)] = float(1500 + 1500 * double(iz) / double(bench.nz));
     PropagatorSetup setup;
@@ -38,12 +38,15 @@ BenchResult run_benchmark(const BenchCase& bench) {
     r.cells_per_step = (p->padded().nz() - 2 * p->padded().halo) * (p->padded().nx() - 2 * p->padded().halo);
     const double updates = double(r.cells_per_step) * double(bench.steps) * bench.shots;
     using clock = std::chrono::steady_clock;
-    auto seconds = [](clock::time_point a) { return std::chrono::duration<double>(clock::now() - a).count(); };
+    auto seconds = [](clock::time_point a) {
+        return std::chrono::duration<double>(clock::now() - a).count();
+    };
 
     // States are allocated (and their pages touched) before each timer starts, and every kernel has run once.
     auto new_states = [&] {
         std::vector<std::unique_ptr<WaveState>> states;
-        for (int s = 0; s < bench.shots; ++s) states.push_back(p->new_state());
+        for (int s = 0; s < bench.shots; ++s)
+            states.push_back(p->new_state());
         return states;
     };
     {
@@ -53,7 +56,8 @@ BenchResult run_benchmark(const BenchCase& bench) {
     }
     auto states = new_states();
     auto t = clock::now();
-    for (auto& state : states) p->forward(*state, bench.steps, g, src, traces.data(), bench.steps);
+    for (auto& state : states)
+        p->forward(*state, bench.steps, g, src, traces.data(), bench.steps);
     r.forward_seconds = seconds(t);
     r.forward_cell_updates_per_s = updates / r.forward_seconds;
     states = new_states();
@@ -75,7 +79,8 @@ BenchResult run_benchmark(const BenchCase& bench) {
     }
     t = clock::now();
     for (auto& adj : adjoints)
-        for (std::int64_t n = 0; n < bench.steps; ++n) p->adjoint(*adj, g, traces, bench.steps, snapshot.data(), 1.0f);
+        for (std::int64_t n = 0; n < bench.steps; ++n)
+            p->adjoint(*adj, g, traces, bench.steps, snapshot.data(), 1.0f);
     r.adjoint_seconds = seconds(t);
     r.adjoint_cell_updates_per_s = updates / r.adjoint_seconds;
     std::vector<float> grad(std::size_t(model.grid.cells()));

@@ -11,7 +11,7 @@ namespace fwi {
 namespace {
 
 class StoreBackedStorage final : public ItemStorage {
-public:
+  public:
     StoreBackedStorage(std::vector<TierConfig> tiers, std::shared_ptr<const Codec> codec, int threads)
         : store_(std::move(tiers), std::move(codec), threads) {}
 
@@ -27,12 +27,14 @@ public:
     bool contains(const StoreKey& key) const override { return store_.contains(key); }
     std::vector<std::uint64_t> bytes_in_use() const override {
         std::vector<std::uint64_t> v;
-        for (int t = 0; t < store_.tier_count(); ++t) v.push_back(store_.stats(t).bytes_in_use);
+        for (int t = 0; t < store_.tier_count(); ++t)
+            v.push_back(store_.stats(t).bytes_in_use);
         return v;
     }
     std::vector<std::uint64_t> peak_bytes() const override {
         std::vector<std::uint64_t> v;
-        for (int t = 0; t < store_.tier_count(); ++t) v.push_back(store_.stats(t).peak_bytes);
+        for (int t = 0; t < store_.tier_count(); ++t)
+            v.push_back(store_.stats(t).peak_bytes);
         return v;
     }
     std::uint64_t peak_snapshot_bytes() const override { return store_.stats(0).peak_snapshot_bytes; }
@@ -41,16 +43,18 @@ public:
     double compression_ratio() const override { return store_.compression_ratio(); }
     double compress_seconds() const override {
         double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t) s += store_.stats(t).compress_seconds;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            s += store_.stats(t).compress_seconds;
         return s;
     }
     double decompress_seconds() const override {
         double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t) s += store_.stats(t).decompress_seconds;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            s += store_.stats(t).decompress_seconds;
         return s;
     }
 
-private:
+  private:
     CheckpointStore store_;
     std::int64_t writes_ = 0, reads_ = 0;
 };
@@ -72,9 +76,10 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
         config.push_back(disk);
     }
     if (tiers > 2) throw ConfigError("plans with more than two storage tiers are not supported");
-    std::shared_ptr<const Codec> codec = make_codec(settings.compression.empty() ? "none" : settings.compression);
-    // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a plain
-    // in-memory copy is cheaper inline.
+    std::shared_ptr<const Codec> codec =
+        make_codec(settings.compression.empty() ? "none" : settings.compression);
+    // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a
+    // plain in-memory copy is cheaper inline.
     const int threads = codec->name() == "none" && tiers < 2 ? 0 : 2;
     return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
 }

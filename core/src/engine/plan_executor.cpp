@@ -8,7 +8,8 @@
 
 namespace fwi {
 
-PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options, std::chrono::steady_clock::time_point t0)
+PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
+                           std::chrono::steady_clock::time_point t0)
     : sim_(sim), options_(options), t0_(t0) {
     ResolvedPlan resolved = resolve_plan(sim, options.settings);
     plan_ = std::move(resolved.plan);
@@ -68,7 +69,8 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
         if (keep_snapshots) {
             for (std::int64_t n = from; n < end; ++n) {
                 if (n % k == 0) {
-                    p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt, snapshot_.data());
+                    p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
+                                            snapshot_.data());
                     storage_->put({ItemKind::Snapshot, 0, n},
                                   {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
                 } else {
@@ -80,14 +82,17 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
         }
         forward_steps_ += end - from;
         computed_upto_ = std::max(computed_upto_, end);
-        if (first_time) recorded_upto_ = std::max(recorded_upto_, end);
-        else recompute_steps_ += end - from;
+        if (first_time)
+            recorded_upto_ = std::max(recorded_upto_, end);
+        else
+            recompute_steps_ += end - from;
         emit(first_time ? EventType::ForwardStep : EventType::Recompute, from, end - from);
         emit_codec_time(end);
         if (options_.observer && options_.observer->wants_field(FieldKind::ForwardWavefield, end)) {
             view.resize(std::size_t(model.cells()));
             p.model_region_wavefield(state, view);
-            options_.observer->on_field(FieldKind::ForwardWavefield, end, {view.data(), model.nz(), model.nx()});
+            options_.observer->on_field(FieldKind::ForwardWavefield, end,
+                                        {view.data(), model.nz(), model.nx()});
         }
     }
 }
@@ -99,14 +104,16 @@ void PlanExecutor::begin_reversal(WaveState& state, const Gather& observed, Shot
         sim_.propagator().record(state, sim_.geometry(std::size_t(shot_)), inner_traces_.data(), inner_nt);
         recorded_upto_ = inner_nt;
     }
-    if (recorded_upto_ < inner_nt) throw Error("plan '" + plan_name_ + "' reverses before the forward sweep ended");
+    if (recorded_upto_ < inner_nt)
+        throw Error("plan '" + plan_name_ + "' reverses before the forward sweep ended");
     const auto nrec = std::int64_t(sim_.geometry(std::size_t(shot_)).receivers.size());
     out.modelled = sim_.empty_gather(std::size_t(shot_));
     out.modelled.traces = sim_.to_user_rate(inner_traces_, nrec);
     std::vector<float> user_adjoint;
     out.misfit = options_.misfit ? options_.misfit(out.modelled, observed, user_adjoint)
                                  : l2_misfit(out.modelled, observed, user_adjoint);
-    if (user_adjoint.size() != out.modelled.traces.size()) throw Error("misfit function returned a wrongly sized adjoint source");
+    if (user_adjoint.size() != out.modelled.traces.size())
+        throw Error("misfit function returned a wrongly sized adjoint source");
     adjoint_source_ = sim_.to_inner_rate_adjoint(user_adjoint, nrec);
 }
 
@@ -123,13 +130,14 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
         if (storage_->contains(key)) {
             storage_->get(key, {FieldView{snapshot_.data(), p.padded().nz(), p.padded().nx()}});
             storage_->free(key);
-        } else if (state.step == n) {  // no buffered snapshot: one forward step from the state in hand
+        } else if (state.step == n) { // no buffered snapshot: one forward step from the state in hand
             p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, snapshot_.data());
             ++forward_steps_;
-            if (n < computed_upto_) ++recompute_steps_;  // else: Revolve's first computation of the last step
+            if (n < computed_upto_) ++recompute_steps_; // else: Revolve's first computation of the last step
             computed_upto_ = std::max(computed_upto_, n + 1);
         } else {
-            throw Error("plan reverses step " + std::to_string(n) + " with neither its snapshot nor its state");
+            throw Error("plan reverses step " + std::to_string(n) +
+                        " with neither its snapshot nor its state");
         }
         snap = snapshot_.data();
     }
@@ -159,8 +167,8 @@ ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
     try {
         run_actions(*state, *adj, observed, out, reversing);
     } catch (const BudgetExceeded& e) {
-        throw BudgetExceeded("schedule " + plan_name_ + " with codec " + options_.settings.compression + ", shot " +
-                             std::to_string(shot) + ": " + e.what() +
+        throw BudgetExceeded("schedule " + plan_name_ + " with codec " + options_.settings.compression +
+                             ", shot " + std::to_string(shot) + ": " + e.what() +
                              ". The run stopped before exceeding it; try --schedule auto or fewer slots");
     }
     if (adj->step != 0) throw Error("plan '" + plan_name_ + "' did not reverse every step");
@@ -184,7 +192,8 @@ void PlanExecutor::run_actions(WaveState& st, AdjointState& adj, const Gather& o
         case ActionType::Store: {
             state->to_host();
             std::vector<ConstFieldView> fields;
-            for (const auto& f : state->fields()) fields.emplace_back(f);
+            for (const auto& f : state->fields())
+                fields.emplace_back(f);
             storage_->put({ItemKind::State, a.tier, a.slot}, fields);
             emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
             emit_codec_time(state->step);

@@ -1,10 +1,10 @@
 #pragma once
-// The only place that connects a checkpoint plan to the propagator and the store: it executes actions, records
-// receivers on the first sweep, checks budgets before every store (through the store), emits events, and polls the
-// cancel token between steps.
+// The only place that connects a checkpoint plan to the propagator and the store: it executes actions,
+// records receivers on the first sweep, checks budgets before every store (through the store), emits events,
+// and polls the cancel token between steps.
+#include "engine/item_storage.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/schedule.hpp"
-#include "engine/item_storage.hpp"
 
 #include <chrono>
 #include <memory>
@@ -17,14 +17,14 @@ struct ShotOutcome {
 };
 
 class PlanExecutor {
-public:
+  public:
     PlanExecutor(Simulation& sim, const GradientOptions& options, std::chrono::steady_clock::time_point t0);
     ~PlanExecutor();
     /// Runs forward and adjoint for one shot; the gradient accumulates inside the propagator.
     ShotOutcome run_shot(int shot, const Gather& observed);
     void fill(GradientResult& result) const;
 
-private:
+  private:
     double wall() const;
     void emit(EventType type, std::int64_t step, std::int64_t steps, int tier = -1, std::uint64_t bytes = 0,
               double seconds = 0);
@@ -33,7 +33,8 @@ private:
     void advance(WaveState& state, std::int64_t to, bool keep_snapshots);
     void begin_reversal(WaveState& state, const Gather& observed, ShotOutcome& out);
     void reverse(WaveState& state, AdjointState& adj, std::int64_t n);
-    void run_actions(WaveState& state, AdjointState& adj, const Gather& observed, ShotOutcome& out, bool& reversing);
+    void run_actions(WaveState& state, AdjointState& adj, const Gather& observed, ShotOutcome& out,
+                     bool& reversing);
 
     Simulation& sim_;
     const GradientOptions& options_;
@@ -41,17 +42,17 @@ private:
     std::vector<Action> plan_;
     std::string plan_name_;
     std::unique_ptr<ItemStorage> storage_;
-    std::vector<float> snapshot_;          ///< scratch for a snapshot computed inside a Reverse
-    std::vector<float> inner_traces_;      ///< first-sweep receiver samples at the inner rate
-    std::vector<float> adjoint_source_;    ///< inner-rate residual
-    std::int64_t recorded_upto_ = 0;       ///< samples [0, recorded_upto_) recorded this shot
-    std::int64_t computed_upto_ = 0;       ///< forward steps [0, computed_upto_) computed at least once this shot
+    std::vector<float> snapshot_;       ///< scratch for a snapshot computed inside a Reverse
+    std::vector<float> inner_traces_;   ///< first-sweep receiver samples at the inner rate
+    std::vector<float> adjoint_source_; ///< inner-rate residual
+    std::int64_t recorded_upto_ = 0;    ///< samples [0, recorded_upto_) recorded this shot
+    std::int64_t computed_upto_ = 0; ///< forward steps [0, computed_upto_) computed at least once this shot
     int shot_ = -1;
     // counters over all shots
     std::int64_t forward_steps_ = 0, adjoint_steps_ = 0, recompute_steps_ = 0;
     int shots_run_ = 0;
     double compress_reported_s_ = 0, decompress_reported_s_ = 0;
-    double predicted_shot_s_ = 0;  ///< the performance model's time for one shot of this plan
+    double predicted_shot_s_ = 0; ///< the performance model's time for one shot of this plan
 };
 
 } // namespace fwi

@@ -18,7 +18,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double seconds_since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 // Assumed disk tier: a local SSD behind the page cache. Only the multilevel choice and the prediction use it.
 constexpr double disk_bytes_per_s = 1e9;
@@ -43,14 +45,14 @@ double guaranteed_ratio(const std::string& spec) {
 void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
     if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[0]) + " of memory for one shot (" +
-                            std::to_string(r.prediction.counts.peak_snapshots) + " snapshots of " +
-                            mib(r.costs.snapshot_bytes) + " and states of " + mib(r.costs.state_bytes) +
-                            "); the memory budget is " + mib(s.budget_bytes) +
+        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[0]) +
+                            " of memory for one shot (" + std::to_string(r.prediction.counts.peak_snapshots) +
+                            " snapshots of " + mib(r.costs.snapshot_bytes) + " and states of " +
+                            mib(r.costs.state_bytes) + "); the memory budget is " + mib(s.budget_bytes) +
                             ". Choose fewer slots, a codec, or --schedule auto");
     if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) + " of disk; the disk budget is " +
-                            mib(s.disk_budget_bytes));
+        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) +
+                            " of disk; the disk budget is " + mib(s.disk_budget_bytes));
 }
 
 } // namespace
@@ -79,7 +81,7 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     const std::vector<float> zeros(std::size_t(max_steps + 2), 0.0f);
     // The least of three batches: on a shared machine noise only ever adds time.
     const auto time_steps = [&](auto&& step) {
-        step();  // warm caches and threads
+        step(); // warm caches and threads
         double best = 0;
         for (int batch = 0; batch < 3; ++batch) {
             const auto t0 = Clock::now();
@@ -103,8 +105,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         p.forward_with_snapshot(*state, none, zeros, nullptr, 0, snapshot_out.data());
     });
     c.snapshot_write_s = std::max(0.0, with_snapshot_s - c.forward_step_s);
-    // The adjoint step of a gradient run also accumulates lambda * B: time it with a (zero) snapshot. Adding zeros
-    // leaves the propagator's gradient accumulator exactly as it was.
+    // The adjoint step of a gradient run also accumulates lambda * B: time it with a (zero) snapshot. Adding
+    // zeros leaves the propagator's gradient accumulator exactly as it was.
     const std::vector<float> snapshot(std::size_t(cells), 0.0f);
     auto adj = p.new_adjoint_state();
     adj->step = max_steps + 1;
@@ -113,8 +115,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         p.adjoint(*adj, none, zeros, max_steps + 2, snapshot.data(), 1.0f);
     });
 
-    // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost of
-    // touching fresh pages, which the model charges once for the plan's peak.
+    // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
+    // of touching fresh pages, which the model charges once for the plan's peak.
     const std::size_t floats = raw / sizeof(float);
     const auto copy_into = [&](float* out) {
         const auto t0 = Clock::now();
@@ -145,7 +147,8 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
     const auto codec = make_codec(spec);
     std::vector<float> field(std::size_t(rows * cols));
     // A circular Ricker ring of radius 0.3 * min(rows, cols) over weak smooth variations.
-    const double cz = 0.5 * double(rows), cx = 0.5 * double(cols), radius = 0.3 * double(std::min(rows, cols));
+    const double cz = 0.5 * double(rows), cx = 0.5 * double(cols),
+                 radius = 0.3 * double(std::min(rows, cols));
     const double width = 6.0;
     for (std::int64_t i = 0; i < rows; ++i)
         for (std::int64_t j = 0; j < cols; ++j) {
@@ -156,7 +159,8 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
             field[std::size_t(i * cols + j)] = float(ricker / (1 + 0.05 * r) + background);
         }
     const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
-    // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries already include the header.
+    // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries already include the
+    // header.
     const double framed = double(t.raw_bytes + codec_frame_header_bytes);
     const double ratio = std::max(1.0, framed / double(std::max<std::uint64_t>(t.compressed_bytes, 1)));
     return {codec->name(), ratio, t.compress_seconds, t.decompress_seconds};
@@ -165,7 +169,8 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
     c.compress_s = codec.compress_s;
     c.decompress_s = codec.decompress_s;
-    c.compression_ratio = size_pessimistically ? std::min(codec.ratio, guaranteed_ratio(codec.codec)) : codec.ratio;
+    c.compression_ratio =
+        size_pessimistically ? std::min(codec.ratio, guaranteed_ratio(codec.codec)) : codec.ratio;
     c.compression_ratio = std::max(1.0, c.compression_ratio);
     return c;
 }
@@ -187,7 +192,8 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
     const std::int64_t steps = sim.time().inner_nt;
     const PaddedGrid& grid = sim.propagator().padded();
-    const CodecEstimate codec = estimate_codec(s.compression.empty() ? "none" : s.compression, grid.nz(), grid.nx());
+    const CodecEstimate codec =
+        estimate_codec(s.compression.empty() ? "none" : s.compression, grid.nz(), grid.nx());
     StepCosts costs = with_codec(measure_step_costs(sim), codec, true);
     costs.sampling_interval = s.sampling_interval;
 
@@ -202,7 +208,7 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     r.schedule = schedule->name();
     r.plan = schedule->plan(steps);
     r.costs = costs;
-    r.prediction = predict(r.plan, steps, costs);  // validates the plan too
+    r.prediction = predict(r.plan, steps, costs); // validates the plan too
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
     if (s.compression.empty() || s.compression == "none") check_fits(r, s);
     return r;

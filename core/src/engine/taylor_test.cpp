@@ -26,7 +26,8 @@ double l2_misfit_of(const std::vector<Gather>& modelled, const std::vector<Gathe
 std::vector<float> taylor_direction(const std::vector<float>& gradient, const Model& m, double max_change_mps,
                                     double min_mps, double max_mps) {
     float gmax = 0;
-    for (float v : gradient) gmax = std::max(gmax, std::abs(v));
+    for (float v : gradient)
+        gmax = std::max(gmax, std::abs(v));
     if (!(gmax > 0)) throw ConfigError("the gradient is zero: no direction for a Taylor test");
     std::vector<float> dm(gradient.size());
     for (std::size_t i = 0; i < dm.size(); ++i) {
@@ -37,7 +38,8 @@ std::vector<float> taylor_direction(const std::vector<float>& gradient, const Mo
     return dm;
 }
 
-double fitted_slope(const std::vector<double>& h, const std::vector<double>& r, std::size_t first, std::size_t last) {
+double fitted_slope(const std::vector<double>& h, const std::vector<double>& r, std::size_t first,
+                    std::size_t last) {
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     const double n = double(last - first + 1);
     for (std::size_t i = first; i <= last; ++i) {
@@ -51,20 +53,25 @@ double fitted_slope(const std::vector<double>& h, const std::vector<double>& r, 
 }
 
 TaylorResult taylor_test(Simulation& sim, const Model& m, const std::vector<Gather>& observed,
-                         const std::vector<float>& dm, const std::vector<double>& hs, const GradientOptions& options) {
+                         const std::vector<float>& dm, const std::vector<double>& hs,
+                         const GradientOptions& options) {
     if (hs.size() < 2) throw ConfigError("a Taylor test needs at least two step sizes");
     for (double h : hs)
         if (!(h > 0)) throw ConfigError("Taylor test step sizes must be positive");
-    if (dm.size() != m.vp_mps.size()) throw ConfigError("Taylor test direction does not have the model's size");
+    if (dm.size() != m.vp_mps.size())
+        throw ConfigError("Taylor test direction does not have the model's size");
     TaylorResult t;
     const GradientResult g = compute_gradient(sim, m, observed, options);
     t.misfit = g.misfit;
-    for (std::size_t i = 0; i < dm.size(); ++i) t.directional_derivative += double(g.gradient[i]) * dm[i];
+    for (std::size_t i = 0; i < dm.size(); ++i)
+        t.directional_derivative += double(g.gradient[i]) * dm[i];
     for (double h : hs) {
         Model mh = m;
-        for (std::size_t i = 0; i < dm.size(); ++i) mh.vp_mps[i] += float(h * dm[i]);
+        for (std::size_t i = 0; i < dm.size(); ++i)
+            mh.vp_mps[i] += float(h * dm[i]);
         sim.set_model(mh);
-        const double j = l2_misfit_of(sim.forward(options.shots, nullptr, options.cancel), observed, options.shots);
+        const double j =
+            l2_misfit_of(sim.forward(options.shots, nullptr, options.cancel), observed, options.shots);
         t.h.push_back(h);
         t.first_order.push_back(std::abs(j - t.misfit));
         t.second_order.push_back(std::abs(j - t.misfit - h * t.directional_derivative));

@@ -1,5 +1,6 @@
-// Shot gathers as HDF5 (layout in docs/data-formats.md): /gathers with attribute shot_count, and per shot a dataset
-// shot_NNNN of shape (receivers, samples) with attributes dt_s, source_xz_m [x, z] and receivers_xz_m (x0, z0, x1, ...).
+// Shot gathers as HDF5 (layout in docs/data-formats.md): /gathers with attribute shot_count, and per shot a
+// dataset shot_NNNN of shape (receivers, samples) with attributes dt_s, source_xz_m [x, z] and receivers_xz_m
+// (x0, z0, x1, ...).
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
 #include "hdf5/atomic_write.hpp"
@@ -19,7 +20,8 @@ std::string shot_name(std::size_t s) {
 } // namespace
 
 void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers) {
-    for (std::size_t s = 0; s < gathers.size(); ++s) validate_gather(gathers[s], "shot " + std::to_string(s));
+    for (std::size_t s = 0; s < gathers.size(); ++s)
+        validate_gather(gathers[s], "shot " + std::to_string(s));
     h5::write_atomically(path, [&](const h5::Group& root) {
         const h5::Group group = root.create_group("gathers");
         group.set_attribute("shot_count", std::int64_t(gathers.size()));
@@ -30,8 +32,8 @@ void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gath
                 receivers.push_back(r.x_m);
                 receivers.push_back(r.z_m);
             }
-            const h5::Dataset d = group.write_dataset<float>(
-                shot_name(s), g.traces, {std::int64_t(g.receivers.size()), g.samples});
+            const h5::Dataset d = group.write_dataset<float>(shot_name(s), g.traces,
+                                                             {std::int64_t(g.receivers.size()), g.samples});
             d.set_attribute("dt_s", g.dt_s);
             d.set_attribute("source_xz_m", std::vector<double>{g.source.x_m, g.source.z_m});
             d.set_attribute("receivers_xz_m", receivers);
@@ -57,9 +59,11 @@ std::vector<Gather> read_gathers_hdf5(const std::string& path) {
         const auto source = d.attribute<std::vector<double>>("source_xz_m");
         const auto receivers = d.attribute<std::vector<double>>("receivers_xz_m");
         if (source.size() != 2) d.fail("source_xz_m must hold 2 values");
-        if (std::int64_t(receivers.size()) != 2 * shape[0]) d.fail("receivers_xz_m must hold 2 values per receiver");
+        if (std::int64_t(receivers.size()) != 2 * shape[0])
+            d.fail("receivers_xz_m must hold 2 values per receiver");
         g.source = {source[0], source[1]};
-        for (std::size_t r = 0; r + 1 < receivers.size(); r += 2) g.receivers.push_back({receivers[r], receivers[r + 1]});
+        for (std::size_t r = 0; r + 1 < receivers.size(); r += 2)
+            g.receivers.push_back({receivers[r], receivers[r + 1]});
         g.traces = d.read<float>();
         validate_gather(g, path + " shot " + std::to_string(s));
         gathers.push_back(std::move(g));

@@ -1,5 +1,5 @@
-// The checks every backend applies to a PropagatorSetup, so that all of them refuse the same setups with the same
-// messages.
+// The checks every backend applies to a PropagatorSetup, so that all of them refuse the same setups with the
+// same messages.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 
@@ -13,13 +13,16 @@ void validate_propagator_setup(const PropagatorSetup& setup) {
         throw ConfigError("spatial order " + std::to_string(setup.order) + " is not one of 2, 4, 6, 8");
     if (setup.pml_width < 0 || setup.pml_width > 1000)
         throw ConfigError("PML width " + std::to_string(setup.pml_width) + " is not in [0, 1000]");
-    if (!(setup.dt_s > 0) || !std::isfinite(setup.dt_s)) throw ConfigError("time step must be positive and finite");
+    if (!(setup.dt_s > 0) || !std::isfinite(setup.dt_s))
+        throw ConfigError("time step must be positive and finite");
     if (setup.grid.nz() < 1 || setup.grid.nx() < 1 || !(setup.grid.dz() > 0) || !(setup.grid.dx() > 0))
         throw ConfigError("grid must have positive shape and spacing");
     if (!(setup.pml_velocity_mps > 0)) throw ConfigError("PML reference velocity must be positive");
     if (setup.grid.nz() < setup.order || setup.grid.nx() < setup.order)
-        throw ConfigError("the model (" + std::to_string(setup.grid.nz()) + " x " + std::to_string(setup.grid.nx()) +
-                          " cells) must be at least " + std::to_string(setup.order) + " cells along each axis for order " +
-                          std::to_string(setup.order));}
+        throw ConfigError("the model (" + std::to_string(setup.grid.nz()) + " x " +
+                          std::to_string(setup.grid.nx()) + " cells) must be at least " +
+                          std::to_string(setup.order) + " cells along each axis for order " +
+                          std::to_string(setup.order));
+}
 
 } // namespace fwi
