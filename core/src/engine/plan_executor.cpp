@@ -15,6 +15,9 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     plan_ = std::move(resolved.plan);
     plan_name_ = resolved.schedule;
     predicted_shot_s_ = resolved.prediction.total_s;
+    // Later shots reuse the memory the first one touched.
+    predicted_first_touch_s_ =
+        resolved.costs.first_touch_s_per_byte * double(resolved.prediction.peak_total_bytes);
     storage_ = make_item_storage(options.settings, resolved.tiers);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }
@@ -231,7 +234,9 @@ void PlanExecutor::fill(GradientResult& r) const {
     r.peak_snapshot_bytes = storage_->peak_snapshot_bytes();
     r.peak_bytes_per_tier = storage_->peak_bytes();
     r.compression_ratio = storage_->compression_ratio();
-    r.predicted_seconds = predicted_shot_s_ * double(shots_run_);
+    r.predicted_seconds = shots_run_ == 0 ? 0.0
+                                          : predicted_shot_s_ * double(shots_run_) -
+                                                predicted_first_touch_s_ * double(shots_run_ - 1);
 }
 
 } // namespace fwi

@@ -53,6 +53,8 @@ class PlanExecutor {
     int shots_run_ = 0;
     double compress_reported_s_ = 0, decompress_reported_s_ = 0;
     double predicted_shot_s_ = 0; ///< the performance model's time for one shot of this plan
+    double predicted_first_touch_s_ =
+        0; ///< the part of it spent touching new memory (paid by the first shot only)
 };
 
 } // namespace fwi
