@@ -2,6 +2,7 @@
 // independence from the user's dt under CFL sub-stepping, and bit-exact resume from a saved state.
 #include "fwi/error.hpp"
 #include "fwi/simulation.hpp"
+#include "backend_checks.hpp"
 #include "test_setups.hpp"
 
 #include <QtTest>
@@ -134,39 +135,7 @@ private slots:
         QVERIFY2(err < 2e-3, qPrintable(QString::number(err)));
     }
 
-    void resume_from_saved_state_is_bit_exact() {
-        const Model m = blob_model(50, 70, 10);
-        Simulation sim(m.grid, one_shot({200, 150}, line_of_points(4, 50, 650, 20)), settings(6, 12, 0.001, 600),
-                       m.max_velocity(), "cpu");
-        sim.set_model(m);
-        Propagator& p = sim.propagator();
-        const auto& g = sim.geometry(0);
-        const std::int64_t nt = sim.time().inner_nt;
-        std::vector<float> straight(4 * std::size_t(nt)), resumed(4 * std::size_t(nt));
-        auto a = p.new_state();
-        p.forward(*a, 250, g, sim.inner_source(), straight.data(), nt);
-        a->to_host();
-        std::vector<std::vector<float>> saved;
-        for (const auto& f : a->fields()) saved.emplace_back(f.data, f.data + f.size());
-        p.forward(*a, nt - 250, g, sim.inner_source(), straight.data(), nt);
-
-        auto b = p.new_state();
-        p.forward(*b, 7, g, sim.inner_source(), nullptr, nt);  // garbage that the restore must overwrite
-        auto fields = b->fields();
-        for (std::size_t i = 0; i < fields.size(); ++i) std::copy(saved[i].begin(), saved[i].end(), fields[i].data);
-        b->from_host();
-        b->step = 250;
-        std::copy_n(straight.begin(), straight.size(), resumed.begin());
-        for (std::size_t r = 0; r < 4; ++r)
-            std::fill_n(resumed.begin() + std::ptrdiff_t(r * std::size_t(nt) + 250), nt - 250, 0.0f);
-        p.forward(*b, nt - 250, g, sim.inner_source(), resumed.data(), nt);
-        QVERIFY(std::memcmp(straight.data(), resumed.data(), straight.size() * sizeof(float)) == 0);
-        a->to_host();
-        b->to_host();
-        const auto fa = a->fields(), fb = b->fields();
-        for (std::size_t i = 0; i < fa.size(); ++i)
-            QVERIFY(std::memcmp(fa[i].data, fb[i].data, std::size_t(fa[i].size()) * sizeof(float)) == 0);
-    }
+    void resume_from_saved_state_is_bit_exact() { check_resume_is_bit_exact("cpu"); }
 
     void bad_setups_are_refused_with_a_clear_error_data() {
         QTest::addColumn<int>("which");

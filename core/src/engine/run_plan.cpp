@@ -10,7 +10,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <tuple>
 #include <sstream>
 
 namespace fwi {
@@ -53,6 +56,28 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes)
         throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) +
                             " of disk; the disk budget is " + mib(s.disk_budget_bytes));
+}
+
+/// Costs depend on the backend, grid shape, order and codec, not on the velocities: an inversion's many gradients
+/// share one calibration per process (measured once, so a noisy first measurement is kept too).
+struct Calibration {
+    StepCosts steps;
+    CodecEstimate codec;
+};
+
+Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
+    static std::mutex mutex;
+    static std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, int, std::string>, Calibration> cache;
+    const Propagator& p = sim.propagator();
+    const PaddedGrid& g = p.padded();
+    const auto key = std::make_tuple(p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec);
+    {
+        const std::lock_guard lock(mutex);
+        if (const auto it = cache.find(key); it != cache.end()) return it->second;
+    }
+    Calibration c{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+    const std::lock_guard lock(mutex);
+    return cache.emplace(key, c).first->second;
 }
 
 } // namespace
@@ -191,10 +216,9 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
     const std::int64_t steps = sim.time().inner_nt;
-    const PaddedGrid& grid = sim.propagator().padded();
-    const CodecEstimate codec =
-        estimate_codec(s.compression.empty() ? "none" : s.compression, grid.nz(), grid.nx());
-    StepCosts costs = with_codec(measure_step_costs(sim), codec, true);
+    const Calibration calibration = calibrated(sim, s.compression.empty() ? "none" : s.compression);
+    const CodecEstimate& codec = calibration.codec;
+    StepCosts costs = with_codec(calibration.steps, codec, true);
     costs.sampling_interval = s.sampling_interval;
 
     ResolvedPlan r;

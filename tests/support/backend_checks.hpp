@@ -1,6 +1,7 @@
 #pragma once
-// Test bodies that compare a backend with the CPU reference, shared by every backend test: the CUDA backend on a
-// machine with a device (tst_cuda_backend.cpp) and its host twin everywhere (tst_cuda_host_twin.cpp). Each body uses
+// Test bodies that compare a backend with the CPU reference, shared by every backend test: the CPU itself
+// (tst_propagator.cpp), the CUDA backend on a machine with a device (tst_cuda_backend.cpp) and its host twin
+// everywhere (tst_cuda_host_twin.cpp). Each body uses
 // QVERIFY; callers check QTest::currentTestFailed() if they go on.
 #include "fwi/born.hpp"
 #include "fwi/gradient_engine.hpp"
@@ -134,7 +135,7 @@ inline void check_gradient_matches_cpu(const std::string& backend, const std::st
 }
 
 /// Save a state through fields()/to_host(), restore it into a state holding other data: the run continues bit for
-/// bit (traces and every field). The CPU test of the same name, for any backend.
+/// bit (traces and every field), on any backend.
 inline void check_resume_is_bit_exact(const std::string& backend) {
     const Model m = blob_model(30, 44, 10);
     Simulation sim(m.grid, one_shot({200, 150}, line_of_points(4, 50, 400, 20)), settings(6, 12, 0.001, 300),
