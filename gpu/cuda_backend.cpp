@@ -16,7 +16,7 @@ DeviceProbe query() {
     int count = 0;
     const cudaError_t code = cudaGetDeviceCount(&count);
     if (code != cudaSuccess) {
-        cudaGetLastError();  // a missing driver is an answer, not an error to report later
+        cudaGetLastError(); // a missing driver is an answer, not an error to report later
         p.error = describe(code);
         return p;
     }

@@ -37,8 +37,8 @@ std::string describe(cudaError_t code) {
 
 void check(cudaError_t code, const char* what) {
     if (code == cudaSuccess) return;
-    // Clear the per-thread last error so that one failure is not reported twice. Sticky errors (a faulted kernel)
-    // stay in the context and make every later call fail with its own exception.
+    // Clear the per-thread last error so that one failure is not reported twice. Sticky errors (a faulted
+    // kernel) stay in the context and make every later call fail with its own exception.
     cudaGetLastError();
     const std::string message = std::string("CUDA error while ") + what + ": " + describe(code);
     if (is_resource_error(code)) throw ResourceError(message);
@@ -58,9 +58,10 @@ void* device_malloc(std::size_t bytes, const char* what) {
         std::size_t free_bytes = 0, total_bytes = 0;
         const bool known = cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess;
         cudaGetLastError();
-        throw ResourceError("GPU memory exhausted: needed " + bytes_text(bytes) + ", " +
-                            (known ? bytes_text(free_bytes) + " free of " + bytes_text(total_bytes) : "free unknown") +
-                            " (" + what + ")");
+        throw ResourceError(
+            "GPU memory exhausted: needed " + bytes_text(bytes) + ", " +
+            (known ? bytes_text(free_bytes) + " free of " + bytes_text(total_bytes) : "free unknown") + " (" +
+            what + ")");
     }
     check(code, what);
     return p;
@@ -77,18 +78,28 @@ void* pinned_malloc(std::size_t bytes, const char* what) {
     return p;
 }
 
-Stream::Stream(const char* what) { check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), what); }
+Stream::Stream(const char* what) {
+    check(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), what);
+}
 Stream::~Stream() {
     if (stream_) cudaStreamDestroy(stream_);
 }
-void Stream::synchronize(const char* what) const { check(cudaStreamSynchronize(stream_), what); }
+void Stream::synchronize(const char* what) const {
+    check(cudaStreamSynchronize(stream_), what);
+}
 
-Event::Event(const char* what) { check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), what); }
+Event::Event(const char* what) {
+    check(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), what);
+}
 Event::~Event() {
     if (event_) cudaEventDestroy(event_);
 }
-void Event::record(cudaStream_t stream, const char* what) { check(cudaEventRecord(event_, stream), what); }
-void Event::wait_host(const char* what) const { check(cudaEventSynchronize(event_), what); }
+void Event::record(cudaStream_t stream, const char* what) {
+    check(cudaEventRecord(event_, stream), what);
+}
+void Event::wait_host(const char* what) const {
+    check(cudaEventSynchronize(event_), what);
+}
 void Event::wait_stream(cudaStream_t stream, const char* what) const {
     check(cudaStreamWaitEvent(stream, event_, 0), what);
 }

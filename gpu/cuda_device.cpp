@@ -6,7 +6,7 @@
 
 namespace fwi::gpu {
 namespace {
-constexpr std::size_t kRingSlots = 16;  // steps the host may run ahead of the device on per-step uploads
+constexpr std::size_t kRingSlots = 16; // steps the host may run ahead of the device on per-step uploads
 
 int select(int ordinal) {
     check(cudaSetDevice(ordinal), "selecting the CUDA device");
@@ -31,7 +31,9 @@ CudaDevice::~CudaDevice() {
     cudaStreamSynchronize(copy_.get());
 }
 
-void CudaDevice::activate() const { check(cudaSetDevice(ordinal_), "selecting the CUDA device"); }
+void CudaDevice::activate() const {
+    check(cudaSetDevice(ordinal_), "selecting the CUDA device");
+}
 
 void CudaDevice::zero(void* dst, std::size_t bytes) {
     if (bytes) check(cudaMemsetAsync(dst, 0, bytes, compute_.get()), "clearing device memory");
@@ -39,7 +41,8 @@ void CudaDevice::zero(void* dst, std::size_t bytes) {
 
 void CudaDevice::upload(void* dst, const void* src, std::size_t bytes) {
     if (!bytes) return;
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, compute_.get()), "copying host data to the GPU");
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, compute_.get()),
+          "copying host data to the GPU");
     // Pageable sources may be read after the call returns on some systems: wait so the caller may reuse them.
     compute_.synchronize("copying host data to the GPU");
 }
@@ -47,10 +50,12 @@ void CudaDevice::upload(void* dst, const void* src, std::size_t bytes) {
 void CudaDevice::upload_small(void* dst, const void* src, std::size_t bytes) {
     if (!bytes) return;
     if (ring_.empty())
-        for (std::size_t i = 0; i < kRingSlots; ++i) ring_.push_back(std::make_unique<Slot>());
+        for (std::size_t i = 0; i < kRingSlots; ++i)
+            ring_.push_back(std::make_unique<Slot>());
     Slot& slot = *ring_[next_slot_++ % kRingSlots];
     if (slot.used) slot.copied.wait_host("waiting for a transfer slot");
-    if (slot.buffer.size() < bytes) slot.buffer = PinnedBuffer<unsigned char>(bytes, "per-step transfer slot");
+    if (slot.buffer.size() < bytes)
+        slot.buffer = PinnedBuffer<unsigned char>(bytes, "per-step transfer slot");
     std::memcpy(slot.buffer.data(), src, bytes);
     check(cudaMemcpyAsync(dst, slot.buffer.data(), bytes, cudaMemcpyHostToDevice, compute_.get()),
           "copying per-step data to the GPU");
@@ -60,19 +65,23 @@ void CudaDevice::upload_small(void* dst, const void* src, std::size_t bytes) {
 
 void CudaDevice::download(void* dst, const void* src, std::size_t bytes) {
     if (!bytes) return;
-    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, compute_.get()), "copying GPU data to the host");
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, compute_.get()),
+          "copying GPU data to the host");
     compute_.synchronize("copying GPU data to the host");
 }
 
 void CudaDevice::download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                                std::size_t width, std::size_t rows) {
     if (!width || !rows) return;
-    check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost, compute_.get()),
+    check(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, width, rows, cudaMemcpyDeviceToHost,
+                            compute_.get()),
           "copying GPU rows to the host");
     compute_.synchronize("copying GPU rows to the host");
 }
 
-void CudaDevice::synchronize() { compute_.synchronize("running the GPU kernels"); }
+void CudaDevice::synchronize() {
+    compute_.synchronize("running the GPU kernels");
+}
 
 void CudaDevice::download_state(std::span<const Transfer> transfers) {
     // The copy stream starts after the compute work queued so far (the steps that produced this state).

@@ -1,10 +1,11 @@
 #pragma once
-// The CUDA execution policy of PackedPropagator: device memory, the two streams, transfers and kernel launches.
-// Its twin for tests without a GPU is HostDevice (host_device.hpp); both offer exactly the same members.
+// The CUDA execution policy of PackedPropagator: device memory, the two streams, transfers and kernel
+// launches. Its twin for tests without a GPU is HostDevice (host_device.hpp); both offer exactly the same
+// members.
 //
-// Streams: `compute` runs every kernel and the small transfers in step order; `copy` carries the state checkpoint
-// transfers (to_host/from_host), ordered against compute by events, so an upload returns at once and overlaps the
-// host's next work; kernels queued after it wait on the device, not on the host.
+// Streams: `compute` runs every kernel and the small transfers in step order; `copy` carries the state
+// checkpoint transfers (to_host/from_host), ordered against compute by events, so an upload returns at once
+// and overlaps the host's next work; kernels queued after it wait on the device, not on the host.
 #include "cuda_check.hpp"
 #include "cuda_kernels.cuh"
 
@@ -17,11 +18,9 @@
 namespace fwi::gpu {
 
 class CudaDevice {
-public:
-    template <class T>
-    using Buffer = DeviceBuffer<T>;
-    template <class T>
-    using HostBuffer = PinnedBuffer<T>;
+  public:
+    template <class T> using Buffer = DeviceBuffer<T>;
+    template <class T> using HostBuffer = PinnedBuffer<T>;
     /// Orders a copy-stream upload before later host access to its staging buffer.
     struct Fence {
         std::unique_ptr<Event> event;
@@ -38,14 +37,12 @@ public:
     void activate() const;
 
     /// A zero-filled device array (the fill is ordered on the compute stream).
-    template <class T>
-    Buffer<T> alloc(std::size_t count, const char* what) {
+    template <class T> Buffer<T> alloc(std::size_t count, const char* what) {
         Buffer<T> b(count, what);
         zero(b.data(), b.bytes());
         return b;
     }
-    template <class T>
-    HostBuffer<T> alloc_host(std::size_t count, const char* what) {
+    template <class T> HostBuffer<T> alloc_host(std::size_t count, const char* what) {
         return HostBuffer<T>(count, what);
     }
 
@@ -57,14 +54,14 @@ public:
     /// Device -> host (pageable) after all queued compute work; returns when the data are on the host.
     void download(void* dst, const void* src, std::size_t bytes);
     /// `rows` rows of `width` bytes, device pitch src_pitch -> host pitch dst_pitch; waits like download().
-    void download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
-                       std::size_t rows);
+    void download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                       std::size_t width, std::size_t rows);
     /// Waits for all queued work; asynchronous kernel failures surface here as fwi::Error.
     void synchronize();
 
-    /// Checkpoint transfers on the copy stream. download_state returns with the data on the host; upload_state
-    /// returns at once, later compute work waits for it on the device, and wait(fence) must precede the next host
-    /// access to the staging memory.
+    /// Checkpoint transfers on the copy stream. download_state returns with the data on the host;
+    /// upload_state returns at once, later compute work waits for it on the device, and wait(fence) must
+    /// precede the next host access to the staging memory.
     void download_state(std::span<const Transfer> transfers);
     void upload_state(std::span<const Transfer> transfers, Fence& fence);
     void wait(Fence& fence);
@@ -73,15 +70,21 @@ public:
     void forward_psi(int r, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l) {
         launch_forward_psi(r, g, f, l, stream());
     }
-    void forward_interior(int r, const GridArgs& g, const ForwardPtrs& f) { launch_forward_interior(r, g, f, stream()); }
+    void forward_interior(int r, const GridArgs& g, const ForwardPtrs& f) {
+        launch_forward_interior(r, g, f, stream());
+    }
     void forward_pml(int r, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l) {
         launch_forward_pml(r, g, f, l, stream());
     }
-    void adjoint_s(const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) { launch_adjoint_s(g, f, l, stream()); }
+    void adjoint_s(const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) {
+        launch_adjoint_s(g, f, l, stream());
+    }
     void adjoint_r(int r, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) {
         launch_adjoint_r(r, g, f, l, stream());
     }
-    void adjoint_interior(int r, const GridArgs& g, const AdjointPtrs& f) { launch_adjoint_interior(r, g, f, stream()); }
+    void adjoint_interior(int r, const GridArgs& g, const AdjointPtrs& f) {
+        launch_adjoint_interior(r, g, f, stream());
+    }
     void adjoint_pml(int r, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) {
         launch_adjoint_pml(r, g, f, l, stream());
     }
@@ -90,7 +93,7 @@ public:
 
     StreamHandle stream() const { return compute_.get(); }
 
-private:
+  private:
     struct Slot;
     int ordinal_;
     Stream compute_;

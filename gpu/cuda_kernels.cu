@@ -1,5 +1,5 @@
-// __global__ wrappers around the per-cell functions of cuda_kernels.cuh, and their launchers. Every launch is checked
-// (cuda_check.hpp); execution errors surface, as fwi::Error, at the next synchronising call.
+// __global__ wrappers around the per-cell functions of cuda_kernels.cuh, and their launchers. Every launch is
+// checked (cuda_check.hpp); execution errors surface, as fwi::Error, at the next synchronising call.
 #include "cuda_check.hpp"
 #include "cuda_kernels.cuh"
 
@@ -14,7 +14,7 @@ namespace {
 
 // ---------------------------------------------------------------- kernels
 template <int R>
-__global__ void __launch_bounds__(kTileX * kBlockY) forward_interior_kernel(GridArgs g, ForwardPtrs f) {
+__global__ void __launch_bounds__(kTileX* kBlockY) forward_interior_kernel(GridArgs g, ForwardPtrs f) {
     __shared__ float tile[Tile<R>::cells];
     const int tid = int(threadIdx.y) * kTileX + int(threadIdx.x);
     for (int idx = tid; idx < Tile<R>::cells; idx += kTileX * kBlockY)
@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(kTileX * kBlockY) forward_interior_kernel(Grid
 }
 
 template <int R>
-__global__ void __launch_bounds__(kTileX * kBlockY) adjoint_interior_kernel(GridArgs g, AdjointPtrs f) {
+__global__ void __launch_bounds__(kTileX* kBlockY) adjoint_interior_kernel(GridArgs g, AdjointPtrs f) {
     __shared__ float tile[Tile<R>::cells];
     const int tid = int(threadIdx.y) * kTileX + int(threadIdx.x);
     for (int idx = tid; idx < Tile<R>::cells; idx += kTileX * kBlockY)
@@ -40,13 +40,15 @@ __device__ __forceinline__ std::int64_t strip_thread() {
 }
 
 template <int R>
-__global__ void __launch_bounds__(kStripThreads) forward_psi_kernel(GridArgs g, ForwardPtrs f, StripLaunch l) {
+__global__ void __launch_bounds__(kStripThreads)
+    forward_psi_kernel(GridArgs g, ForwardPtrs f, StripLaunch l) {
     int iz, ix, kind;
     if (strip_cell(l, strip_thread(), iz, ix, kind)) forward_psi_cell<R>(g, f, kind, iz, ix);
 }
 
 template <int R>
-__global__ void __launch_bounds__(kStripThreads) forward_pml_kernel(GridArgs g, ForwardPtrs f, StripLaunch l) {
+__global__ void __launch_bounds__(kStripThreads)
+    forward_pml_kernel(GridArgs g, ForwardPtrs f, StripLaunch l) {
     int iz, ix, kind;
     if (strip_cell(l, strip_thread(), iz, ix, kind)) forward_pml_cell<R>(g, f, iz, ix);
 }
@@ -63,7 +65,8 @@ __global__ void __launch_bounds__(kStripThreads) adjoint_r_kernel(GridArgs g, Ad
 }
 
 template <int R>
-__global__ void __launch_bounds__(kStripThreads) adjoint_pml_kernel(GridArgs g, AdjointPtrs f, StripLaunch l) {
+__global__ void __launch_bounds__(kStripThreads)
+    adjoint_pml_kernel(GridArgs g, AdjointPtrs f, StripLaunch l) {
     int iz, ix, kind;
     if (strip_cell(l, strip_thread(), iz, ix, kind)) adjoint_pml_cell<R>(g, f, iz, ix);
 }
@@ -79,14 +82,22 @@ __global__ void __launch_bounds__(kScatterThreads) gather_kernel(GatherArgs a) {
 }
 
 // ---------------------------------------------------------------- launch helpers
-template <typename F>
-void with_radius(int radius, F&& f) {
+template <typename F> void with_radius(int radius, F&& f) {
     switch (radius) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 3: f(std::integral_constant<int, 3>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    default: throw Error("CUDA kernels: stencil radius " + std::to_string(radius) + " is not one of 1..4");
+    case 1:
+        f(std::integral_constant<int, 1>{});
+        break;
+    case 2:
+        f(std::integral_constant<int, 2>{});
+        break;
+    case 3:
+        f(std::integral_constant<int, 3>{});
+        break;
+    case 4:
+        f(std::integral_constant<int, 4>{});
+        break;
+    default:
+        throw Error("CUDA kernels: stencil radius " + std::to_string(radius) + " is not one of 1..4");
     }
 }
 
@@ -95,17 +106,22 @@ dim3 tile_grid(const GridArgs& g) {
 }
 unsigned blocks_for(std::int64_t threads, int per_block) {
     const std::int64_t blocks = (threads + per_block - 1) / per_block;
-    if (blocks > 0x7fffffff) throw ResourceError("CUDA launch of " + std::to_string(threads) + " threads is too large");
+    if (blocks > 0x7fffffff)
+        throw ResourceError("CUDA launch of " + std::to_string(threads) + " threads is too large");
     return unsigned(blocks);
 }
-bool empty_tile(const GridArgs& g) { return g.x1 <= g.x0 || g.z1 <= g.z0; }
+bool empty_tile(const GridArgs& g) {
+    return g.x1 <= g.x0 || g.z1 <= g.z0;
+}
 
 } // namespace
 
-void launch_forward_psi(int radius, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l, StreamHandle s) {
+void launch_forward_psi(int radius, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l,
+                        StreamHandle s) {
     if (l.total == 0) return;
     with_radius(radius, [&](auto r) {
-        forward_psi_kernel<decltype(r)::value><<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
+        forward_psi_kernel<decltype(r)::value>
+            <<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
     });
     check_launch("forward psi");
 }
@@ -118,10 +134,12 @@ void launch_forward_interior(int radius, const GridArgs& g, const ForwardPtrs& f
     check_launch("forward interior");
 }
 
-void launch_forward_pml(int radius, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l, StreamHandle s) {
+void launch_forward_pml(int radius, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l,
+                        StreamHandle s) {
     if (l.total == 0) return;
     with_radius(radius, [&](auto r) {
-        forward_pml_kernel<decltype(r)::value><<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
+        forward_pml_kernel<decltype(r)::value>
+            <<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
     });
     check_launch("forward PML");
 }
@@ -132,10 +150,12 @@ void launch_adjoint_s(const GridArgs& g, const AdjointPtrs& f, const StripLaunch
     check_launch("adjoint s");
 }
 
-void launch_adjoint_r(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l, StreamHandle s) {
+void launch_adjoint_r(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l,
+                      StreamHandle s) {
     if (l.total == 0) return;
     with_radius(radius, [&](auto r) {
-        adjoint_r_kernel<decltype(r)::value><<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
+        adjoint_r_kernel<decltype(r)::value>
+            <<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
     });
     check_launch("adjoint r");
 }
@@ -148,10 +168,12 @@ void launch_adjoint_interior(int radius, const GridArgs& g, const AdjointPtrs& f
     check_launch("adjoint interior");
 }
 
-void launch_adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l, StreamHandle s) {
+void launch_adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l,
+                        StreamHandle s) {
     if (l.total == 0) return;
     with_radius(radius, [&](auto r) {
-        adjoint_pml_kernel<decltype(r)::value><<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
+        adjoint_pml_kernel<decltype(r)::value>
+            <<<blocks_for(l.total, kStripThreads), kStripThreads, 0, s>>>(g, f, l);
     });
     check_launch("adjoint PML");
 }

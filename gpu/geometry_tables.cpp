@@ -28,7 +28,8 @@ struct Entry {
 
 /// Groups entries by cell, keeping each cell's entries in their original order (stable sort).
 ScatterTable scatter_table(std::vector<Entry> entries) {
-    std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.cell < b.cell; });
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const Entry& a, const Entry& b) { return a.cell < b.cell; });
     ScatterTable t;
     t.offset.push_back(0);
     for (std::size_t e = 0; e < entries.size(); ++e) {
@@ -57,7 +58,8 @@ GeometryTables make_geometry_tables(const ShotGeometry& geometry, std::int64_t p
         entries += geometry.receivers[r].cell.size();
     }
     if (entries > std::size_t(std::numeric_limits<std::int32_t>::max()))
-        throw ConfigError("shot geometry has " + std::to_string(entries) + " stencil entries; too many for the GPU tables");
+        throw ConfigError("shot geometry has " + std::to_string(entries) +
+                          " stencil entries; too many for the GPU tables");
 
     GeometryTables t;
     t.receivers = std::int32_t(geometry.receivers.size());

@@ -1,6 +1,7 @@
-// Host execution of the CUDA launches: the same grids, blocks and thread indices as cuda_kernels.cu, run in sequence.
-// Running a block's threads one after the other is a valid CUDA schedule because no thread of a launch reads what
-// another thread of the same launch writes (the tile is staged completely before any thread computes, as after
+// Host execution of the CUDA launches: the same grids, blocks and thread indices as cuda_kernels.cu, run in
+// sequence. Running a block's threads one after the other is a valid CUDA schedule because no thread of a
+// launch reads what another thread of the same launch writes (the tile is staged completely before any thread
+// computes, as after
 // __syncthreads()).
 #include "host_device.hpp"
 
@@ -13,20 +14,28 @@
 namespace fwi::gpu {
 namespace {
 
-template <typename F>
-void with_radius(int radius, F&& f) {
+template <typename F> void with_radius(int radius, F&& f) {
     switch (radius) {
-    case 1: f(std::integral_constant<int, 1>{}); break;
-    case 2: f(std::integral_constant<int, 2>{}); break;
-    case 3: f(std::integral_constant<int, 3>{}); break;
-    case 4: f(std::integral_constant<int, 4>{}); break;
-    default: throw Error("host twin: stencil radius " + std::to_string(radius) + " is not one of 1..4");
+    case 1:
+        f(std::integral_constant<int, 1>{});
+        break;
+    case 2:
+        f(std::integral_constant<int, 2>{});
+        break;
+    case 3:
+        f(std::integral_constant<int, 3>{});
+        break;
+    case 4:
+        f(std::integral_constant<int, 4>{});
+        break;
+    default:
+        throw Error("host twin: stencil radius " + std::to_string(radius) + " is not one of 1..4");
     }
 }
 
-/// Every thread of a 1D strip launch of kStripThreads-thread blocks, including the idle tail of the last block.
-template <class Op>
-void run_strip(const StripLaunch& l, Op&& op) {
+/// Every thread of a 1D strip launch of kStripThreads-thread blocks, including the idle tail of the last
+/// block.
+template <class Op> void run_strip(const StripLaunch& l, Op&& op) {
     const std::int64_t threads = (l.total + kStripThreads - 1) / kStripThreads * kStripThreads;
     for (std::int64_t t = 0; t < threads; ++t) {
         int iz = 0, ix = 0, kind = 0;
@@ -35,14 +44,14 @@ void run_strip(const StripLaunch& l, Op&& op) {
 }
 
 /// Every block of a tile launch: stage the tile, then run each thread's cells.
-template <int R, class Op>
-void run_tiles(const GridArgs& g, const float* field, Op&& op) {
+template <int R, class Op> void run_tiles(const GridArgs& g, const float* field, Op&& op) {
     if (g.x1 <= g.x0 || g.z1 <= g.z0) return;
     const int blocks_x = (g.x1 - g.x0 + kTileX - 1) / kTileX, blocks_z = (g.z1 - g.z0 + kTileZ - 1) / kTileZ;
     std::vector<float> tile(Tile<R>::cells);
     for (int bz = 0; bz < blocks_z; ++bz)
         for (int bx = 0; bx < blocks_x; ++bx) {
-            for (int idx = 0; idx < Tile<R>::cells; ++idx) load_tile_cell<R>(g, field, bx, bz, tile.data(), idx);
+            for (int idx = 0; idx < Tile<R>::cells; ++idx)
+                load_tile_cell<R>(g, field, bx, bz, tile.data(), idx);
             for (int ty = 0; ty < kBlockY; ++ty)
                 for (int tx = 0; tx < kTileX; ++tx)
                     for_tile_thread_cells<R>(g, bx, bz, tx, ty,
@@ -56,7 +65,8 @@ namespace host {
 
 void forward_psi(int radius, const GridArgs& g, const ForwardPtrs& f, const StripLaunch& l) {
     with_radius(radius, [&](auto r) {
-        run_strip(l, [&](int kind, int iz, int ix) { forward_psi_cell<decltype(r)::value>(g, f, kind, iz, ix); });
+        run_strip(
+            l, [&](int kind, int iz, int ix) { forward_psi_cell<decltype(r)::value>(g, f, kind, iz, ix); });
     });
 }
 
@@ -81,7 +91,8 @@ void adjoint_s(const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) {
 
 void adjoint_r(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l) {
     with_radius(radius, [&](auto r) {
-        run_strip(l, [&](int kind, int iz, int ix) { adjoint_r_cell<decltype(r)::value>(g, f, kind, iz, ix); });
+        run_strip(l,
+                  [&](int kind, int iz, int ix) { adjoint_r_cell<decltype(r)::value>(g, f, kind, iz, ix); });
     });
 }
 
@@ -101,21 +112,25 @@ void adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, const Stri
 }
 
 void scatter(const ScatterArgs& a) {
-    for (int q = 0; q < a.cells; ++q) scatter_cell(a, q);
+    for (int q = 0; q < a.cells; ++q)
+        scatter_cell(a, q);
 }
 
 void gather(const GatherArgs& a) {
-    for (int r = 0; r < a.count; ++r) gather_receiver(a, r);
+    for (int r = 0; r < a.count; ++r)
+        gather_receiver(a, r);
 }
 
 } // namespace host
 
 void HostDevice::download_state(std::span<const Transfer> transfers) {
-    for (const Transfer& t : transfers) copy(t.dst, t.src, t.bytes);
+    for (const Transfer& t : transfers)
+        copy(t.dst, t.src, t.bytes);
 }
 
 void HostDevice::upload_state(std::span<const Transfer> transfers, Fence& fence) {
-    for (const Transfer& t : transfers) copy(t.dst, t.src, t.bytes);
+    for (const Transfer& t : transfers)
+        copy(t.dst, t.src, t.bytes);
     fence.pending = true;
 }
 

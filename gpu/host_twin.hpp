@@ -1,8 +1,8 @@
 #pragma once
-// The host twin of the CUDA backend: PackedPropagator over HostDevice (host_device.hpp). Same plan, packed states,
-// pass order, thread mapping and source/receiver tables as "cuda", executed on the CPU one emulated thread at a time.
-// For tests on machines without a GPU (and CI): it checks the CUDA backend's logic against the CPU reference. Slow;
-// never registered by the product.
+// The host twin of the CUDA backend: PackedPropagator over HostDevice (host_device.hpp). Same plan, packed
+// states, pass order, thread mapping and source/receiver tables as "cuda", executed on the CPU one emulated
+// thread at a time. For tests on machines without a GPU (and CI): it checks the CUDA backend's logic against
+// the CPU reference. Slow; never registered by the product.
 #include "fwi/propagator.hpp"
 
 #include <memory>

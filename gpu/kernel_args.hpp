@@ -1,8 +1,9 @@
 #pragma once
-// Plain arguments of the CUDA kernels, shared by the device code (cuda_kernels.cu), the host twin that executes the
-// same per-cell code on the CPU (host_kernels.cpp), and the host-side planning (kernel_plan.cpp). No CUDA header here:
-// FWI_HD marks functions compiled for both sides, and everything is a trivially copyable value passed by value to a
-// kernel. Layout convention as in grid.hpp: padded arrays (z, x), x fast, cell (iz, ix) at iz * nx + ix.
+// Plain arguments of the CUDA kernels, shared by the device code (cuda_kernels.cu), the host twin that
+// executes the same per-cell code on the CPU (host_kernels.cpp), and the host-side planning
+// (kernel_plan.cpp). No CUDA header here: FWI_HD marks functions compiled for both sides, and everything is a
+// trivially copyable value passed by value to a kernel. Layout convention as in grid.hpp: padded arrays (z,
+// x), x fast, cell (iz, ix) at iz * nx + ix.
 #include <cstddef>
 #include <cstdint>
 
@@ -11,7 +12,7 @@
 #else
 #define FWI_HD inline
 #endif
-#if defined(__CUDA_ARCH__)  // the device pass only: host compilers warn about the pragma
+#if defined(__CUDA_ARCH__) // the device pass only: host compilers warn about the pragma
 #define FWI_UNROLL _Pragma("unroll")
 #else
 #define FWI_UNROLL
@@ -19,23 +20,23 @@
 
 namespace fwi::gpu {
 
-/// Finite-difference coefficients of stencils.hpp (index 0..R), copied in by the host so device code never touches
-/// the host constexpr tables.
+/// Finite-difference coefficients of stencils.hpp (index 0..R), copied in by the host so device code never
+/// touches the host constexpr tables.
 struct StencilCoeffs {
     float d2[5] = {};
     float d1[5] = {};
 };
 
-/// The union of two index ranges [a0, a1) and [b0, b1) along one axis, a before b; either may be empty. The strip
-/// launches enumerate such unions so that a launch covers only PML cells.
+/// The union of two index ranges [a0, a1) and [b0, b1) along one axis, a before b; either may be empty. The
+/// strip launches enumerate such unions so that a launch covers only PML cells.
 struct Segs {
     int a0 = 0, a1 = 0, b0 = 0, b1 = 0;
     FWI_HD int size() const { return (a1 - a0) + (b1 - b0); }
     FWI_HD int at(int j) const { return j < a1 - a0 ? a0 + j : b0 + (j - (a1 - a0)); }
 };
 
-/// One rectangle of a strip launch: rows x cols (each a Segs), enumerated row-major by consecutive threads starting
-/// at thread `begin`. kind tells the layer passes which axis they work on.
+/// One rectangle of a strip launch: rows x cols (each a Segs), enumerated row-major by consecutive threads
+/// starting at thread `begin`. kind tells the layer passes which axis they work on.
 struct StripRect {
     Segs rows, cols;
     int kind = 0;
@@ -63,7 +64,8 @@ FWI_HD bool strip_rect_cell(const StripRect& s, std::int64_t t, int& iz, int& ix
     return true;
 }
 /// Thread t of a strip launch -> padded cell (iz, ix) and its rectangle's kind; false for the tail threads.
-/// (Written without a loop so that device code indexes the kernel parameter statically: no local-memory copy.)
+/// (Written without a loop so that device code indexes the kernel parameter statically: no local-memory
+/// copy.)
 FWI_HD bool strip_cell(const StripLaunch& l, std::int64_t t, int& iz, int& ix, int& kind) {
     if (l.count > 0 && strip_rect_cell(l.rect[0], t, iz, ix, kind)) return true;
     return l.count > 1 && strip_rect_cell(l.rect[1], t, iz, ix, kind);
@@ -77,27 +79,33 @@ struct AxisPml {
     int lo_begin = 0, lo_end = 0, hi_begin = 0, hi_end = 0;
 };
 
-/// Everything constant for one propagator: sizes, spacing, stencil, model (c = v^2 dt^2), PML, the packed layout of
-/// the PML variables, and the zones where PML terms apply.
+/// Everything constant for one propagator: sizes, spacing, stencil, model (c = v^2 dt^2), PML, the packed
+/// layout of the PML variables, and the zones where PML terms apply.
 struct GridArgs {
-    int nz = 0, nx = 0;           ///< padded
-    int z0 = 0, z1 = 0, x0 = 0, x1 = 0;  ///< computed cells (all but the halo)
+    int nz = 0, nx = 0;                 ///< padded
+    int z0 = 0, z1 = 0, x0 = 0, x1 = 0; ///< computed cells (all but the halo)
     float inv_dx = 0, inv_dz = 0, inv_dx2 = 0, inv_dz2 = 0;
-    float c0 = 0;                 ///< d2[0] * (inv_dx2 + inv_dz2), as the CPU kernel computes it
+    float c0 = 0; ///< d2[0] * (inv_dx2 + inv_dz2), as the CPU kernel computes it
     StencilCoeffs coef;
     const float* c = nullptr;
     const float* inv_c = nullptr;
     AxisPml px, pz;
-    int wx_lo = 0, wx = 0;        ///< packed x strips: row iz holds the low layer's wx_lo cells, then the high layer's
-    int wz_lo = 0, wz = 0;        ///< packed z strips: wz_lo rows of the low layer, then the high layer's rows
-    /// x-stencil touches an x layer iff ix < xi_lo_end || ix >= xi_hi_begin (cpu_kernels.hpp influence_lo/hi);
-    /// z-stencil touches a z layer iff iz < zi_lo_end || iz >= zi_hi_begin. Without PML both are empty.
+    int wx_lo = 0,
+        wx = 0; ///< packed x strips: row iz holds the low layer's wx_lo cells, then the high layer's
+    int wz_lo = 0, wz = 0; ///< packed z strips: wz_lo rows of the low layer, then the high layer's rows
+    /// x-stencil touches an x layer iff ix < xi_lo_end || ix >= xi_hi_begin (cpu_kernels.hpp
+    /// influence_lo/hi); z-stencil touches a z layer iff iz < zi_lo_end || iz >= zi_hi_begin. Without PML
+    /// both are empty.
     int xi_lo_end = 0, xi_hi_begin = 0;
     int zi_lo_end = 0, zi_hi_begin = 0;
 };
 
-FWI_HD bool in_x_zone(const GridArgs& g, int ix) { return ix < g.xi_lo_end || ix >= g.xi_hi_begin; }
-FWI_HD bool in_z_zone(const GridArgs& g, int iz) { return iz < g.zi_lo_end || iz >= g.zi_hi_begin; }
+FWI_HD bool in_x_zone(const GridArgs& g, int ix) {
+    return ix < g.xi_lo_end || ix >= g.xi_hi_begin;
+}
+FWI_HD bool in_z_zone(const GridArgs& g, int iz) {
+    return iz < g.zi_lo_end || iz >= g.zi_hi_begin;
+}
 
 /// Column of padded x index ix in the packed x strips, or -1 outside both x layers.
 FWI_HD int x_slot(const GridArgs& g, int ix) {
@@ -121,21 +129,22 @@ FWI_HD float z_strip_at(const float* p, const GridArgs& g, int iz, int ix) {
     return s < 0 ? 0.0f : p[std::int64_t(s) * g.nx + ix];
 }
 
-/// Forward state pointers. x_strips = [psi_x | zeta_x] (each nz * wx), z_strips = [psi_z | zeta_z] (each wz * nx),
-/// the same packing as CpuWaveState::fields().
+/// Forward state pointers. x_strips = [psi_x | zeta_x] (each nz * wx), z_strips = [psi_z | zeta_z] (each wz *
+/// nx), the same packing as CpuWaveState::fields().
 struct ForwardPtrs {
-    const float* u = nullptr;        ///< u^n
-    float* u_next = nullptr;         ///< u^(n-1) on entry, u^(n+1) on exit
+    const float* u = nullptr; ///< u^n
+    float* u_next = nullptr;  ///< u^(n-1) on entry, u^(n+1) on exit
     float* x_strips = nullptr;
     float* z_strips = nullptr;
-    float* snapshot = nullptr;       ///< optional B^n
-    const float* secondary = nullptr;///< optional Born source added to u^(n+1)
+    float* snapshot = nullptr;        ///< optional B^n
+    const float* secondary = nullptr; ///< optional Born source added to u^(n+1)
 };
 
-/// Adjoint state pointers. x_strips = [r_x | s_x], z_strips = [r_z | s_z] (lambda_psi, lambda_zeta), packed as above.
+/// Adjoint state pointers. x_strips = [r_x | s_x], z_strips = [r_z | s_z] (lambda_psi, lambda_zeta), packed
+/// as above.
 struct AdjointPtrs {
-    const float* mu = nullptr;       ///< mu^(n+1)
-    float* mu_next = nullptr;        ///< mu^(n+2) on entry, mu^n on exit
+    const float* mu = nullptr; ///< mu^(n+1)
+    float* mu_next = nullptr;  ///< mu^(n+2) on entry, mu^n on exit
     float* x_strips = nullptr;
     float* z_strips = nullptr;
     float* grad_c = nullptr;
@@ -143,12 +152,13 @@ struct AdjointPtrs {
     float weight = 1;
 };
 
-/// Adds sum_e c[cell] * (weight_e * value_e) to dst[cell] for each unique cell, its entries in their original order
-/// (so repeated cells need no atomics and the sums match the CPU's order). value_e = values[value[e]], or amplitude
-/// when values is null. If snapshot is set, also adds weight_e * value_e to it (the source term of B^n).
+/// Adds sum_e c[cell] * (weight_e * value_e) to dst[cell] for each unique cell, its entries in their original
+/// order (so repeated cells need no atomics and the sums match the CPU's order). value_e = values[value[e]],
+/// or amplitude when values is null. If snapshot is set, also adds weight_e * value_e to it (the source term
+/// of B^n).
 struct ScatterArgs {
     const std::int64_t* cell = nullptr;
-    const std::int32_t* offset = nullptr;  ///< cells + 1 entries
+    const std::int32_t* offset = nullptr; ///< cells + 1 entries
     const std::int32_t* value = nullptr;
     const float* weight = nullptr;
     int cells = 0;

@@ -11,8 +11,7 @@
 namespace fwi::gpu {
 namespace {
 
-template <int R>
-StencilCoeffs coefficients() {
+template <int R> StencilCoeffs coefficients() {
     using C = stencil::Coefficients<R>;
     StencilCoeffs s;
     for (int k = 0; k <= R; ++k) {
@@ -24,11 +23,16 @@ StencilCoeffs coefficients() {
 
 StencilCoeffs coefficients(int radius) {
     switch (radius) {
-    case 1: return coefficients<1>();
-    case 2: return coefficients<2>();
-    case 3: return coefficients<3>();
-    case 4: return coefficients<4>();
-    default: throw ConfigError("spatial order " + std::to_string(2 * radius) + " is not one of 2, 4, 6, 8");
+    case 1:
+        return coefficients<1>();
+    case 2:
+        return coefficients<2>();
+    case 3:
+        return coefficients<3>();
+    case 4:
+        return coefficients<4>();
+    default:
+        throw ConfigError("spatial order " + std::to_string(2 * radius) + " is not one of 2, 4, 6, 8");
     }
 }
 
@@ -88,7 +92,8 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
 
     const bool pml = g.wx > 0 || g.wz > 0;
     if (pml) {
-        // cpu_kernels.hpp: influence_lo / influence_hi (when the two x zones meet, the first covers all) and in_zone.
+        // cpu_kernels.hpp: influence_lo / influence_hi (when the two x zones meet, the first covers all) and
+        // in_zone.
         const bool x_meet = g.px.lo_end + r >= g.px.hi_begin - r;
         g.xi_lo_end = x_meet ? g.x1 : g.px.lo_end + r;
         g.xi_hi_begin = x_meet ? g.x1 : g.px.hi_begin - r;
@@ -102,18 +107,20 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
         g.zi_hi_begin = g.z1;
     }
 
-    plan.layers = make_strip_launch(
-        StripRect{Segs{g.z0, g.z1, 0, 0}, Segs{g.px.lo_begin, g.px.lo_end, g.px.hi_begin, g.px.hi_end}, kAxisX},
-        StripRect{Segs{g.pz.lo_begin, g.pz.lo_end, g.pz.hi_begin, g.pz.hi_end}, Segs{g.x0, g.x1, 0, 0}, kAxisZ});
+    plan.layers =
+        make_strip_launch(StripRect{Segs{g.z0, g.z1, 0, 0},
+                                    Segs{g.px.lo_begin, g.px.lo_end, g.px.hi_begin, g.px.hi_end}, kAxisX},
+                          StripRect{Segs{g.pz.lo_begin, g.pz.lo_end, g.pz.hi_begin, g.pz.hi_end},
+                                    Segs{g.x0, g.x1, 0, 0}, kAxisZ});
 
     // Zones: full rows where the z-stencil touches a layer, and in the rows between, the x-influence columns.
     const int top_end = std::clamp(g.zi_lo_end, g.z0, g.z1);
     const int bottom_begin = std::clamp(g.zi_hi_begin, top_end, g.z1);
     const int left_end = std::clamp(g.xi_lo_end, g.x0, g.x1);
     const int right_begin = std::clamp(g.xi_hi_begin, left_end, g.x1);
-    plan.zones = make_strip_launch(StripRect{Segs{g.z0, top_end, bottom_begin, g.z1}, Segs{g.x0, g.x1, 0, 0}, 0},
-                                   StripRect{Segs{top_end, bottom_begin, 0, 0},
-                                             Segs{g.x0, left_end, right_begin, g.x1}, 0});
+    plan.zones = make_strip_launch(
+        StripRect{Segs{g.z0, top_end, bottom_begin, g.z1}, Segs{g.x0, g.x1, 0, 0}, 0},
+        StripRect{Segs{top_end, bottom_begin, 0, 0}, Segs{g.x0, left_end, right_begin, g.x1}, 0});
 
     plan.cells = grid.cells();
     plan.x_strip = std::int64_t(g.nz) * g.wx;
@@ -123,8 +130,10 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
 
 KernelPlan make_kernel_plan(const PropagatorSetup& setup) {
     const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
-    const auto px = make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), 1e-3, 2000, 5, 1e-3);
-    const auto pz = make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000, 5, 1e-3);
+    const auto px =
+        make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), 1e-3, 2000, 5, 1e-3);
+    const auto pz =
+        make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000, 5, 1e-3);
     return make_kernel_plan(grid, px, pz);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Host-side planning of the CUDA passes for one padded grid: the constant kernel arguments, the two strip launches
-// (PML layers; PML zones), and the packed state layout. Pure arithmetic on sizes, so it is unit-tested without a GPU.
+// Host-side planning of the CUDA passes for one padded grid: the constant kernel arguments, the two strip
+// launches (PML layers; PML zones), and the packed state layout. Pure arithmetic on sizes, so it is
+// unit-tested without a GPU.
 #include "kernel_args.hpp"
 
 #include "fwi/propagator.hpp"
@@ -15,12 +16,12 @@ namespace fwi::gpu {
 
 struct KernelPlan {
     int radius = 4;
-    GridArgs grid;          ///< device pointers (c, inv_c, profiles) left null: the propagator fills them
-    StripLaunch layers;     ///< x-layer cells (kind X) and z-layer cells (kind Z): the psi, s and r passes
-    StripLaunch zones;      ///< every cell whose x- or z-stencil touches a layer, once: the PML-term passes
-    std::int64_t cells = 0;    ///< padded cells
-    std::int64_t x_strip = 0;  ///< floats of one packed x-strip variable (nz * wx)
-    std::int64_t z_strip = 0;  ///< floats of one packed z-strip variable (wz * nx)
+    GridArgs grid;            ///< device pointers (c, inv_c, profiles) left null: the propagator fills them
+    StripLaunch layers;       ///< x-layer cells (kind X) and z-layer cells (kind Z): the psi, s and r passes
+    StripLaunch zones;        ///< every cell whose x- or z-stencil touches a layer, once: the PML-term passes
+    std::int64_t cells = 0;   ///< padded cells
+    std::int64_t x_strip = 0; ///< floats of one packed x-strip variable (nz * wx)
+    std::int64_t z_strip = 0; ///< floats of one packed z-strip variable (wz * nx)
     /// A forward (or adjoint) state: two full fields and four packed strip variables.
     std::int64_t state_floats() const { return 2 * cells + 2 * x_strip + 2 * z_strip; }
 };

@@ -1,12 +1,13 @@
 #pragma once
-// The CUDA backend's propagator logic, written once over an execution policy: Device = CudaDevice (the product) or
-// HostDevice (its host twin, for tests without a GPU). It owns the model arrays, the PML profiles and the geometry
-// tables on the device, and runs the passes of cuda_kernels.cuh in the CPU reference's order.
+// The CUDA backend's propagator logic, written once over an execution policy: Device = CudaDevice (the
+// product) or HostDevice (its host twin, for tests without a GPU). It owns the model arrays, the PML profiles
+// and the geometry tables on the device, and runs the passes of cuda_kernels.cuh in the CPU reference's
+// order.
 //
-// Host data in the interface (snapshots, Born sources, traces, residuals) are copied at the call: snapshot B^n goes
-// device -> host every forward_with_snapshot and host -> device every adjoint step that uses one. That is correct
-// and simple; a device-resident snapshot store (snapshots kept in GPU memory as a checkpoint tier) is the fast path
-// for later and needs an interface that hands out device buffers.
+// Host data in the interface (snapshots, Born sources, traces, residuals) are copied at the call: snapshot
+// B^n goes device -> host every forward_with_snapshot and host -> device every adjoint step that uses one.
+// That is correct and simple; a device-resident snapshot store (snapshots kept in GPU memory as a checkpoint
+// tier) is the fast path for later and needs an interface that hands out device buffers.
 #include "geometry_tables.hpp"
 #include "kernel_plan.hpp"
 #include "packed_state.hpp"
@@ -20,9 +21,8 @@
 
 namespace fwi::gpu {
 
-template <class Device>
-class PackedPropagator : public Propagator {
-public:
+template <class Device> class PackedPropagator : public Propagator {
+  public:
     /// Validates `setup` as the CPU backend does (ConfigError) and allocates the model arrays on the device
     /// (ResourceError when they do not fit).
     PackedPropagator(const PropagatorSetup& setup, std::unique_ptr<Device> device, std::string backend_name);
@@ -36,8 +36,8 @@ public:
     std::unique_ptr<AdjointState> new_adjoint_state() const override;
     void record(const WaveState& state, const ShotGeometry& geometry, float* traces,
                 std::int64_t trace_length) const override;
-    void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry, std::span<const float> source,
-                 float* traces, std::int64_t trace_length) override;
+    void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
+                 std::span<const float> source, float* traces, std::int64_t trace_length) override;
     void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
                                float* traces, std::int64_t trace_length, float* snapshot) override;
     void forward_scattered(WaveState& state, const float* secondary) override;
@@ -51,14 +51,12 @@ public:
     const KernelPlan& plan() const { return plan_; }
     Device& device() const { return *device_; }
 
-private:
-    template <class T>
-    using Buffer = typename Device::template Buffer<T>;
+  private:
+    template <class T> using Buffer = typename Device::template Buffer<T>;
     struct DeviceGeometry;
 
     const DeviceGeometry& on_device(const ShotGeometry& geometry) const;
-    template <class T>
-    Buffer<T> upload_vector(const std::vector<T>& v, const char* what) const;
+    template <class T> Buffer<T> upload_vector(const std::vector<T>& v, const char* what) const;
     float* scratch(Buffer<float>& buffer, std::size_t count, const char* what) const;
     void require_model() const;
     void step(PackedWaveState<Device>& state, const DeviceGeometry* geometry, std::span<const float> source,
@@ -72,11 +70,11 @@ private:
     PmlProfile pml_x_, pml_z_;
     KernelPlan plan_;
     std::string backend_name_;
-    std::unique_ptr<Device> device_;  // before the buffers: they are released first
-    Buffer<float> profiles_;          // a, b, b/a along x, then along z
+    std::unique_ptr<Device> device_; // before the buffers: they are released first
+    Buffer<float> profiles_;         // a, b, b/a along x, then along z
     Buffer<float> c_, inv_c_, grad_c_;
     mutable Buffer<float> snapshot_out_, upload_, traces_, residual_;
-    std::vector<float> velocity_, inv_c_host_;  // padded, host copies for the gradient and the display
+    std::vector<float> velocity_, inv_c_host_; // padded, host copies for the gradient and the display
     mutable std::vector<std::unique_ptr<DeviceGeometry>> geometries_;
     bool has_model_ = false;
 };

@@ -1,6 +1,6 @@
 #pragma once
-// Definitions of PackedPropagator<Device>; included only by the two files that instantiate it (cuda_propagator.cu
-// for CudaDevice, host_twin.cpp for HostDevice).
+// Definitions of PackedPropagator<Device>; included only by the two files that instantiate it
+// (cuda_propagator.cu for CudaDevice, host_twin.cpp for HostDevice).
 #include "packed_propagator.hpp"
 
 #include "fwi/error.hpp"
@@ -13,20 +13,19 @@
 namespace fwi::gpu {
 
 /// Source/receiver tables of one shot on the device, with a host copy of the geometry for the cache check.
-template <class Device>
-struct PackedPropagator<Device>::DeviceGeometry {
+template <class Device> struct PackedPropagator<Device>::DeviceGeometry {
     const ShotGeometry* address = nullptr;
     ShotGeometry copy;
     std::int32_t receivers = 0;
     Buffer<std::int64_t> source_cell, record_cell, inject_cell;
     Buffer<std::int32_t> source_offset, source_value, record_offset, inject_offset, inject_value;
     Buffer<float> source_weight, record_weight, inject_weight;
-    ScatterArgs source, inject;  // per-call fields (amplitude, values, dst, snapshot) set at use
+    ScatterArgs source, inject; // per-call fields (amplitude, values, dst, snapshot) set at use
     GatherArgs record;
 };
 
 namespace detail {
-inline constexpr std::int64_t kTraceChunkSteps = 512;  // receiver samples buffered on the device per download
+inline constexpr std::int64_t kTraceChunkSteps = 512; // receiver samples buffered on the device per download
 inline constexpr std::size_t kGeometryCacheEntries = 16;
 } // namespace detail
 
@@ -34,7 +33,7 @@ template <class Device>
 PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::unique_ptr<Device> device,
                                            std::string backend_name)
     : setup_(setup), backend_name_(std::move(backend_name)), device_(std::move(device)) {
-    validate_propagator_setup(setup);  // the same checks and messages as the CPU backend
+    validate_propagator_setup(setup); // the same checks and messages as the CPU backend
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
@@ -45,7 +44,8 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
     device_->activate();
     std::vector<float> profiles;
     for (const PmlProfile* p : {&pml_x_, &pml_z_})
-        for (const std::vector<float>* v : {&p->a, &p->b, &p->b_over_a}) profiles.insert(profiles.end(), v->begin(), v->end());
+        for (const std::vector<float>* v : {&p->a, &p->b, &p->b_over_a})
+            profiles.insert(profiles.end(), v->begin(), v->end());
     profiles_ = upload_vector(profiles, "uploading the PML profiles");
     const auto cells = std::size_t(grid_.cells());
     c_ = device_->template alloc<float>(cells, "allocating the model on the GPU");
@@ -65,8 +65,7 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
     g.inv_c = inv_c_.data();
 }
 
-template <class Device>
-PackedPropagator<Device>::~PackedPropagator() = default;
+template <class Device> PackedPropagator<Device>::~PackedPropagator() = default;
 
 template <class Device>
 template <class T>
@@ -79,19 +78,17 @@ auto PackedPropagator<Device>::upload_vector(const std::vector<T>& v, const char
 template <class Device>
 float* PackedPropagator<Device>::scratch(Buffer<float>& buffer, std::size_t count, const char* what) const {
     if (buffer.size() < count) {
-        buffer = Buffer<float>();  // free first: the old and the new size need not fit together
+        buffer = Buffer<float>(); // free first: the old and the new size need not fit together
         buffer = device_->template alloc<float>(count, what);
     }
     return buffer.data();
 }
 
-template <class Device>
-void PackedPropagator<Device>::require_model() const {
+template <class Device> void PackedPropagator<Device>::require_model() const {
     if (!has_model_) throw Error("propagator used before set_model");
 }
 
-template <class Device>
-void PackedPropagator<Device>::set_model(const Model& model) {
+template <class Device> void PackedPropagator<Device>::set_model(const Model& model) {
     if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
     validate_model(model);
     device_->activate();
@@ -109,14 +106,12 @@ void PackedPropagator<Device>::set_model(const Model& model) {
     has_model_ = true;
 }
 
-template <class Device>
-std::unique_ptr<WaveState> PackedPropagator<Device>::new_state() const {
+template <class Device> std::unique_ptr<WaveState> PackedPropagator<Device>::new_state() const {
     device_->activate();
     return std::make_unique<PackedWaveState<Device>>(*device_, plan_);
 }
 
-template <class Device>
-std::unique_ptr<AdjointState> PackedPropagator<Device>::new_adjoint_state() const {
+template <class Device> std::unique_ptr<AdjointState> PackedPropagator<Device>::new_adjoint_state() const {
     device_->activate();
     return std::make_unique<PackedAdjointState<Device>>(*device_, plan_);
 }
@@ -126,7 +121,7 @@ auto PackedPropagator<Device>::on_device(const ShotGeometry& geometry) const -> 
     for (auto& entry : geometries_)
         if (entry->address == &geometry) {
             if (same_geometry(entry->copy, geometry)) return *entry;
-            entry->address = nullptr;  // same address, new contents: rebuild below
+            entry->address = nullptr; // same address, new contents: rebuild below
         }
     std::erase_if(geometries_, [](const auto& e) { return e->address == nullptr; });
     if (geometries_.size() >= detail::kGeometryCacheEntries) geometries_.erase(geometries_.begin());
@@ -148,19 +143,40 @@ auto PackedPropagator<Device>::on_device(const ShotGeometry& geometry) const -> 
     d->inject_offset = upload_vector(t.inject.offset, what);
     d->inject_value = upload_vector(t.inject.value, what);
     d->inject_weight = upload_vector(t.inject.weight, what);
-    d->source = {d->source_cell.data(), d->source_offset.data(), d->source_value.data(), d->source_weight.data(),
-                 int(t.source.cell.size()), nullptr, 0.0f, c_.data(), nullptr, nullptr};
-    d->inject = {d->inject_cell.data(), d->inject_offset.data(), d->inject_value.data(), d->inject_weight.data(),
-                 int(t.inject.cell.size()), nullptr, 0.0f, c_.data(), nullptr, nullptr};
-    d->record = {d->record_offset.data(), d->record_cell.data(), d->record_weight.data(), t.receivers, nullptr,
-                 nullptr, 1};
+    d->source = {d->source_cell.data(),
+                 d->source_offset.data(),
+                 d->source_value.data(),
+                 d->source_weight.data(),
+                 int(t.source.cell.size()),
+                 nullptr,
+                 0.0f,
+                 c_.data(),
+                 nullptr,
+                 nullptr};
+    d->inject = {d->inject_cell.data(),
+                 d->inject_offset.data(),
+                 d->inject_value.data(),
+                 d->inject_weight.data(),
+                 int(t.inject.cell.size()),
+                 nullptr,
+                 0.0f,
+                 c_.data(),
+                 nullptr,
+                 nullptr};
+    d->record = {d->record_offset.data(),
+                 d->record_cell.data(),
+                 d->record_weight.data(),
+                 t.receivers,
+                 nullptr,
+                 nullptr,
+                 1};
     geometries_.push_back(std::move(d));
     return *geometries_.back();
 }
 
 template <class Device>
-void PackedPropagator<Device>::gather(const PackedWaveState<Device>& state, const DeviceGeometry& geometry, float* out,
-                                      std::int64_t stride) const {
+void PackedPropagator<Device>::gather(const PackedWaveState<Device>& state, const DeviceGeometry& geometry,
+                                      float* out, std::int64_t stride) const {
     GatherArgs a = geometry.record;
     a.field = state.packed().current();
     a.out = out;
@@ -204,14 +220,16 @@ void PackedPropagator<Device>::step(PackedWaveState<Device>& state, const Device
 
 template <class Device>
 void PackedPropagator<Device>::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
-                                       std::span<const float> source, float* traces, std::int64_t trace_length) {
+                                       std::span<const float> source, float* traces,
+                                       std::int64_t trace_length) {
     require_model();
     device_->activate();
     auto& s = static_cast<PackedWaveState<Device>&>(state);
     const DeviceGeometry& d = on_device(geometry);
-    // Samples n < trace_length are recorded (as CpuPropagator::record); they are buffered on the device in chunks
-    // of up to kTraceChunkSteps steps, laid out [receiver][step], and downloaded once per chunk.
-    const std::int64_t recorded = traces && d.receivers > 0 ? std::clamp<std::int64_t>(trace_length - s.step, 0, count) : 0;
+    // Samples n < trace_length are recorded (as CpuPropagator::record); they are buffered on the device in
+    // chunks of up to kTraceChunkSteps steps, laid out [receiver][step], and downloaded once per chunk.
+    const std::int64_t recorded =
+        traces && d.receivers > 0 ? std::clamp<std::int64_t>(trace_length - s.step, 0, count) : 0;
     for (std::int64_t done = 0; done < count;) {
         const std::int64_t chunk = std::min(count - done, detail::kTraceChunkSteps);
         const std::int64_t rec = std::clamp<std::int64_t>(recorded - done, 0, chunk);
@@ -241,7 +259,8 @@ void PackedPropagator<Device>::forward_with_snapshot(WaveState& state, const Sho
     const auto cells = std::size_t(grid_.cells());
     float* d_snapshot = scratch(snapshot_out_, cells, "allocating the gradient snapshot on the GPU");
     step(static_cast<PackedWaveState<Device>&>(state), &on_device(geometry), source, d_snapshot, nullptr);
-    // The halo of B^n is never written and stays zero (the CPU leaves the caller's values there; nobody reads them).
+    // The halo of B^n is never written and stays zero (the CPU leaves the caller's values there; nobody reads
+    // them).
     device_->download(snapshot, d_snapshot, cells * sizeof(float));
 }
 
@@ -256,8 +275,9 @@ void PackedPropagator<Device>::forward_scattered(WaveState& state, const float* 
 }
 
 template <class Device>
-void PackedPropagator<Device>::adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
-                                       std::int64_t trace_length, const float* snapshot, float weight) {
+void PackedPropagator<Device>::adjoint(AdjointState& adj, const ShotGeometry& geometry,
+                                       std::span<const float> residual, std::int64_t trace_length,
+                                       const float* snapshot, float weight) {
     require_model();
     if (adj.step <= 0) throw Error("adjoint stepped past step 0");
     device_->activate();
@@ -269,7 +289,8 @@ void PackedPropagator<Device>::adjoint(AdjointState& adj, const ShotGeometry& ge
         device_->upload(buffer, snapshot, cells * sizeof(float));
         d_snapshot = buffer;
     }
-    const AdjointPtrs f{s.current(), s.previous(), s.x_strips(), s.z_strips(), grad_c_.data(), d_snapshot, weight};
+    const AdjointPtrs f{s.current(),    s.previous(), s.x_strips(), s.z_strips(),
+                        grad_c_.data(), d_snapshot,   weight};
     const GridArgs& g = plan_.grid;
     device_->adjoint_s(g, f, plan_.layers);
     device_->adjoint_r(plan_.radius, g, f, plan_.layers);
@@ -297,8 +318,7 @@ void PackedPropagator<Device>::adjoint(AdjointState& adj, const ShotGeometry& ge
     adj.step = n;
 }
 
-template <class Device>
-void PackedPropagator<Device>::take_velocity_gradient(std::span<float> gradient_mps) {
+template <class Device> void PackedPropagator<Device>::take_velocity_gradient(std::span<float> gradient_mps) {
     if (std::int64_t(gradient_mps.size()) != grid_.model.cells())
         throw ConfigError("gradient has " + std::to_string(gradient_mps.size()) + " cells; the model has " +
                           std::to_string(grid_.model.cells()));
@@ -308,7 +328,8 @@ void PackedPropagator<Device>::take_velocity_gradient(std::span<float> gradient_
     device_->download(grad.data(), grad_c_.data(), grad.size() * sizeof(float));
     // dJ/dv = E^T (dJ/dc * 2 v dt^2), as CpuPropagator::take_velocity_gradient.
     const double dt2 = setup_.dt_s * setup_.dt_s;
-    for (std::size_t i = 0; i < grad.size(); ++i) grad[i] = float(grad[i] * 2.0 * velocity_[i] * dt2);
+    for (std::size_t i = 0; i < grad.size(); ++i)
+        grad[i] = float(grad[i] * 2.0 * velocity_[i] * dt2);
     fold_padded(grid_, grad, gradient_mps);
     device_->zero(grad_c_.data(), grad_c_.bytes());
 }
@@ -341,11 +362,13 @@ void PackedPropagator<Device>::model_region_adjoint(const AdjointState& adj, std
 }
 
 template <class Device>
-std::vector<float> PackedPropagator<Device>::padded_velocity_perturbation(std::span<const float> dv_mps) const {
+std::vector<float>
+PackedPropagator<Device>::padded_velocity_perturbation(std::span<const float> dv_mps) const {
     require_model();
     std::vector<float> dc = pad_model(grid_, dv_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
-    for (std::size_t i = 0; i < dc.size(); ++i) dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
+    for (std::size_t i = 0; i < dc.size(); ++i)
+        dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
     return dc;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // Wave and adjoint states of the CUDA backend (and of its host twin): one device block per state,
 //   [ field A | field B | x strips (2 variables, nz x wx each) | z strips (2 variables, wz x nx each) ]
-// where A/B are u^n/u^(n-1) (mu^(n+1)/mu^(n+2)) and swap roles by pointer every step. The PML variables are packed as
-// in CpuWaveState::fields(), so fields() of a CUDA state has the CPU's shapes and order, and a checkpoint is three
-// contiguous copies. States borrow the propagator's device and must not outlive the propagator (as on the CPU).
+// where A/B are u^n/u^(n-1) (mu^(n+1)/mu^(n+2)) and swap roles by pointer every step. The PML variables are
+// packed as in CpuWaveState::fields(), so fields() of a CUDA state has the CPU's shapes and order, and a
+// checkpoint is three contiguous copies. States borrow the propagator's device and must not outlive the
+// propagator (as on the CPU).
 #include "kernel_plan.hpp"
 
 #include "fwi/propagator.hpp"
@@ -13,35 +14,33 @@
 
 namespace fwi::gpu {
 
-template <class Device>
-class PackedFields {
-public:
+template <class Device> class PackedFields {
+  public:
     PackedFields(Device& device, const KernelPlan& plan, const char* what)
         : plan_(plan), block_(device.template alloc<float>(std::size_t(plan.state_floats()), what)),
           current_(block_.data()), previous_(block_.data() + plan.cells) {}
-    float* current() const { return current_; }    ///< u^n (mu^(n+1))
-    float* previous() const { return previous_; }  ///< u^(n-1) (mu^(n+2)); receives the next field
+    float* current() const { return current_; }   ///< u^n (mu^(n+1))
+    float* previous() const { return previous_; } ///< u^(n-1) (mu^(n+2)); receives the next field
     float* x_strips() const { return block_.data() + 2 * plan_.cells; }
     float* z_strips() const { return x_strips() + 2 * plan_.x_strip; }
     void swap() { std::swap(current_, previous_); }
     const KernelPlan& plan() const { return plan_; }
 
-private:
+  private:
     const KernelPlan& plan_;
     typename Device::template Buffer<float> block_;
     float* current_;
     float* previous_;
 };
 
-template <class Device>
-class PackedWaveState final : public WaveState {
-public:
+template <class Device> class PackedWaveState final : public WaveState {
+  public:
     PackedWaveState(Device& device, const KernelPlan& plan)
         : device_(device), fields_(device, plan, "allocating a wave state on the GPU") {}
     ~PackedWaveState() override {
         try {
-            device_.wait(fence_);  // an upload may still read the staging memory
-        } catch (...) {            // reported by the call that queued it; a destructor must not throw
+            device_.wait(fence_); // an upload may still read the staging memory
+        } catch (...) {           // reported by the call that queued it; a destructor must not throw
         }
     }
 
@@ -59,7 +58,8 @@ public:
         prepare_staging();
         const auto t = transfers();
         std::vector<Transfer> down;
-        for (const Transfer& x : t) down.push_back({const_cast<void*>(x.src), x.dst, x.bytes});
+        for (const Transfer& x : t)
+            down.push_back({const_cast<void*>(x.src), x.dst, x.bytes});
         device_.download_state(down);
     }
     void from_host() override {
@@ -70,7 +70,7 @@ public:
     PackedFields<Device>& packed() { return fields_; }
     const PackedFields<Device>& packed() const { return fields_; }
 
-private:
+  private:
     void prepare_staging() {
         device_.wait(fence_);
         if (!staging_.data() && fields_.plan().state_floats() > 0)
@@ -90,19 +90,18 @@ private:
 
     Device& device_;
     PackedFields<Device> fields_;
-    typename Device::template HostBuffer<float> staging_;  // allocated at the first checkpoint transfer
+    typename Device::template HostBuffer<float> staging_; // allocated at the first checkpoint transfer
     typename Device::Fence fence_;
 };
 
-template <class Device>
-class PackedAdjointState final : public AdjointState {
-public:
+template <class Device> class PackedAdjointState final : public AdjointState {
+  public:
     PackedAdjointState(Device& device, const KernelPlan& plan)
         : fields_(device, plan, "allocating an adjoint state on the GPU") {}
     PackedFields<Device>& packed() { return fields_; }
     const PackedFields<Device>& packed() const { return fields_; }
 
-private:
+  private:
     PackedFields<Device> fields_;
 };
 

@@ -18,7 +18,8 @@ std::string extension_of(const std::string& path) {
     const auto slash = path.find_last_of('/');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return "";
     std::string ext = path.substr(dot);
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return ext;
 }
 
@@ -27,8 +28,8 @@ Model load_model_spec(const std::string& spec, const RawLayout& layout, bool qui
     LoadReport report;
     Model m = load_model(spec, layout, &report);
     if (!quiet) {
-        std::cerr << "fwi: loaded " << spec << " (" << report.format << ", " << m.grid.nz() << " x " << m.grid.nx()
-                  << " cells at " << m.grid.dz() << " x " << m.grid.dx() << " m)\n";
+        std::cerr << "fwi: loaded " << spec << " (" << report.format << ", " << m.grid.nz() << " x "
+                  << m.grid.nx() << " cells at " << m.grid.dz() << " x " << m.grid.dx() << " m)\n";
         if (!report.units_note.empty()) std::cerr << "fwi: " << report.units_note << "\n";
     }
     return m;
@@ -36,10 +37,14 @@ Model load_model_spec(const std::string& spec, const RawLayout& layout, bool qui
 
 void write_gathers(const std::string& path, const std::vector<Gather>& gathers) {
     const std::string ext = extension_of(path);
-    if (ext == ".npy") write_gathers_npy(path, gathers);
-    else if (ext == ".segy" || ext == ".sgy") write_gathers_segy(path, gathers);
-    else if (ext == ".h5" || ext == ".hdf5") write_gathers_hdf5(path, gathers);
-    else throw ConfigError("output " + path + ": gathers are written as .npy, .segy or .h5");
+    if (ext == ".npy")
+        write_gathers_npy(path, gathers);
+    else if (ext == ".segy" || ext == ".sgy")
+        write_gathers_segy(path, gathers);
+    else if (ext == ".h5" || ext == ".hdf5")
+        write_gathers_hdf5(path, gathers);
+    else
+        throw ConfigError("output " + path + ": gathers are written as .npy, .segy or .h5");
 }
 
 void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values) {
@@ -47,9 +52,12 @@ void write_model_array(const std::string& path, const Grid2D& grid, const std::v
     m.grid = grid;
     m.vp_mps = values;
     const std::string ext = extension_of(path);
-    if (ext == ".npy") write_npy(path, NpyArray{{grid.nz(), grid.nx()}, values});
-    else if (ext == ".h5" || ext == ".hdf5") write_model_hdf5(path, m);
-    else throw ConfigError("output " + path + ": arrays are written as .npy or .h5");
+    if (ext == ".npy")
+        write_npy(path, NpyArray{{grid.nz(), grid.nx()}, values});
+    else if (ext == ".h5" || ext == ".hdf5")
+        write_model_hdf5(path, m);
+    else
+        throw ConfigError("output " + path + ": arrays are written as .npy or .h5");
 }
 
 std::string format_bytes(double bytes) {
@@ -73,14 +81,21 @@ std::uint64_t parse_bytes(const std::string& text) {
         throw ConfigError("'" + text + "' is not a byte count (e.g. 512M, 2G, 1500000000)");
     }
     std::string unit = text.substr(used);
-    std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+    std::transform(unit.begin(), unit.end(), unit.begin(),
+                   [](unsigned char c) { return char(std::toupper(c)); });
     double scale = 1;
-    if (unit.empty() || unit == "B") scale = 1;
-    else if (unit == "K" || unit == "KB" || unit == "KIB") scale = 1024.0;
-    else if (unit == "M" || unit == "MB" || unit == "MIB") scale = 1024.0 * 1024;
-    else if (unit == "G" || unit == "GB" || unit == "GIB") scale = 1024.0 * 1024 * 1024;
-    else if (unit == "T" || unit == "TB" || unit == "TIB") scale = 1024.0 * 1024 * 1024 * 1024;
-    else throw ConfigError("'" + text + "': unknown unit '" + unit + "' (use K, M, G or T)");
+    if (unit.empty() || unit == "B")
+        scale = 1;
+    else if (unit == "K" || unit == "KB" || unit == "KIB")
+        scale = 1024.0;
+    else if (unit == "M" || unit == "MB" || unit == "MIB")
+        scale = 1024.0 * 1024;
+    else if (unit == "G" || unit == "GB" || unit == "GIB")
+        scale = 1024.0 * 1024 * 1024;
+    else if (unit == "T" || unit == "TB" || unit == "TIB")
+        scale = 1024.0 * 1024 * 1024 * 1024;
+    else
+        throw ConfigError("'" + text + "': unknown unit '" + unit + "' (use K, M, G or T)");
     if (!(value >= 0) || !std::isfinite(value)) throw ConfigError("'" + text + "' is not a valid byte count");
     return std::uint64_t(value * scale);
 }

@@ -20,7 +20,8 @@ void write_model_array(const std::string& path, const Grid2D& grid, const std::v
 std::string extension_of(const std::string& path);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
-/// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text otherwise.
+/// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text
+/// otherwise.
 std::uint64_t parse_bytes(const std::string& text);
 /// Sets the RAM (and, after a comma, the disk) budget of `settings` from "RAM[,DISK]", e.g. "512M,20G".
 void apply_budget(GradientSettings& settings, const std::string& text);

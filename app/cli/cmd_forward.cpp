@@ -24,7 +24,8 @@ void add_forward_command(CommandRegistry& r) {
     CLI::App* cmd = r.app.add_subcommand("forward", "model shot gathers");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
     cmd->add_option("--out", o->out, "write the gathers (.npy, .segy or .h5)");
-    cmd->add_option("--model", o->model, "true | initial | current | a model file (default: true, else current)");
+    cmd->add_option("--model", o->model,
+                    "true | initial | current | a model file (default: true, else current)");
     cmd->add_flag("--store-observed", o->store, "save the gathers in the project as observed data");
     cmd->add_option("--snr", o->snr_db, "add white Gaussian noise at this signal-to-noise ratio (dB)");
     cmd->add_option("--seed", o->seed, "random seed for --snr");
@@ -35,10 +36,14 @@ void add_forward_command(CommandRegistry& r) {
             Project p = load_project(o->project);
             const Experiment& e = p.experiment;
             Model model;
-            if (o->model == "true") model = e.true_model.vp_mps.empty() ? working_model(e) : e.true_model;
-            else if (o->model == "initial") model = e.initial_model;
-            else if (o->model == "current") model = e.current_model;
-            else model = load_model_spec(o->model, {}, r.quiet);
+            if (o->model == "true")
+                model = e.true_model.vp_mps.empty() ? working_model(e) : e.true_model;
+            else if (o->model == "initial")
+                model = e.initial_model;
+            else if (o->model == "current")
+                model = e.current_model;
+            else
+                model = load_model_spec(o->model, {}, r.quiet);
             if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
             if (!o->out.empty()) {
                 const std::string ext = extension_of(o->out);
@@ -47,7 +52,8 @@ void add_forward_command(CommandRegistry& r) {
             }
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);
-            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()), !r.quiet);
+            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()),
+                            !r.quiet);
             auto gathers = sim->forward({}, &bar);
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (!o->out.empty()) write_gathers(o->out, gathers);
@@ -55,10 +61,12 @@ void add_forward_command(CommandRegistry& r) {
                 p.observed = to_records(gathers);
                 save_project(o->project, p);
             }
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             if (!r.quiet)
                 std::cerr << "fwi: modelled " << gathers.size() << " shots in " << seconds << " s on "
-                          << sim->propagator().backend() << (o->out.empty() ? "" : ", wrote " + o->out) << "\n";
+                          << sim->propagator().backend() << (o->out.empty() ? "" : ", wrote " + o->out)
+                          << "\n";
             return {{"shots", gathers.size()},
                     {"receivers", gathers.empty() ? 0 : gathers[0].receivers.size()},
                     {"nt", sim->time().nt},

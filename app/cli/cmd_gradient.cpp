@@ -1,4 +1,5 @@
-// fwi gradient: misfit and velocity gradient over all shots, with a checkpoint schedule, compression and budget.
+// fwi gradient: misfit and velocity gradient over all shots, with a checkpoint schedule, compression and
+// budget.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/error.hpp"
@@ -28,11 +29,13 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_option("--png", o->png, "write a picture of the gradient (.png)");
     cmd->add_option("--schedule", o->settings.schedule,
                     "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | auto");
-    cmd->add_option("--compress", o->settings.compression,
-                    "none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:BITS | zfp-rate:BITS | zfp-reversible");
+    cmd->add_option(
+        "--compress", o->settings.compression,
+        "none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:BITS | zfp-rate:BITS | zfp-reversible");
     cmd->add_option("--budget", o->budget, "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G)");
     cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier");
-    cmd->add_option("--sampling-interval", o->settings.sampling_interval, "gradient sampling interval (inner steps)")
+    cmd->add_option("--sampling-interval", o->settings.sampling_interval,
+                    "gradient sampling interval (inner steps)")
         ->check(CLI::Range(1, 1000000));
     cmd->add_option("--events", o->events, "write the event stream as JSON lines");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
@@ -42,7 +45,8 @@ void add_gradient_command(CommandRegistry& r) {
             Project p = load_project(o->project);
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
-            const Model model = o->model.empty() ? working_model(p.experiment) : load_model_spec(o->model, {}, r.quiet);
+            const Model model =
+                o->model.empty() ? working_model(p.experiment) : load_model_spec(o->model, {}, r.quiet);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);
             if (!(model.grid == sim->propagator().setup().grid))
@@ -62,7 +66,8 @@ void add_gradient_command(CommandRegistry& r) {
             if (!o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
             if (!o->png.empty()) {
                 const double c = symmetric_clip(g.gradient, 0.98);
-                write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic, -c, c, 2);
+                write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic,
+                          -c, c, 2);
             }
             if (o->store) {
                 p.gradient = g.gradient;
@@ -70,10 +75,10 @@ void add_gradient_command(CommandRegistry& r) {
                 save_project(o->project, p);
             }
             if (!r.quiet)
-                std::cerr << "fwi: misfit " << g.misfit << ", schedule " << g.schedule << ", " << g.forward_steps
-                          << " forward + " << g.adjoint_steps << " adjoint steps (" << g.recompute_steps
-                          << " recomputed), peak snapshots " << format_bytes(double(g.peak_snapshot_bytes)) << ", "
-                          << g.seconds << " s\n";
+                std::cerr << "fwi: misfit " << g.misfit << ", schedule " << g.schedule << ", "
+                          << g.forward_steps << " forward + " << g.adjoint_steps << " adjoint steps ("
+                          << g.recompute_steps << " recomputed), peak snapshots "
+                          << format_bytes(double(g.peak_snapshot_bytes)) << ", " << g.seconds << " s\n";
             return {{"misfit", g.misfit},
                     {"forward_steps", g.forward_steps},
                     {"adjoint_steps", g.adjoint_steps},

@@ -13,8 +13,8 @@ namespace fwi::cli {
 namespace {
 nlohmann::json model_json(const Model& m) {
     if (m.vp_mps.empty()) return nullptr;
-    return {{"nz", m.grid.nz()}, {"nx", m.grid.nx()}, {"dz_m", m.grid.dz()}, {"dx_m", m.grid.dx()},
-            {"min_mps", m.min_velocity()}, {"max_mps", m.max_velocity()}};
+    return {{"nz", m.grid.nz()},   {"nx", m.grid.nx()},           {"dz_m", m.grid.dz()},
+            {"dx_m", m.grid.dx()}, {"min_mps", m.min_velocity()}, {"max_mps", m.max_velocity()}};
 }
 } // namespace
 
@@ -28,7 +28,8 @@ void add_info_command(CommandRegistry& r) {
             const Experiment& e = p.experiment;
             const auto& prop = e.propagation;
             std::size_t receivers = 0;
-            for (const auto& s : e.acquisition.shots) receivers += s.receivers.size();
+            for (const auto& s : e.acquisition.shots)
+                receivers += s.receivers.size();
             nlohmann::json j{{"project", *path},
                              {"true_model", model_json(e.true_model)},
                              {"initial_model", model_json(e.initial_model)},

@@ -24,12 +24,12 @@ namespace {
 std::atomic<CancelToken*> g_cancel{nullptr};
 
 extern "C" void on_sigint(int) {
-    if (CancelToken* t = g_cancel.load()) t->cancel();  // an atomic store: async-signal-safe
+    if (CancelToken* t = g_cancel.load()) t->cancel(); // an atomic store: async-signal-safe
 }
 
 /// Ctrl-C cancels the inversion cooperatively for the lifetime of this object (the project is then saved).
 class SigintCancels {
-public:
+  public:
     explicit SigintCancels(CancelToken& token) {
         g_cancel.store(&token);
         previous_ = std::signal(SIGINT, on_sigint);
@@ -41,7 +41,7 @@ public:
     SigintCancels(const SigintCancels&) = delete;
     SigintCancels& operator=(const SigintCancels&) = delete;
 
-private:
+  private:
     void (*previous_)(int) = SIG_DFL;
 };
 
@@ -49,14 +49,16 @@ constexpr const char* options_key = "fwi_invert_options";
 
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
 class ShotCounter final : public Observer {
-public:
+  public:
     void on_event(const Event& e) override {
         if (e.type == EventType::ShotEnd) ++shots;
     }
     std::int64_t shots = 0;
 };
 
-nlohmann::json number_or_null(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+nlohmann::json number_or_null(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 } // namespace
 
@@ -75,25 +77,30 @@ void add_invert_command(CommandRegistry& r) {
     auto o = std::make_shared<Options>();
     CLI::App* cmd = r.app.add_subcommand("invert", "full-waveform inversion of the project's observed data");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("--iterations", o->iterations,
-                    "iterations per stage: one count for every stage, or one per stage (e.g. 5,5,20); default: the "
-                    "project's")
+    cmd->add_option(
+           "--iterations", o->iterations,
+           "iterations per stage: one count for every stage, or one per stage (e.g. 5,5,20); default: the "
+           "project's")
         ->delimiter(',')
         ->check(CLI::Range(0, 100000));
-    cmd->add_option("--stages", o->stages, "low-pass cut-offs in Hz, one stage each, e.g. 3,5,8 (0 = unfiltered)")
+    cmd->add_option("--stages", o->stages,
+                    "low-pass cut-offs in Hz, one stage each, e.g. 3,5,8 (0 = unfiltered)")
         ->delimiter(',');
     cmd->add_option("--batch", o->batch, "shots per gradient batch (memory holds one batch; 0 = all)")
         ->check(CLI::Range(0, 1000000));
-    cmd->add_option("--shots-per-iteration", o->shots_per_iteration, "random subset of shots per iteration (0 = all)")
+    cmd->add_option("--shots-per-iteration", o->shots_per_iteration,
+                    "random subset of shots per iteration (0 = all)")
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--seed", o->seed, "seed of the random shot subsets");
     cmd->add_option("--optimizer", o->optimizer, "lbfgs | cg | gd (default: the project's)");
     cmd->add_option("--misfit", o->misfit, "l2 | normalized (default: the project's)");
     cmd->add_option("--vmin", o->vmin, "lower velocity bound (m/s; default: the project's)");
     cmd->add_option("--vmax", o->vmax, "upper velocity bound (m/s; default: the project's)");
-    cmd->add_option("--smooth", o->smooth_m, "gradient smoothing length (m, Gaussian sigma)")->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--smooth", o->smooth_m, "gradient smoothing length (m, Gaussian sigma)")
+        ->check(CLI::Range(0.0, 1e6));
     cmd->add_flag("--illumination", o->illumination, "precondition with the source illumination");
-    cmd->add_option("--water-velocity", o->water_velocity, "fix cells of the initial model at or below this velocity (m/s)");
+    cmd->add_option("--water-velocity", o->water_velocity,
+                    "fix cells of the initial model at or below this velocity (m/s)");
     cmd->add_option("--water-depth", o->water_depth, "fix cells shallower than this (m)");
     cmd->add_option("--source-radius", o->source_radius, "fix cells closer than this to a source (m)");
     cmd->add_option("--min-offset", o->min_offset, "ignore traces closer than this to their source (m)");
@@ -101,13 +108,14 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--end-taper", o->end_taper, "cosine taper over the last seconds of every trace (s)");
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
     cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
-    cmd->add_option("--report", o->report,
-                    "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
+    cmd->add_option(
+        "--report", o->report,
+        "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
-            InversionSettings& s = p.experiment.inversion;  // the options given are recorded in the project
+            InversionSettings& s = p.experiment.inversion; // the options given are recorded in the project
             if (o->iterations.size() == 1) s.iterations = o->iterations[0];
             if (!o->stages.empty()) s.stage_freqs_hz = o->stages;
             if (!o->optimizer.empty()) s.optimizer = o->optimizer;
@@ -116,28 +124,34 @@ void add_invert_command(CommandRegistry& r) {
             if (o->vmax > 0) s.max_velocity_mps = o->vmax;
             InversionSetup setup = inversion_setup(p, o->resume);
             setup.backend = o->backend;
-            // The conditioning options have no place in InversionSettings: they are kept in the project's metadata
-            // so that --resume continues with the same ones (options given again override them).
+            // The conditioning options have no place in InversionSettings: they are kept in the project's
+            // metadata so that --resume continues with the same ones (options given again override them).
             nlohmann::json saved;
-            if (o->resume && p.metadata.count(options_key)) saved = nlohmann::json::parse(p.metadata[options_key]);
+            if (o->resume && p.metadata.count(options_key))
+                saved = nlohmann::json::parse(p.metadata[options_key]);
             const auto pick = [&](const char* flag, const char* key, auto given) {
                 return cmd->count(flag) || !saved.contains(key) ? given : saved[key].get<decltype(given)>();
             };
             // Per-stage counts (the project's settings hold one count for all stages).
             std::vector<int> counts;
-            for (const auto& st : setup.stages) counts.push_back(st.iterations);
-            if (o->iterations.size() > 1) counts = o->iterations;
+            for (const auto& st : setup.stages)
+                counts.push_back(st.iterations);
+            if (o->iterations.size() > 1)
+                counts = o->iterations;
             else if (o->iterations.empty() && saved.contains("stage_iterations"))
                 counts = saved["stage_iterations"].get<std::vector<int>>();
             if (counts.size() != setup.stages.size())
                 throw ConfigError("--iterations gives " + std::to_string(counts.size()) + " counts for " +
                                   std::to_string(setup.stages.size()) + " stages");
-            for (std::size_t i = 0; i < counts.size(); ++i) setup.stages[i].iterations = counts[i];
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                setup.stages[i].iterations = counts[i];
             setup.objective.batch_shots = pick("--batch", "batch", o->batch);
-            setup.objective.shots_per_iteration = pick("--shots-per-iteration", "shots_per_iteration", o->shots_per_iteration);
+            setup.objective.shots_per_iteration =
+                pick("--shots-per-iteration", "shots_per_iteration", o->shots_per_iteration);
             setup.objective.seed = pick("--seed", "seed", o->seed);
             const double smooth = pick("--smooth", "smooth_m", o->smooth_m);
-            setup.objective.preconditioner.smoothing_x_m = setup.objective.preconditioner.smoothing_z_m = smooth;
+            setup.objective.preconditioner.smoothing_x_m = setup.objective.preconditioner.smoothing_z_m =
+                smooth;
             setup.objective.illumination = pick("--illumination", "illumination", o->illumination);
             setup.objective.mask = {pick("--water-depth", "water_depth_m", o->water_depth),
                                     pick("--water-velocity", "water_velocity_mps", o->water_velocity),
@@ -146,19 +160,20 @@ void add_invert_command(CommandRegistry& r) {
             window.min_offset_m = pick("--min-offset", "min_offset_m", o->min_offset);
             window.max_offset_m = pick("--max-offset", "max_offset_m", o->max_offset);
             window.end_taper_s = pick("--end-taper", "end_taper_s", o->end_taper);
-            p.metadata[options_key] = nlohmann::json{{"stage_iterations", counts},
-                                                     {"min_offset_m", window.min_offset_m},
-                                                     {"max_offset_m", window.max_offset_m},
-                                                     {"end_taper_s", window.end_taper_s},
-                                                     {"batch", setup.objective.batch_shots},
-                                                     {"shots_per_iteration", setup.objective.shots_per_iteration},
-                                                     {"seed", setup.objective.seed},
-                                                     {"smooth_m", smooth},
-                                                     {"illumination", setup.objective.illumination},
-                                                     {"water_depth_m", setup.objective.mask.water_depth_m},
-                                                     {"water_velocity_mps", setup.objective.mask.water_velocity_mps},
-                                                     {"source_radius_m", setup.objective.mask.source_radius_m}}
-                                          .dump();
+            p.metadata[options_key] =
+                nlohmann::json{{"stage_iterations", counts},
+                               {"min_offset_m", window.min_offset_m},
+                               {"max_offset_m", window.max_offset_m},
+                               {"end_taper_s", window.end_taper_s},
+                               {"batch", setup.objective.batch_shots},
+                               {"shots_per_iteration", setup.objective.shots_per_iteration},
+                               {"seed", setup.objective.seed},
+                               {"smooth_m", smooth},
+                               {"illumination", setup.objective.illumination},
+                               {"water_depth_m", setup.objective.mask.water_depth_m},
+                               {"water_velocity_mps", setup.objective.mask.water_velocity_mps},
+                               {"source_radius_m", setup.objective.mask.source_radius_m}}
+                    .dump();
             if (!o->resume) {
                 if (!p.history.empty() && !r.quiet)
                     std::cerr << "fwi: starting again from the initial model (" << p.history.size()
@@ -176,25 +191,30 @@ void add_invert_command(CommandRegistry& r) {
             std::int64_t counted = 0;
             const auto nshots = std::int64_t(setup.observed.size());
             const std::int64_t shots_per_evaluation =
-                setup.objective.shots_per_iteration > 0 ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots) : nshots;
+                setup.objective.shots_per_iteration > 0
+                    ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots)
+                    : nshots;
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
             const auto on_iteration = [&](const IterationRecord& rec) {
                 if (!r.quiet) {
                     char stage[32];
-                    if (rec.freq_hz > 0) std::snprintf(stage, sizeof stage, "%g Hz", rec.freq_hz);
-                    else std::snprintf(stage, sizeof stage, "unfiltered");
-                    std::fprintf(stderr, "fwi: iteration %3d  stage %d (%s)  misfit %.6g", rec.iteration, rec.stage,
-                                 stage, rec.misfit);
-                    if (std::isfinite(rec.model_error)) std::fprintf(stderr, "  model error %.4f", rec.model_error);
+                    if (rec.freq_hz > 0)
+                        std::snprintf(stage, sizeof stage, "%g Hz", rec.freq_hz);
+                    else
+                        std::snprintf(stage, sizeof stage, "unfiltered");
+                    std::fprintf(stderr, "fwi: iteration %3d  stage %d (%s)  misfit %.6g", rec.iteration,
+                                 rec.stage, stage, rec.misfit);
+                    if (std::isfinite(rec.model_error))
+                        std::fprintf(stderr, "  model error %.4f", rec.model_error);
                     std::fprintf(stderr, "  %.1f s, %.3g evaluations\n", rec.seconds,
                                  double(counter.shots - counted) / double(shots_per_evaluation));
                     counted = counter.shots;
                 }
                 misfits.push_back(rec.misfit);
                 errors.push_back(number_or_null(rec.model_error));
-                if (rec.iteration == 0) {  // the start: no state yet, saved with the first iteration
+                if (rec.iteration == 0) { // the start: no state yet, saved with the first iteration
                     apply_record(p, rec);
                     return;
                 }
@@ -208,25 +228,30 @@ void add_invert_command(CommandRegistry& r) {
                 save_project(o->project, p);
             };
             const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
-            if (result.history.size() == 1 && result.reason != StopReason::Cancelled) save_project(o->project, p);
+            if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
+                save_project(o->project, p);
             if (!o->png.empty())
-                write_png(o->png, {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
+                write_png(o->png,
+                          {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
                           Colormap::Viridis, s.min_velocity_mps, s.max_velocity_mps, 2);
             if (!o->report.empty()) {
                 std::filesystem::create_directories(o->report);
-                std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model}, {"RESULT", result.model}};
+                std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},
+                                                                  {"RESULT", result.model}};
                 if (!setup.true_model.vp_mps.empty()) panels.emplace_back("TRUE", setup.true_model);
                 const int scale = result.model.grid.nx() * 3 <= 1200 ? 2 : 1;
-                write_model_panels_png(o->report + "/models.png", panels, s.min_velocity_mps, s.max_velocity_mps, scale);
+                write_model_panels_png(o->report + "/models.png", panels, s.min_velocity_mps,
+                                       s.max_velocity_mps, scale);
                 if (!p.history.empty()) write_history_png(o->report + "/history.png", p.history);
             }
             if (!r.quiet) {
                 if (!result.warnings.empty()) std::cerr << "fwi: warning: " << result.warnings << "\n";
-                std::cerr << "fwi: " << (result.reason == StopReason::Cancelled ? "interrupted" : "done") << " after "
-                          << result.seconds << " s (" << result.evaluations << " gradient evaluations, stop: "
-                          << to_string(result.reason) << "); saved " << o->project << "\n";
+                std::cerr << "fwi: " << (result.reason == StopReason::Cancelled ? "interrupted" : "done")
+                          << " after " << result.seconds << " s (" << result.evaluations
+                          << " gradient evaluations, stop: " << to_string(result.reason) << "); saved "
+                          << o->project << "\n";
             }
-            if (result.reason == StopReason::Cancelled) throw Cancelled();  // exit code 130, project saved
+            if (result.reason == StopReason::Cancelled) throw Cancelled(); // exit code 130, project saved
             return {{"project", o->project},
                     {"iterations", int(result.history.size()) - (o->resume ? 0 : 1)},
                     {"evaluations", result.evaluations},
@@ -234,9 +259,11 @@ void add_invert_command(CommandRegistry& r) {
                     {"resumed", o->resume},
                     {"misfit_history", misfits},
                     {"model_error_history", errors},
-                    {"final_misfit", result.history.empty() ? nlohmann::json(nullptr) : number_or_null(result.history.back().misfit)},
-                    {"final_model_error", result.history.empty() ? nlohmann::json(nullptr)
-                                                                 : number_or_null(result.history.back().model_error)},
+                    {"final_misfit", result.history.empty() ? nlohmann::json(nullptr)
+                                                            : number_or_null(result.history.back().misfit)},
+                    {"final_model_error", result.history.empty()
+                                              ? nlohmann::json(nullptr)
+                                              : number_or_null(result.history.back().model_error)},
                     {"seconds", result.seconds}};
         };
     });

@@ -28,19 +28,25 @@ void add_new_command(CommandRegistry& r) {
         std::string wavelet;
     };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("new", "make a project (.fwi) from a model and an acquisition pattern");
+    CLI::App* cmd =
+        r.app.add_subcommand("new", "make a project (.fwi) from a model and an acquisition pattern");
     cmd->add_option("project", o->project, "project file to create (.fwi)")->required();
-    cmd->add_option("--model", o->model, "true model: a file (.npy .segy .h5 or raw) or builtin:NAME")->required();
-    cmd->add_option("--initial", o->initial, "initial model (file or builtin:NAME); default: the true model smoothed");
-    cmd->add_option("--smooth", o->smooth_m, "Gaussian smoothing length (m) for the default initial model; default 4 cells x 10");
+    cmd->add_option("--model", o->model, "true model: a file (.npy .segy .h5 or raw) or builtin:NAME")
+        ->required();
+    cmd->add_option("--initial", o->initial,
+                    "initial model (file or builtin:NAME); default: the true model smoothed");
+    cmd->add_option("--smooth", o->smooth_m,
+                    "Gaussian smoothing length (m) for the default initial model; default 4 cells x 10");
     cmd->add_option("--nz", o->layout.nz, "raw files: cells in z");
     cmd->add_option("--nx", o->layout.nx, "raw files: cells in x");
     cmd->add_option("--dz", o->layout.dz_m, "cell size in z (m), where the file does not say");
     cmd->add_option("--dx", o->layout.dx_m, "cell size in x (m), where the file does not say");
-    cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")->check(CLI::IsMember({"auto", "m/s", "km/s"}));
+    cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")
+        ->check(CLI::IsMember({"auto", "m/s", "km/s"}));
     cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");
     cmd->add_option("--resample", o->resample_m, "resample the models to this spacing (m)");
-    cmd->add_option("--shots", o->shots, "number of shots along the source line")->check(CLI::Range(1, 100000));
+    cmd->add_option("--shots", o->shots, "number of shots along the source line")
+        ->check(CLI::Range(1, 100000));
     cmd->add_option("--source-x0", o->sx0, "first source x (m); default 5% of the width");
     cmd->add_option("--source-x1", o->sx1, "last source x (m); default 95% of the width");
     cmd->add_option("--source-z", o->sz, "source depth (m); default 2 cells");
@@ -54,7 +60,8 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--duration", o->duration_s, "record length (s); sets nt from dt");
     cmd->add_option("--order", o->prop.order, "spatial order")->check(CLI::IsMember({2, 4, 6, 8}));
     cmd->add_option("--pml", o->prop.pml_width, "PML width (cells)")->check(CLI::Range(0, 1000));
-    cmd->add_option("--max-velocity", o->prop.max_velocity_mps, "CFL/PML reference velocity (m/s); default the models' maximum");
+    cmd->add_option("--max-velocity", o->prop.max_velocity_mps,
+                    "CFL/PML reference velocity (m/s); default the models' maximum");
     cmd->add_option("--wavelet", o->wavelet, "source wavelet (.npy, nt samples at dt) instead of a Ricker");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
@@ -68,7 +75,8 @@ void add_new_command(CommandRegistry& r) {
                 if (!(initial.grid == truth.grid))
                     throw ConfigError("initial model grid differs from the true model's grid");
             } else {
-                const double sigma = o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
+                const double sigma =
+                    o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
                 initial = smoothed_model(truth, sigma);
             }
             const Grid2D& g = truth.grid;
@@ -88,25 +96,39 @@ void add_new_command(CommandRegistry& r) {
                 NpyArray a = read_npy(o->wavelet);
                 prop.wavelet = a.data;
                 if (std::int64_t(prop.wavelet.size()) != prop.nt)
-                    throw ConfigError("wavelet " + o->wavelet + " has " + std::to_string(prop.wavelet.size()) +
-                                      " samples; nt is " + std::to_string(prop.nt));
+                    throw ConfigError("wavelet " + o->wavelet + " has " +
+                                      std::to_string(prop.wavelet.size()) + " samples; nt is " +
+                                      std::to_string(prop.nt));
             }
             p.experiment.propagation = prop;
-            const double vref = prop.max_velocity_mps > 0 ? prop.max_velocity_mps
-                                                          : std::max(truth.max_velocity(), initial.max_velocity());
-            const TimeAxis t = make_time_axis(g, vref, prop);  // refuses CFL-impossible settings now, not later
-            const std::string warning = dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
+            const double vref = prop.max_velocity_mps > 0
+                                    ? prop.max_velocity_mps
+                                    : std::max(truth.max_velocity(), initial.max_velocity());
+            const TimeAxis t =
+                make_time_axis(g, vref, prop); // refuses CFL-impossible settings now, not later
+            const std::string warning =
+                dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
             if (!warning.empty() && !r.quiet) std::cerr << "fwi: warning: " << warning << "\n";
             p.metadata["created_by"] = "fwi new";
             p.metadata["model_source"] = o->model;
             save_project(o->project, p);
             if (!r.quiet)
                 std::cerr << "fwi: wrote " << o->project << ": " << g.nz() << " x " << g.nx() << " cells, "
-                          << o->shots << " shots x " << o->receivers << " receivers, " << prop.nt << " samples at "
-                          << prop.dt_s << " s (" << t.step_ratio << " inner steps per sample)\n";
-            return {{"project", o->project}, {"nz", g.nz()}, {"nx", g.nx()}, {"dz_m", g.dz()}, {"dx_m", g.dx()},
-                    {"shots", o->shots}, {"receivers", o->receivers}, {"nt", prop.nt}, {"dt_s", prop.dt_s},
-                    {"step_ratio", t.step_ratio}, {"inner_dt_s", t.inner_dt_s}, {"warning", warning}};
+                          << o->shots << " shots x " << o->receivers << " receivers, " << prop.nt
+                          << " samples at " << prop.dt_s << " s (" << t.step_ratio
+                          << " inner steps per sample)\n";
+            return {{"project", o->project},
+                    {"nz", g.nz()},
+                    {"nx", g.nx()},
+                    {"dz_m", g.dz()},
+                    {"dx_m", g.dx()},
+                    {"shots", o->shots},
+                    {"receivers", o->receivers},
+                    {"nt", prop.nt},
+                    {"dt_s", prop.dt_s},
+                    {"step_ratio", t.step_ratio},
+                    {"inner_dt_s", t.inner_dt_s},
+                    {"warning", warning}};
         };
     });
 }

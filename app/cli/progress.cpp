@@ -9,17 +9,21 @@
 
 namespace fwi::cli {
 
-bool stderr_is_terminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderr_is_terminal() {
+    return isatty(STDERR_FILENO) == 1;
+}
 
 ProgressBar::ProgressBar(std::string label, std::int64_t total_steps, bool enabled)
-    : label_(std::move(label)), total_(std::max<std::int64_t>(1, total_steps)), enabled_(enabled && stderr_is_terminal()) {}
+    : label_(std::move(label)), total_(std::max<std::int64_t>(1, total_steps)),
+      enabled_(enabled && stderr_is_terminal()) {}
 
 ProgressBar::~ProgressBar() {
     if (enabled_ && done_ > 0) draw(true);
 }
 
 void ProgressBar::on_event(const Event& e) {
-    if (e.type == EventType::ForwardStep || e.type == EventType::Recompute || e.type == EventType::AdjointStep)
+    if (e.type == EventType::ForwardStep || e.type == EventType::Recompute ||
+        e.type == EventType::AdjointStep)
         done_ += e.steps;
     if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();

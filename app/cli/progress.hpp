@@ -1,6 +1,6 @@
 #pragma once
-// Observers for the command line: a progress bar on stderr (only when it is a terminal), an event log as JSON lines,
-// and a tee that feeds several observers.
+// Observers for the command line: a progress bar on stderr (only when it is a terminal), an event log as JSON
+// lines, and a tee that feeds several observers.
 #include "fwi/events.hpp"
 
 #include <chrono>
@@ -11,14 +11,14 @@
 namespace fwi::cli {
 
 class ProgressBar final : public Observer {
-public:
+  public:
     /// `total_steps`: forward + adjoint steps expected (the bar's 100%); `label` leads the line.
     ProgressBar(std::string label, std::int64_t total_steps, bool enabled);
     ~ProgressBar() override;
     void on_event(const Event& e) override;
     void set_total(std::int64_t total_steps) { total_ = total_steps; }
 
-private:
+  private:
     void draw(bool final);
     std::string label_;
     std::int64_t total_ = 1, done_ = 0;
@@ -28,22 +28,23 @@ private:
 };
 
 class EventLog final : public Observer {
-public:
-    explicit EventLog(const std::string& path);  ///< throws ResourceError if the file cannot be created
+  public:
+    explicit EventLog(const std::string& path); ///< throws ResourceError if the file cannot be created
     void on_event(const Event& e) override;
 
-private:
+  private:
     std::ofstream out_;
     std::string path_;
 };
 
 class Tee final : public Observer {
-public:
+  public:
     void add(Observer* o) {
         if (o) observers_.push_back(o);
     }
     void on_event(const Event& e) override {
-        for (auto* o : observers_) o->on_event(e);
+        for (auto* o : observers_)
+            o->on_event(e);
     }
     bool wants_field(FieldKind k, std::int64_t step) override {
         for (auto* o : observers_)
@@ -55,7 +56,7 @@ public:
             if (o->wants_field(k, step)) o->on_field(k, step, f);
     }
 
-private:
+  private:
     std::vector<Observer*> observers_;
 };
 

@@ -1,5 +1,5 @@
-// fwi-studio: the desktop application. All the work is in fwi_ui; this sets up Qt, opens what the command line
-// names, and is (with the job runner) the only place that catches everything.
+// fwi-studio: the desktop application. All the work is in fwi_ui; this sets up Qt, opens what the command
+// line names, and is (with the job runner) the only place that catches everything.
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/ui/demo_projects.hpp"
@@ -16,7 +16,7 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
-    fwi::ui::set_default_surface_format();  // before QApplication: VTK needs an OpenGL 3.2 core context
+    fwi::ui::set_default_surface_format(); // before QApplication: VTK needs an OpenGL 3.2 core context
     QApplication app(argc, argv);
     QApplication::setApplicationName("FWI Studio");
     QApplication::setOrganizationName("fwi-studio");
@@ -28,10 +28,11 @@ int main(int argc, char** argv) {
     parser.addVersionOption();
     QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing.", "name");
     parser.addOption(demo);
-    QCommandLineOption screenshots("screenshots", "Run the scripted tour and save screenshots into DIR, then quit.",
-                                   "dir");
+    QCommandLineOption screenshots("screenshots",
+                                   "Run the scripted tour and save screenshots into DIR, then quit.", "dir");
     parser.addOption(screenshots);
-    QCommandLineOption write_demos("write-demos", "Write the demo projects as DIR/NAME.fwi, then quit.", "dir");
+    QCommandLineOption write_demos("write-demos", "Write the demo projects as DIR/NAME.fwi, then quit.",
+                                   "dir");
     parser.addOption(write_demos);
     parser.addPositionalArgument("project", "A project file (.fwi) to open.");
     parser.process(app);
@@ -49,8 +50,10 @@ int main(int argc, char** argv) {
         }
         fwi::ui::MainWindow window;
         if (parser.isSet(screenshots)) return fwi::ui::run_screenshot_tour(window, parser.value(screenshots));
-        if (!parser.positionalArguments().isEmpty()) window.open_project(parser.positionalArguments().first());
-        else window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
+        if (!parser.positionalArguments().isEmpty())
+            window.open_project(parser.positionalArguments().first());
+        else
+            window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
         window.show();
         return app.exec();
     } catch (const std::exception& e) {

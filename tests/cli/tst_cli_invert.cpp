@@ -1,5 +1,7 @@
-// fwi invert end to end: a small project made with `fwi new` and `fwi forward --store-observed`, inverted with
-// --json; the project records every iteration; --resume continues exactly like an uninterrupted run; bad input exits 2.
+// fwi invert end to end: a small project made with `fwi new` and `fwi forward --store-observed`, inverted
+// with
+// --json; the project records every iteration; --resume continues exactly like an uninterrupted run; bad
+// input exits 2.
 #include "fwi/project.hpp"
 
 #include <QJsonArray>
@@ -20,7 +22,8 @@ namespace {
 
 std::vector<double> doubles(const QJsonValue& v) {
     std::vector<double> out;
-    for (const auto& x : v.toArray()) out.push_back(x.toDouble());
+    for (const auto& x : v.toArray())
+        out.push_back(x.toDouble());
     return out;
 }
 
@@ -28,13 +31,15 @@ std::vector<double> doubles(const QJsonValue& v) {
 
 class TestCliInvert : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = dir_.filePath("circle.fwi");
-        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:circle", "--resample", "20", "--shots", "3",
-                         "--receivers", "30", "--freq", "8", "--dt", "0.004", "--duration", "1.0", "--order", "4",
-                         "--pml", "10", "--smooth", "100"});
+        Run r = fwi_cli({"-q",         "new",      project_,  "--model", "builtin:circle",
+                         "--resample", "20",       "--shots", "3",       "--receivers",
+                         "30",         "--freq",   "8",       "--dt",    "0.004",
+                         "--duration", "1.0",      "--order", "4",       "--pml",
+                         "10",         "--smooth", "100"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -42,19 +47,19 @@ private slots:
 
     void invert_with_json() {
         const QString png = dir_.filePath("final.png");
-        const Run r = fwi_cli({"--json", "invert", project_, "--iterations", "2", "--stages", "5,0", "--vmin", "1500",
-                               "--vmax", "3000", "--smooth", "20", "--png", png});
+        const Run r = fwi_cli({"--json", "invert", project_, "--iterations", "2", "--stages", "5,0", "--vmin",
+                               "1500", "--vmax", "3000", "--smooth", "20", "--png", png});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject j = json_of(r);
         const auto misfits = doubles(j["misfit_history"]), errors = doubles(j["model_error_history"]);
-        QCOMPARE(int(misfits.size()), 5);  // the start + 2 iterations in each of 2 stages
+        QCOMPARE(int(misfits.size()), 5); // the start + 2 iterations in each of 2 stages
         QCOMPARE(int(errors.size()), 5);
-        QVERIFY(misfits[2] < misfits[0] && misfits[4] < misfits[3]);  // each stage lowers its misfit
+        QVERIFY(misfits[2] < misfits[0] && misfits[4] < misfits[3]); // each stage lowers its misfit
         QVERIFY(errors[4] < errors[0]);
         QVERIFY(j["seconds"].toDouble() > 0);
         QCOMPARE(j["iterations"].toInt(), 4);
         QCOMPARE(j["stop_reason"].toString(), QString("max_iterations"));
-        QVERIFY(r.err.contains("iteration   4"));  // progress on stderr
+        QVERIFY(r.err.contains("iteration   4")); // progress on stderr
         QVERIFY(QFileInfo(png).size() > 100);
         // Everything is in the project.
         const fwi::Project p = fwi::load_project(project_.toStdString());
@@ -69,7 +74,7 @@ private slots:
     void per_stage_iterations() {
         const Run r = fwi_cli({"--json", "-q", "invert", project_, "--stages", "5,0", "--iterations", "1,3"});
         QVERIFY2(r.code == 0, r.err.constData());
-        QCOMPARE(int(doubles(json_of(r)["misfit_history"]).size()), 5);  // start + 1 + 3
+        QCOMPARE(int(doubles(json_of(r)["misfit_history"]).size()), 5); // start + 1 + 3
         const fwi::Project p = fwi::load_project(project_.toStdString());
         QCOMPARE(p.history.back().stage, 1);
         QCOMPARE(p.history[1].stage, 0);
@@ -78,15 +83,17 @@ private slots:
 
     void resume_continues_exactly() {
         // 2 iterations, then --resume up to 4 == 4 iterations in one go (misfits and model bit for bit).
-        const QStringList common{"--stages", "0", "--vmin", "1500", "--vmax", "3000", "--smooth", "20",
-                                 "--source-radius", "30", "--batch", "2", "--max-offset", "1500", "--end-taper", "0.2"};
+        const QStringList common{"--stages",     "0",    "--vmin",          "1500", "--vmax",  "3000",
+                                 "--smooth",     "20",   "--source-radius", "30",   "--batch", "2",
+                                 "--max-offset", "1500", "--end-taper",     "0.2"};
         Run r = fwi_cli(QStringList{"--json", "-q", "invert", project_, "--iterations", "4"} + common);
         QVERIFY2(r.code == 0, r.err.constData());
         const auto full = doubles(json_of(r)["misfit_history"]);
         const fwi::Project uninterrupted = fwi::load_project(project_.toStdString());
         r = fwi_cli(QStringList{"--json", "-q", "invert", project_, "--iterations", "2"} + common);
         QVERIFY2(r.code == 0, r.err.constData());
-        r = fwi_cli({"--json", "-q", "invert", project_, "--resume", "--iterations", "4"});  // options from the project
+        r = fwi_cli({"--json", "-q", "invert", project_, "--resume", "--iterations",
+                     "4"}); // options from the project
         QVERIFY2(r.code == 0, r.err.constData());
         const auto tail = doubles(json_of(r)["misfit_history"]);
         QCOMPARE(json_of(r)["resumed"].toBool(), true);
@@ -102,12 +109,14 @@ private slots:
     void bad_input_exits_2() {
         const QString fresh = dir_.filePath("fresh.fwi");
         QCOMPARE(fwi_cli({"-q", "new", fresh, "--model", "builtin:circle", "--resample", "40", "--shots", "1",
-                          "--receivers", "5", "--duration", "0.5"}).code, 0);
-        Run r = fwi_cli({"-q", "invert", fresh});  // no observed data yet
+                          "--receivers", "5", "--duration", "0.5"})
+                     .code,
+                 0);
+        Run r = fwi_cli({"-q", "invert", fresh}); // no observed data yet
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("observed"));
         QCOMPARE(fwi_cli({"-q", "forward", fresh, "--store-observed"}).code, 0);
-        r = fwi_cli({"-q", "invert", fresh, "--resume"});  // nothing to resume
+        r = fwi_cli({"-q", "invert", fresh, "--resume"}); // nothing to resume
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("optimizer state"));
         r = fwi_cli({"-q", "invert", fresh, "--optimizer", "newton"});
@@ -116,7 +125,7 @@ private slots:
         r = fwi_cli({"-q", "invert", fresh, "--vmin", "3000", "--vmax", "2500"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("bound"));
-        r = fwi_cli({"-q", "invert", fresh, "--vmax", "1e9"});  // would shrink the time step a million times
+        r = fwi_cli({"-q", "invert", fresh, "--vmax", "1e9"}); // would shrink the time step a million times
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("upper bound"));
         r = fwi_cli({"-q", "invert", fresh, "--stages", "3,5", "--iterations", "1,2,3"});
@@ -129,7 +138,7 @@ private slots:
         QCOMPARE(r.code, 2);
     }
 
-private:
+  private:
     QTemporaryDir dir_;
     QString project_;
 };

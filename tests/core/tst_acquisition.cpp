@@ -12,18 +12,19 @@ using namespace fwi;
 
 class TestAcquisition : public QObject {
     Q_OBJECT
-    const Grid2D m_grid{101, 201, 10, 10};  // 2000 m wide, 1000 m deep
+    const Grid2D m_grid{101, 201, 10, 10}; // 2000 m wide, 1000 m deep
 
-private slots:
+  private slots:
     void line_of_points_spans_the_ends() {
         const auto one = line_of_points(1, 250, 900, 15);
         QCOMPARE(one.size(), std::size_t(1));
         QCOMPARE(one[0], (Point2D{250, 15}));
         const auto five = line_of_points(5, 0, 2000, 20);
         QCOMPARE(five.size(), std::size_t(5));
-        for (int i = 0; i < 5; ++i) QCOMPARE(five[std::size_t(i)], (Point2D{500.0 * i, 20}));
+        for (int i = 0; i < 5; ++i)
+            QCOMPARE(five[std::size_t(i)], (Point2D{500.0 * i, 20}));
         const auto thirds = line_of_points(7, 0.1, 1999.9, 0);
-        QCOMPARE(thirds.back().x_m, 1999.9);  // exactly the end, never a rounding error beyond it
+        QCOMPARE(thirds.back().x_m, 1999.9); // exactly the end, never a rounding error beyond it
         FWI_VERIFY_ERROR(ConfigError, line_of_points(0, 0, 1, 0), "count = 0");
     }
 
@@ -39,11 +40,12 @@ private slots:
 
     void ricker_peaks_at_the_delay_with_zero_mean() {
         const double f = 10, dt = 0.001;
-        const auto w = ricker(f, dt, 600);  // default delay 1.5 / f = 0.15 s = sample 150
+        const auto w = ricker(f, dt, 600); // default delay 1.5 / f = 0.15 s = sample 150
         QCOMPARE(w.size(), std::size_t(600));
         QCOMPARE(w[150], 1.0f);
         QCOMPARE(std::max_element(w.begin(), w.end()) - w.begin(), std::ptrdiff_t(150));
-        for (int k = 1; k < 150; ++k) QVERIFY(std::abs(w[std::size_t(150 - k)] - w[std::size_t(150 + k)]) < 1e-6f);
+        for (int k = 1; k < 150; ++k)
+            QVERIFY(std::abs(w[std::size_t(150 - k)] - w[std::size_t(150 + k)]) < 1e-6f);
         double sum = 0, abs_sum = 0;
         for (float v : w) {
             sum += v;
@@ -63,15 +65,17 @@ private slots:
 
     void points_outside_the_model_name_shot_and_receiver() {
         Acquisition acq = surface_survey(3, 0, 2000, 10, 11, 0, 2000, 0);
-        validate_acquisition(acq, m_grid);  // the edges themselves are inside
+        validate_acquisition(acq, m_grid); // the edges themselves are inside
         acq.shots[1].source.x_m = -1;
-        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 1 source", "x=-1", "outside the model",
-                         "[0, 2000]");
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 1 source", "x=-1",
+                         "outside the model", "[0, 2000]");
         acq.shots[1].source.x_m = 500;
         acq.shots[2].receivers[7].z_m = 1200;
-        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "z=1200", "[0, 1000]");
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "z=1200",
+                         "[0, 1000]");
         acq.shots[2].receivers[7].z_m = std::numeric_limits<double>::quiet_NaN();
-        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "not a finite position");
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7",
+                         "not a finite position");
         acq.shots[2].receivers.clear();
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 has no receivers");
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(Acquisition{}, m_grid), "no shots");
@@ -85,7 +89,8 @@ private slots:
         g.traces.assign(30, 0.0f);
         validate_gather(g);
         g.traces.resize(29);
-        FWI_VERIFY_ERROR(ConfigError, validate_gather(g, "shot 4"), "shot 4", "29 trace values", "3 receivers x 10");
+        FWI_VERIFY_ERROR(ConfigError, validate_gather(g, "shot 4"), "shot 4", "29 trace values",
+                         "3 receivers x 10");
         g.traces.resize(30);
         g.dt_s = 0;
         FWI_VERIFY_ERROR(ConfigError, validate_gather(g), "dt 0");

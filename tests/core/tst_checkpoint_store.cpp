@@ -1,7 +1,7 @@
 // CheckpointStore: round trips per codec, tier and thread count; exact byte accounting against a model of the
-// expected compressed sizes over random put/free/get sequences (budget never exceeded, refusals predicted exactly and
-// harmless); the store's allocations against the heap; scratch files' life cycle (free, destruction, exceptions);
-// unwritable scratch and a full disk (RLIMIT_FSIZE) as ResourceError.
+// expected compressed sizes over random put/free/get sequences (budget never exceeded, refusals predicted
+// exactly and harmless); the store's allocations against the heap; scratch files' life cycle (free,
+// destruction, exceptions); unwritable scratch and a full disk (RLIMIT_FSIZE) as ResourceError.
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/error.hpp"
 #include "wavefields.hpp"
@@ -23,8 +23,8 @@
 using namespace fwi;
 using namespace fwi::test;
 
-// Every operator new of this process is counted (usable bytes), so the store's own report of what it holds can be
-// checked against the heap.
+// Every operator new of this process is counted (usable bytes), so the store's own report of what it holds
+// can be checked against the heap.
 namespace {
 std::atomic<std::int64_t> heap_bytes{0};
 }
@@ -39,7 +39,9 @@ void operator delete(void* p) noexcept {
     heap_bytes -= std::int64_t(malloc_usable_size(p));
     std::free(p);
 }
-void operator delete(void* p, std::size_t) noexcept { operator delete(p); }
+void operator delete(void* p, std::size_t) noexcept {
+    operator delete(p);
+}
 
 namespace {
 
@@ -50,7 +52,8 @@ struct Item {
     std::vector<Field2D> fields;
     std::vector<ConstFieldView> views() const {
         std::vector<ConstFieldView> v;
-        for (const auto& f : fields) v.push_back(f.cview());
+        for (const auto& f : fields)
+            v.push_back(f.cview());
         return v;
     }
 };
@@ -58,7 +61,7 @@ struct Item {
 Item make_item(std::mt19937& rng, std::int64_t rows = 48, std::int64_t cols = 56) {
     std::uniform_real_distribution<double> sigma(1.5, 12), amplitude(1e-3, 10);
     Item item;
-    if (rng() % 3 == 0) {  // incompressible
+    if (rng() % 3 == 0) { // incompressible
         item.fields.push_back(random_field(rows, cols, unsigned(rng())));
         item.fields.push_back(random_field(rows, cols, unsigned(rng())));
     } else {
@@ -71,13 +74,15 @@ Item make_item(std::mt19937& rng, std::int64_t rows = 48, std::int64_t cols = 56
 
 Item empty_like(const Item& item) {
     Item out;
-    for (const auto& f : item.fields) out.fields.emplace_back(f.rows, f.cols, -7.0f);
+    for (const auto& f : item.fields)
+        out.fields.emplace_back(f.rows, f.cols, -7.0f);
     return out;
 }
 
 std::vector<FieldView> views(Item& item) {
     std::vector<FieldView> v;
-    for (auto& f : item.fields) v.push_back(f.view());
+    for (auto& f : item.fields)
+        v.push_back(f.view());
     return v;
 }
 
@@ -93,7 +98,8 @@ std::uint64_t stored_size(const Codec& codec, const Item& item) {
 
 std::uint64_t reservation(const Codec& codec, const Item& item) {
     std::uint64_t n = 0;
-    for (const auto& f : item.fields) n += codec.max_compressed_bytes(f.rows, f.cols);
+    for (const auto& f : item.fields)
+        n += codec.max_compressed_bytes(f.rows, f.cols);
     return n;
 }
 
@@ -110,7 +116,8 @@ bool matches(const Codec& codec, const Item& stored, const Item& restored, doubl
 std::vector<fs::path> files_in(const fs::path& dir) {
     std::vector<fs::path> out;
     if (!fs::exists(dir)) return out;
-    for (const auto& e : fs::recursive_directory_iterator(dir)) out.push_back(e.path());
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        out.push_back(e.path());
     return out;
 }
 
@@ -132,7 +139,7 @@ TierConfig disk_tier(std::uint64_t budget, const QString& dir) {
 
 /// Sets RLIMIT_FSIZE and ignores SIGXFSZ (so writes fail with EFBIG instead of killing us); restores both.
 class FileSizeLimit {
-public:
+  public:
     explicit FileSizeLimit(rlim_t bytes) {
         getrlimit(RLIMIT_FSIZE, &old_);
         previous_ = std::signal(SIGXFSZ, SIG_IGN);
@@ -145,7 +152,7 @@ public:
         std::signal(SIGXFSZ, previous_);
     }
 
-private:
+  private:
     rlimit old_{};
     void (*previous_)(int) = nullptr;
 };
@@ -154,7 +161,7 @@ private:
 
 class TestCheckpointStore : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void round_trip_data() {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<bool>("on_disk");
@@ -162,7 +169,8 @@ private slots:
         for (const char* spec : {"none", "zstd", "blosc", "zfp-reversible", "zfp-accuracy:1e-4"})
             for (const bool disk : {false, true})
                 for (const int threads : {0, 2})
-                    QTest::newRow(qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
+                    QTest::newRow(
+                        qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
                         << QString(spec) << disk << threads;
     }
     void round_trip() {
@@ -171,8 +179,8 @@ private slots:
         QFETCH(int, threads);
         QTemporaryDir tmp;
         std::shared_ptr<const Codec> codec = make_codec(spec.toStdString());
-        CheckpointStore store({memory_tier(0), on_disk ? disk_tier(0, tmp.path()) : memory_tier(0, "ram2")}, codec,
-                              threads);
+        CheckpointStore store({memory_tier(0), on_disk ? disk_tier(0, tmp.path()) : memory_tier(0, "ram2")},
+                              codec, threads);
         std::mt19937 rng(42);
         std::vector<Item> items;
         std::uint64_t raw = 0, stored = 0;
@@ -207,11 +215,13 @@ private slots:
         for (const char* spec : {"zstd", "zfp-accuracy:1e-3", "none"})
             for (const bool disk : {false, true})
                 for (const int threads : {0, 1, 3})
-                    QTest::newRow(qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
+                    QTest::newRow(
+                        qPrintable(QString("%1 %2 %3 threads").arg(spec, disk ? "disk" : "ram").arg(threads)))
                         << QString(spec) << disk << threads;
     }
     void random_sequences_respect_budget() {
-        // A model of the expected stored sizes predicts every refusal exactly, in both sync and threaded modes.
+        // A model of the expected stored sizes predicts every refusal exactly, in both sync and threaded
+        // modes.
         QFETCH(QString, spec);
         QFETCH(bool, on_disk);
         QFETCH(int, threads);
@@ -220,12 +230,13 @@ private slots:
         std::mt19937 rng(7);
         // About three typical items fit: refusals are frequent, and so are acceptances.
         std::uint64_t typical = 0;
-        for (int i = 0; i < 12; ++i) typical += stored_size(*codec, make_item(rng));
+        for (int i = 0; i < 12; ++i)
+            typical += stored_size(*codec, make_item(rng));
         const std::uint64_t budget = 3 * typical / 12 + 1234;
         const TierConfig tier = on_disk ? disk_tier(budget, tmp.path()) : memory_tier(budget);
         CheckpointStore store({memory_tier(0), tier}, codec, threads);
 
-        std::map<std::int64_t, std::pair<Item, std::uint64_t>> model;  // slot -> (content, stored size)
+        std::map<std::int64_t, std::pair<Item, std::uint64_t>> model; // slot -> (content, stored size)
         std::uint64_t model_bytes = 0;
         int refused = 0, accepted = 0;
         const auto check_exact = [&] {
@@ -234,7 +245,7 @@ private slots:
             QCOMPARE(s.bytes_in_use, model_bytes);
             QCOMPARE(s.items, std::int64_t(model.size()));
             const std::uint64_t allocated = store.allocated_bytes(1);
-            QCOMPARE(allocated, model_bytes);  // exact-size frames or files: no slack at all
+            QCOMPARE(allocated, model_bytes); // exact-size frames or files: no slack at all
         };
         for (int op = 0; op < 240; ++op) {
             const std::int64_t slot = std::int64_t(rng() % 8);
@@ -279,7 +290,8 @@ private slots:
         }
         check_exact();
         qInfo("%d refused, %d accepted", refused, accepted);
-        QVERIFY2(refused > 10 && accepted > 40, qPrintable(QString("%1 refused, %2 accepted").arg(refused).arg(accepted)));
+        QVERIFY2(refused > 10 && accepted > 40,
+                 qPrintable(QString("%1 refused, %2 accepted").arg(refused).arg(accepted)));
         QCOMPARE(store.stats(1).writes, std::int64_t(accepted));
         if (on_disk) QCOMPARE(files_in(store.scratch_directory(1)).size(), model.size());
         // Everything freed: nothing left, in memory or on disk.
@@ -300,7 +312,7 @@ private slots:
         std::shared_ptr<const Codec> codec = make_codec("zstd");
         std::mt19937 rng(3);
         Item small;
-        small.fields.push_back(Field2D(64, 64));  // zeros: tiny when compressed
+        small.fields.push_back(Field2D(64, 64)); // zeros: tiny when compressed
         Item big;
         big.fields.push_back(random_field(64, 64, 5));
         const std::uint64_t budget = stored_size(*codec, small) + stored_size(*codec, big) / 2;
@@ -346,7 +358,7 @@ private slots:
         const TierStats s = store.stats(0);
         QCOMPARE(s.bytes_in_use, exact);
         QCOMPARE(s.snapshot_bytes_in_use, exact);
-        QCOMPARE(s.peak_bytes, worst);  // the reservation was counted at put
+        QCOMPARE(s.peak_bytes, worst); // the reservation was counted at put
         QCOMPARE(s.peak_snapshot_bytes, worst);
         // Replacing an item that is still pending waits for it; the last put wins.
         Item other;
@@ -371,25 +383,29 @@ private slots:
         std::shared_ptr<const Codec> codec = make_codec("zfp-accuracy:1e-3");
         std::mt19937 rng(11);
         std::vector<Item> items;
-        for (int i = 0; i < 20; ++i) items.push_back(make_item(rng, 64, 64));
+        for (int i = 0; i < 20; ++i)
+            items.push_back(make_item(rng, 64, 64));
         CheckpointStore store({memory_tier(0)}, codec, threads);
         // Warm-up put/free so one-time allocations (thread-local state) are not counted below.
         store.put({ItemKind::State, 0, 99}, items[0].views());
         store.free({ItemKind::State, 0, 99});
         store.flush();
         const std::int64_t heap_before = heap_bytes.load();
-        for (int i = 0; i < 20; ++i) store.put({ItemKind::State, 0, i}, items[std::size_t(i)].views());
+        for (int i = 0; i < 20; ++i)
+            store.put({ItemKind::State, 0, i}, items[std::size_t(i)].views());
         store.flush();
         const std::int64_t held = heap_bytes.load() - heap_before;
         const TierStats s = store.stats(0);
         const std::uint64_t allocated = store.allocated_bytes(0);
         QVERIFY(s.bytes_in_use <= allocated);
         QCOMPARE(allocated, s.bytes_in_use);
-        // The heap holds the reported buffers plus bookkeeping (bounded per item), nothing else (no staging left).
-        // (A worker's task object, tens of bytes, may outlive flush() by microseconds: hence the 256.)
-        QVERIFY2(held + 256 >= std::int64_t(allocated) && held <= std::int64_t(allocated) + 20 * 1024 + 16 * 1024,
+        // The heap holds the reported buffers plus bookkeeping (bounded per item), nothing else (no staging
+        // left). (A worker's task object, tens of bytes, may outlive flush() by microseconds: hence the 256.)
+        QVERIFY2(held + 256 >= std::int64_t(allocated) &&
+                     held <= std::int64_t(allocated) + 20 * 1024 + 16 * 1024,
                  qPrintable(QString("heap %1, allocated %2").arg(held).arg(allocated)));
-        for (int i = 0; i < 20; ++i) store.free({ItemKind::State, 0, i});
+        for (int i = 0; i < 20; ++i)
+            store.free({ItemKind::State, 0, i});
         const std::int64_t leaked = heap_bytes.load() - heap_before;
         QVERIFY2(std::abs(leaked) <= 256, qPrintable(QString("%1 bytes left after free").arg(leaked)));
         QCOMPARE(store.allocated_bytes(0), std::uint64_t(0));
@@ -408,20 +424,22 @@ private slots:
             QVERIFY(store.scratch_directory(0).empty());
             QCOMPARE(fs::path(scratch).parent_path(), fs::path(tmp.path().toStdString()));
             QVERIFY(fs::is_directory(scratch));
-            for (int i = 0; i < 4; ++i) store.put({ItemKind::Snapshot, 1, i * 10}, make_item(rng).views());
+            for (int i = 0; i < 4; ++i)
+                store.put({ItemKind::Snapshot, 1, i * 10}, make_item(rng).views());
             store.flush();
             auto files = files_in(scratch);
             QCOMPARE(files.size(), std::size_t(4));
             std::uint64_t on_disk = 0;
-            for (const auto& f : files) on_disk += fs::file_size(f);
+            for (const auto& f : files)
+                on_disk += fs::file_size(f);
             QCOMPARE(on_disk, store.stats(1).bytes_in_use);
             QCOMPARE(store.allocated_bytes(1), on_disk);
             store.free({ItemKind::Snapshot, 1, 10});
             QCOMPARE(files_in(scratch).size(), std::size_t(3));
-            store.put({ItemKind::Snapshot, 1, 20}, make_item(rng).views());  // a replacement keeps one file
+            store.put({ItemKind::Snapshot, 1, 20}, make_item(rng).views()); // a replacement keeps one file
             store.flush();
             QCOMPARE(files_in(scratch).size(), std::size_t(3));
-            store.put({ItemKind::Snapshot, 1, 50}, make_item(rng).views());  // left pending for the destructor
+            store.put({ItemKind::Snapshot, 1, 50}, make_item(rng).views()); // left pending for the destructor
         }
         QVERIFY(!fs::exists(scratch));
         QVERIFY(QDir(tmp.path()).isEmpty());
@@ -434,10 +452,12 @@ private slots:
         const Item item = make_item(rng);
         try {
             CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
-            for (int i = 0; i < 5; ++i) store.put({ItemKind::State, 0, i}, item.views());
+            for (int i = 0; i < 5; ++i)
+                store.put({ItemKind::State, 0, i}, item.views());
             store.flush();
             QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(5));
-            for (int i = 5; i < 9; ++i) store.put({ItemKind::State, 0, i}, item.views());
+            for (int i = 5; i < 9; ++i)
+                store.put({ItemKind::State, 0, i}, item.views());
             throw std::runtime_error("a propagator failed mid-run");
         } catch (const std::runtime_error&) {
         }
@@ -453,9 +473,12 @@ private slots:
     void unwritable_scratch_throws_resource_error_data() {
         QTest::addColumn<QString>("sub");
         QTest::addColumn<QString>("why");
-        QTest::newRow("under a regular file") << "file/sub" << "Not a directory";
-        QTest::newRow("a regular file") << "file" << "Not a directory";
-        QTest::newRow("missing") << "missing/deeper" << "No such file or directory";
+        QTest::newRow("under a regular file") << "file/sub"
+                                              << "Not a directory";
+        QTest::newRow("a regular file") << "file"
+                                        << "Not a directory";
+        QTest::newRow("missing") << "missing/deeper"
+                                 << "No such file or directory";
     }
     void unwritable_scratch_throws_resource_error() {
         // Tests run as root, so permissions would not stop a write: a path through a regular file does.
@@ -481,7 +504,7 @@ private slots:
         QTemporaryDir tmp;
         std::shared_ptr<const Codec> codec = make_codec("none");
         Item item;
-        item.fields.push_back(random_field(64, 64, 2));  // 16 KiB + header: over the limit below
+        item.fields.push_back(random_field(64, 64, 2)); // 16 KiB + header: over the limit below
         Item small;
         small.fields.push_back(Field2D(8, 8, 1.0f));
         {
@@ -493,16 +516,18 @@ private slots:
                 store.put({ItemKind::State, 0, 2}, item.views());
                 QFAIL("no exception");
             } catch (const ResourceError& e) {
-                QVERIFY2(QString(e.what()).contains(scratch + "/state_2_") && QString(e.what()).contains("File too large"),
+                QVERIFY2(QString(e.what()).contains(scratch + "/state_2_") &&
+                             QString(e.what()).contains("File too large"),
                          e.what());
             }
             QVERIFY(!store.contains({ItemKind::State, 0, 2}));
             QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, small));
-            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(1));  // the partial file is gone
-            store.put({ItemKind::State, 0, 2}, item.views());  // the limit is lifted: works again
+            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(1)); // the partial file is gone
+            store.put({ItemKind::State, 0, 2}, item.views()); // the limit is lifted: works again
         }
         {
-            // Threaded: the failure surfaces at flush and then sticks; free and the destructor still clean up.
+            // Threaded: the failure surfaces at flush and then sticks; free and the destructor still clean
+            // up.
             CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
             store.put({ItemKind::State, 0, 1}, small.views());
             store.flush();
@@ -531,18 +556,20 @@ private slots:
         store.put({ItemKind::State, 0, 0}, item.views());
         store.put({ItemKind::State, 1, 0}, item.views());
         Item out = empty_like(item);
-        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::State, 0, 1}, views(out)));     // absent
-        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::Snapshot, 0, 0}, views(out)));  // other kind
+        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::State, 0, 1}, views(out)));    // absent
+        QVERIFY_THROWS_EXCEPTION(Error, store.get({ItemKind::Snapshot, 0, 0}, views(out))); // other kind
         QVERIFY_THROWS_EXCEPTION(ConfigError, store.put({ItemKind::State, 2, 0}, item.views()));
         QVERIFY_THROWS_EXCEPTION(ConfigError, store.get({ItemKind::State, -1, 0}, views(out)));
         QVERIFY_THROWS_EXCEPTION(ConfigError, store.free({ItemKind::State, 5, 0}));
         QVERIFY_THROWS_EXCEPTION(ConfigError, store.stats(2));
-        QVERIFY_THROWS_EXCEPTION(ConfigError, store.put({ItemKind::State, 0, 3}, {ConstFieldView(nullptr, 4, 4)}));
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 store.put({ItemKind::State, 0, 3}, {ConstFieldView(nullptr, 4, 4)}));
         auto fewer = views(out);
         fewer.pop_back();
         QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 0, 0}, fewer));
         Item transposed;
-        for (const auto& f : item.fields) transposed.fields.emplace_back(f.cols, f.rows);
+        for (const auto& f : item.fields)
+            transposed.fields.emplace_back(f.cols, f.rows);
         QVERIFY_THROWS_EXCEPTION(FormatError, store.get({ItemKind::State, 1, 0}, views(transposed)));
         // A damaged scratch file: one flipped byte, then a truncation.
         const auto file = files_in(store.scratch_directory(1)).at(0);

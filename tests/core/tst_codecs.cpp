@@ -16,10 +16,10 @@ Q_DECLARE_METATYPE(fwi::test::Field2D)
 
 namespace {
 
-const char* const lossless_specs[] = {"none", "zstd", "zstd:1", "zstd:-5", "zstd:19", "lz4",
-                                      "blosc", "blosc:0", "blosc:9", "zfp-reversible"};
-const char* const all_specs[] = {"none",           "zstd",           "lz4",         "blosc", "zfp-reversible",
-                                 "zfp-accuracy:1e-3", "zfp-precision:16", "zfp-rate:8"};
+const char* const lossless_specs[] = {"none", "zstd",  "zstd:1",  "zstd:-5", "zstd:19",
+                                      "lz4",  "blosc", "blosc:0", "blosc:9", "zfp-reversible"};
+const char* const all_specs[] = {
+    "none", "zstd", "lz4", "blosc", "zfp-reversible", "zfp-accuracy:1e-3", "zfp-precision:16", "zfp-rate:8"};
 
 std::vector<std::byte> compress(const Codec& codec, const Field2D& f) {
     std::vector<std::byte> bytes;
@@ -36,9 +36,10 @@ Field2D round_trip(const Codec& codec, const Field2D& f, std::size_t* stored = n
     return out;
 }
 
-/// Expected payload size range of zfp fixed-rate mode: every 4x4 block (partial ones padded) takes round(16 rate)
-/// bits, and the stream is flushed to whole words (8 bits in Debian's libzfp, 64 upstream).
-std::pair<std::size_t, std::size_t> zfp_rate_payload_bytes(std::int64_t rows, std::int64_t cols, double rate) {
+/// Expected payload size range of zfp fixed-rate mode: every 4x4 block (partial ones padded) takes round(16
+/// rate) bits, and the stream is flushed to whole words (8 bits in Debian's libzfp, 64 upstream).
+std::pair<std::size_t, std::size_t> zfp_rate_payload_bytes(std::int64_t rows, std::int64_t cols,
+                                                           double rate) {
     const auto blocks = std::uint64_t((rows + 3) / 4) * std::uint64_t((cols + 3) / 4);
     const auto bits = blocks * std::uint64_t(std::floor(16 * rate + 0.5));
     return {std::size_t((bits + 7) / 8), std::size_t((bits + 63) / 64 * 8)};
@@ -53,7 +54,7 @@ std::string spec_with(const char* name, double value) {
 
 class TestCodecs : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void lossless_round_trip_is_bit_exact_data() {
         QTest::addColumn<QString>("spec");
         QTest::addColumn<Field2D>("field");
@@ -97,15 +98,24 @@ private slots:
         QTest::addColumn<QString>("spec");
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("lossless");
-        QTest::newRow("none") << "none" << "none" << true;
-        QTest::newRow("zstd default") << "zstd" << "zstd:3" << true;
-        QTest::newRow("zstd 7") << "zstd:7" << "zstd:7" << true;
-        QTest::newRow("lz4") << "lz4" << "lz4" << true;
-        QTest::newRow("blosc default") << "blosc" << "blosc:5" << true;
-        QTest::newRow("accuracy") << "zfp-accuracy:0.00001" << "zfp-accuracy:1e-05" << false;
-        QTest::newRow("precision") << "zfp-precision:20" << "zfp-precision:20" << false;
-        QTest::newRow("rate") << "zfp-rate:4.5" << "zfp-rate:4.5" << false;
-        QTest::newRow("reversible") << "zfp-reversible" << "zfp-reversible" << true;
+        QTest::newRow("none") << "none"
+                              << "none" << true;
+        QTest::newRow("zstd default") << "zstd"
+                                      << "zstd:3" << true;
+        QTest::newRow("zstd 7") << "zstd:7"
+                                << "zstd:7" << true;
+        QTest::newRow("lz4") << "lz4"
+                             << "lz4" << true;
+        QTest::newRow("blosc default") << "blosc"
+                                       << "blosc:5" << true;
+        QTest::newRow("accuracy") << "zfp-accuracy:0.00001"
+                                  << "zfp-accuracy:1e-05" << false;
+        QTest::newRow("precision") << "zfp-precision:20"
+                                   << "zfp-precision:20" << false;
+        QTest::newRow("rate") << "zfp-rate:4.5"
+                              << "zfp-rate:4.5" << false;
+        QTest::newRow("reversible") << "zfp-reversible"
+                                    << "zfp-reversible" << true;
     }
     void names_are_canonical() {
         QFETCH(QString, spec);
@@ -114,16 +124,39 @@ private slots:
         const auto codec = make_codec(spec.toStdString());
         QCOMPARE(QString::fromStdString(codec->name()), name);
         QCOMPARE(codec->lossless(), lossless);
-        QCOMPARE(make_codec(codec->name())->name(), codec->name());  // the name is itself a spec
+        QCOMPARE(make_codec(codec->name())->name(), codec->name()); // the name is itself a spec
     }
 
     void bad_specs_throw_config_error_data() {
         QTest::addColumn<QString>("spec");
-        for (const char* s : {"", "gzip", "ZSTD", "zfp", "zstd:", "zstd:abc", "zstd:99", "zstd:3x", "lz4:1", "none:0",
-                              "blosc:10", "blosc:-1", "zfp-accuracy", "zfp-accuracy:", "zfp-accuracy:-1e-3",
-                              "zfp-accuracy:0", "zfp-accuracy:nan", "zfp-accuracy:inf", "zfp-accuracy:1e-3x",
-                              "zfp-rate:0", "zfp-rate:-4", "zfp-rate:65", "zfp-rate", "zfp-precision:65",
-                              "zfp-precision:0", "zfp-precision:8.5", "zfp-precision", "zfp-reversible:1"})
+        for (const char* s : {"",
+                              "gzip",
+                              "ZSTD",
+                              "zfp",
+                              "zstd:",
+                              "zstd:abc",
+                              "zstd:99",
+                              "zstd:3x",
+                              "lz4:1",
+                              "none:0",
+                              "blosc:10",
+                              "blosc:-1",
+                              "zfp-accuracy",
+                              "zfp-accuracy:",
+                              "zfp-accuracy:-1e-3",
+                              "zfp-accuracy:0",
+                              "zfp-accuracy:nan",
+                              "zfp-accuracy:inf",
+                              "zfp-accuracy:1e-3x",
+                              "zfp-rate:0",
+                              "zfp-rate:-4",
+                              "zfp-rate:65",
+                              "zfp-rate",
+                              "zfp-precision:65",
+                              "zfp-precision:0",
+                              "zfp-precision:8.5",
+                              "zfp-precision",
+                              "zfp-reversible:1"})
             QTest::newRow(*s ? s : "(empty)") << QString(s);
     }
     void bad_specs_throw_config_error() {
@@ -137,11 +170,12 @@ private slots:
     }
 
     void zfp_accuracy_respects_tolerance() {
-        // Several amplitudes (the bound is absolute) and both smooth and rough data; error and ratio both grow
-        // (non-strictly) with the tolerance.
+        // Several amplitudes (the bound is absolute) and both smooth and rough data; error and ratio both
+        // grow (non-strictly) with the tolerance.
         for (const double amplitude : {1.0, 3e-4, 250.0}) {
             for (const bool smooth : {true, false}) {
-                const Field2D f = smooth ? ricker_ring(160, 200, amplitude) : random_field(67, 45, 3, float(amplitude));
+                const Field2D f =
+                    smooth ? ricker_ring(160, 200, amplitude) : random_field(67, 45, 3, float(amplitude));
                 double last_error = 0, last_ratio = 0;
                 for (const double relative : {1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1}) {
                     const double tolerance = relative * amplitude;
@@ -150,13 +184,14 @@ private slots:
                     const Field2D out = round_trip(*codec, f, &stored);
                     const double error = max_abs_error(out.values, f.values);
                     const double ratio = double(f.values.size() * sizeof(float)) / double(stored);
-                    QVERIFY2(error <= tolerance, qPrintable(QString("error %1 > tolerance %2").arg(error).arg(tolerance)));
+                    QVERIFY2(error <= tolerance,
+                             qPrintable(QString("error %1 > tolerance %2").arg(error).arg(tolerance)));
                     QVERIFY(error >= last_error);
                     QVERIFY(ratio >= last_ratio);
                     last_error = error;
                     last_ratio = ratio;
                 }
-                QVERIFY(last_error > 0);  // the loosest tolerance is really lossy
+                QVERIFY(last_error > 0); // the loosest tolerance is really lossy
             }
         }
     }
@@ -193,12 +228,13 @@ private slots:
             const Field2D out = round_trip(*codec, f, &stored);
             const std::size_t payload = stored - codec_frame_header_bytes;
             if (low > raw) {
-                QCOMPARE(payload, raw);  // padded partial blocks outgrow a tiny field: stored raw instead
+                QCOMPARE(payload, raw); // padded partial blocks outgrow a tiny field: stored raw instead
             } else {
                 QVERIFY2(payload >= low && payload <= high,
                          qPrintable(QString("payload %1 not in [%2, %3]").arg(payload).arg(low).arg(high)));
             }
-            // Decodes to the right field: at 8+ bits per value the error is a few percent of the unit peak at most.
+            // Decodes to the right field: at 8+ bits per value the error is a few percent of the unit peak at
+            // most.
             if (rate >= 8) QVERIFY(max_abs_error(out.values, f.values) < 0.1);
         }
     }
@@ -215,8 +251,8 @@ private slots:
     }
 
     void zfp_accuracy_ratio_on_wavefield_exceeds_10x() {
-        // The case for compression (REFERENCES.md, Compression): a snapshot-like field at a tolerance of 1e-3 of its
-        // peak amplitude. Lossless codecs shown for comparison.
+        // The case for compression (REFERENCES.md, Compression): a snapshot-like field at a tolerance of 1e-3
+        // of its peak amplitude. Lossless codecs shown for comparison.
         const Field2D f = ricker_ring(512, 512, 2.0e-5);
         const double peak = max_abs(f.values);
         const auto accuracy = make_codec(spec_with("zfp-accuracy", 1e-3 * peak));
@@ -226,18 +262,22 @@ private slots:
         QVERIFY(max_abs_error(out.values, f.values) <= 1e-3 * peak);
         qInfo("zfp-accuracy at 1e-3 of the peak: ratio %.1f", ratio);
         QVERIFY2(ratio >= 10, qPrintable(QString("ratio %1").arg(ratio)));
-        for (const char* spec : {"zstd", "lz4", "blosc", "zfp-reversible", "zfp-rate:8", "zfp-precision:16"}) {
+        for (const char* spec :
+             {"zstd", "lz4", "blosc", "zfp-reversible", "zfp-rate:8", "zfp-precision:16"}) {
             const auto codec = make_codec(spec);
-            qInfo("%s: ratio %.2f", spec, double(f.values.size() * sizeof(float)) / double(compress(*codec, f).size()));
+            qInfo("%s: ratio %.2f", spec,
+                  double(f.values.size() * sizeof(float)) / double(compress(*codec, f).size()));
         }
     }
 
     void every_corrupted_byte_is_detected_data() {
         QTest::addColumn<QString>("spec");
-        for (const char* spec : all_specs) QTest::newRow(spec) << QString(spec);
+        for (const char* spec : all_specs)
+            QTest::newRow(spec) << QString(spec);
     }
     void every_corrupted_byte_is_detected() {
-        // Header fields are checked one by one and the payload by checksum, so flipping any bit of any byte fails.
+        // Header fields are checked one by one and the payload by checksum, so flipping any bit of any byte
+        // fails.
         QFETCH(QString, spec);
         const auto codec = make_codec(spec.toStdString());
         const Field2D f = ricker_ring(12, 9);
@@ -258,19 +298,22 @@ private slots:
         const Field2D f = ricker_ring(40, 36);
         auto bytes = compress(*codec, f);
         Field2D out(f.rows, f.cols);
-        for (const std::size_t keep : {std::size_t(0), std::size_t(1), std::size_t(20), codec_frame_header_bytes - 1,
-                                       codec_frame_header_bytes, bytes.size() / 2, bytes.size() - 1})
+        for (const std::size_t keep :
+             {std::size_t(0), std::size_t(1), std::size_t(20), codec_frame_header_bytes - 1,
+              codec_frame_header_bytes, bytes.size() / 2, bytes.size() - 1})
             QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bytes.data(), keep, out.view()));
         auto longer = bytes;
         longer.push_back(std::byte{0});
         QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(longer.data(), longer.size(), out.view()));
         // Wrong shape, same number of values.
         Field2D transposed(f.cols, f.rows);
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bytes.data(), bytes.size(), transposed.view()));
+        QVERIFY_THROWS_EXCEPTION(FormatError,
+                                 codec->decompress(bytes.data(), bytes.size(), transposed.view()));
         // Random garbage of the right length.
         std::mt19937 rng(1);
         std::vector<std::byte> garbage(bytes.size());
-        for (auto& b : garbage) b = std::byte(rng() & 0xff);
+        for (auto& b : garbage)
+            b = std::byte(rng() & 0xff);
         QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(garbage.data(), garbage.size(), out.view()));
         // A frame of another codec, or of the same codec with another parameter.
         const char* other = spec == "zfp-accuracy:1e-3" ? "zfp-accuracy:1e-4" : "zfp-accuracy:1e-3";
@@ -279,7 +322,8 @@ private slots:
     }
 
     void compress_appends_at_any_offset() {
-        // Frames can follow one another in one buffer (as in a store file), at offsets that are not word aligned.
+        // Frames can follow one another in one buffer (as in a store file), at offsets that are not word
+        // aligned.
         const Field2D a = ricker_ring(31, 29), b = random_field(17, 23, 9);
         for (const char* spec : all_specs) {
             const auto codec = make_codec(spec);

@@ -1,5 +1,5 @@
-// The adjoint and the gradient: dot-product test of Born modelling against its adjoint (the gradient engine), and
-// the Taylor test of the misfit gradient.
+// The adjoint and the gradient: dot-product test of Born modelling against its adjoint (the gradient engine),
+// and the Taylor test of the misfit gradient.
 #include "fwi/born.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
@@ -17,12 +17,13 @@ std::vector<float> random_vector(std::size_t n, unsigned seed) {
     std::mt19937 gen(seed);
     std::normal_distribution<float> d(0, 1);
     std::vector<float> v(n);
-    for (auto& x : v) x = d(gen);
+    for (auto& x : v)
+        x = d(gen);
     return v;
 }
 
-/// Random rows smoothed by a [1 2 1]/4 filter applied `passes` times along the fast axis (band-limited noise: the
-/// test then probes the operator where the physics lives, not float32 cancellation at the grid Nyquist).
+/// Random rows smoothed by a [1 2 1]/4 filter applied `passes` times along the fast axis (band-limited noise:
+/// the test then probes the operator where the physics lives, not float32 cancellation at the grid Nyquist).
 std::vector<float> smoothed_random(std::int64_t rows, std::int64_t cols, unsigned seed, int passes) {
     auto v = random_vector(std::size_t(rows * cols), seed);
     for (int p = 0; p < passes; ++p)
@@ -42,7 +43,7 @@ std::vector<float> smoothed_random(std::int64_t rows, std::int64_t cols, unsigne
 
 class TestGradient : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void born_adjoint_dot_product_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<double>("dt");
@@ -73,18 +74,21 @@ private slots:
         const double lhs = dot(b_dv, dd), rhs = dot(dv, g.gradient);
         const double rel = std::abs(lhs - rhs) / std::max(std::abs(lhs), std::abs(rhs));
         qInfo("<B dv, dd> = %.9g   <dv, B^T dd> = %.9g   relative difference %.3g", lhs, rhs, rel);
-        // float32 round-off over ~500 steps puts the floor near 1e-5; a wrong adjoint term gives 1e-3 or worse.
+        // float32 round-off over ~500 steps puts the floor near 1e-5; a wrong adjoint term gives 1e-3 or
+        // worse.
         QVERIFY2(rel < 3e-5, qPrintable(QString::number(rel)));
     }
 
     void taylor_test() {
         // J(m + h dm) - J(m) falls like h; J(m + h dm) - J(m) - h <g, dm> falls like h^2.
-        // The engine runs in float32, so J carries round-off of about 1e-5 of its value; the second-order remainder
-        // reaches that floor below h ~ 1/1000. Slope 1 is fitted over h = 1/2 ... 1/4096 (3.3 decades), slope 2 over
-        // h = 1/2 ... 1/512 (2.4 decades, remainders >= 10x the floor). The qInfo lines show every remainder.
+        // The engine runs in float32, so J carries round-off of about 1e-5 of its value; the second-order
+        // remainder reaches that floor below h ~ 1/1000. Slope 1 is fitted over h = 1/2 ... 1/4096 (3.3
+        // decades), slope 2 over h = 1/2 ... 1/512 (2.4 decades, remainders >= 10x the floor). The qInfo
+        // lines show every remainder.
         const Model truth = blob_model(40, 60, 10);
         Model m = truth;
-        for (auto& v : m.vp_mps) v = 1800 + (v - 1800) * 0.7f;  // a damped blob: a clear residual
+        for (auto& v : m.vp_mps)
+            v = 1800 + (v - 1800) * 0.7f; // a damped blob: a clear residual
         Acquisition acq;
         for (double sx : {100.0, 450.0})
             acq.shots.push_back({{sx, 20}, line_of_points(12, 20, 570, 30)});
@@ -93,18 +97,21 @@ private slots:
         const auto observed = sim.forward();
         GradientOptions opt;
         const auto base = compute_gradient(sim, m, observed, opt);
-        // Perturb along the gradient (scaled to 40 m/s at most): the first-order term is then as large as it can be
-        // relative to the curvature, so slope 1 shows over a wide range of h.
+        // Perturb along the gradient (scaled to 40 m/s at most): the first-order term is then as large as it
+        // can be relative to the curvature, so slope 1 shows over a wide range of h.
         std::vector<float> dm = base.gradient;
         float gmax = 0;
-        for (float v : dm) gmax = std::max(gmax, std::abs(v));
-        for (float& v : dm) v *= 40.0f / gmax;
+        for (float v : dm)
+            gmax = std::max(gmax, std::abs(v));
+        for (float& v : dm)
+            v *= 40.0f / gmax;
 
         const double gdm = dot(base.gradient, dm);
         std::vector<double> hs, r1, r2;
-        for (double h = 0.5; h >= 0.0002; h /= 2) {  // 1/2 ... 1/4096, 12 values
+        for (double h = 0.5; h >= 0.0002; h /= 2) { // 1/2 ... 1/4096, 12 values
             Model mh = m;
-            for (std::size_t i = 0; i < dm.size(); ++i) mh.vp_mps[i] += float(h * dm[i]);
+            for (std::size_t i = 0; i < dm.size(); ++i)
+                mh.vp_mps[i] += float(h * dm[i]);
             sim.set_model(mh);
             const auto d = sim.forward();
             double j = 0;
@@ -132,8 +139,8 @@ private slots:
         };
         QCOMPARE(hs.size(), std::size_t(12));
         const double s1 = fitted_slope(r1, 0, 11), s2 = fitted_slope(r2, 0, 8);
-        qInfo("fitted slopes: first order %.3f (h %.3g ... %.3g), second order %.3f (h %.3g ... %.3g)", s1, hs[0],
-              hs[11], s2, hs[0], hs[8]);
+        qInfo("fitted slopes: first order %.3f (h %.3g ... %.3g), second order %.3f (h %.3g ... %.3g)", s1,
+              hs[0], hs[11], s2, hs[0], hs[8]);
         QVERIFY2(std::abs(s1 - 1) < 0.05, qPrintable(QString("first-order slope %1").arg(s1)));
         QVERIFY2(std::abs(s2 - 2) < 0.1, qPrintable(QString("second-order slope %1").arg(s2)));
     }

@@ -1,5 +1,5 @@
-// Standalone HDF5 model files: bit-exact round trips, dataset discovery, spacing fallbacks, atomic writes and the
-// error paths (unwritable, corrupt, truncated, wrong content), all without a byte printed by HDF5.
+// Standalone HDF5 model files: bit-exact round trips, dataset discovery, spacing fallbacks, atomic writes and
+// the error paths (unwritable, corrupt, truncated, wrong content), all without a byte printed by HDF5.
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
 #include "hdf5_test_util.hpp"
@@ -19,7 +19,8 @@ Model make_model(std::int64_t nz, std::int64_t nx, double dz, double dx, unsigne
     return m;
 }
 
-/// Writes a file with 2D float32 datasets (no attributes) named `names`, with h5import; false if h5import is absent.
+/// Writes a file with 2D float32 datasets (no attributes) named `names`, with h5import; false if h5import is
+/// absent.
 bool import_datasets(const QTemporaryDir& dir, const QString& output, const QStringList& names) {
     test::write_bytes(dir.filePath("values.txt"), "1 2 3 4\n5 6 7 8\n9 10 11 12\n");
     QStringList arguments;
@@ -42,7 +43,7 @@ bool import_datasets(const QTemporaryDir& dir, const QString& output, const QStr
 class TestHdf5Model : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void roundTripIsBitExact_data() {
         QTest::addColumn<qint64>("nz");
         QTest::addColumn<qint64>("nx");
@@ -65,7 +66,8 @@ private slots:
         QCOMPARE(read.grid, written.grid);
         QVERIFY(test::same_bits(read.vp_mps, written.vp_mps));
         QCOMPARE(read_model_hdf5(path, "vp").grid, written.grid);
-        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"model.h5"});  // no temporary left behind
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files),
+                 QStringList{"model.h5"}); // no temporary left behind
     }
 
     void overwriteReplacesTheFile() {
@@ -85,7 +87,7 @@ private slots:
         const Model good = make_model(4, 5, 10, 10, 3);
         write_model_hdf5(path, good);
         Model bad = make_model(4, 5, 10, 10, 4);
-        bad.vp_mps.pop_back();  // found only while writing, after the temporary file exists
+        bad.vp_mps.pop_back(); // found only while writing, after the temporary file exists
         QVERIFY_THROWS_EXCEPTION(ConfigError, write_model_hdf5(path, bad));
         QVERIFY(test::same_bits(read_model_hdf5(path).vp_mps, good.vp_mps));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"model.h5"});
@@ -122,13 +124,14 @@ private slots:
     }
 
     void readsAModelInsideAnotherFileByPath() {
-        // The layout is the same in projects: "models/initial" is such a dataset. Here: a nested dataset path.
+        // The layout is the same in projects: "models/initial" is such a dataset. Here: a nested dataset
+        // path.
         QTemporaryDir dir;
         const QString file = dir.filePath("one.h5");
         if (!import_datasets(dir, file, {"velocity"})) QSKIP("h5import is not installed");
         const Model m = read_model_hdf5(file.toStdString(), "/velocity", {2.0, 3.0});
         QCOMPARE(m.grid, Grid2D(3, 4, 2.0, 3.0));
-        QCOMPARE(m.at(1, 2), 7.0f);  // row-major (z, x): row 1, column 2 of the text
+        QCOMPARE(m.at(1, 2), 7.0f); // row-major (z, x): row 1, column 2 of the text
     }
 
     void findsTheOnlyFloatDatasetAndNeedsASpacing() {
@@ -161,7 +164,7 @@ private slots:
     }
 
     void corruptFilesAreFormatErrorsAndPrintNothing_data() {
-        QTest::addColumn<int>("percent");  // of the file kept; -1 = a text file
+        QTest::addColumn<int>("percent"); // of the file kept; -1 = a text file
         QTest::newRow("text file") << -1;
         QTest::newRow("empty") << 0;
         QTest::newRow("truncated to 10%") << 10;

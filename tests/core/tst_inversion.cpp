@@ -1,5 +1,6 @@
-// The inversion workflow end to end on a small synthetic problem (tests/support/inversion_setup.hpp): convergence,
-// bounds, Wolfe steps on the real misfit, frequency stages, resume bit for bit, cancellation and setup errors.
+// The inversion workflow end to end on a small synthetic problem (tests/support/inversion_setup.hpp):
+// convergence, bounds, Wolfe steps on the real misfit, frequency stages, resume bit for bit, cancellation and
+// setup errors.
 #include "fwi/error.hpp"
 #include "fwi/inversion.hpp"
 #include "inversion_setup.hpp"
@@ -7,8 +8,8 @@
 
 #include <QtTest>
 #include <cstring>
-#include <omp.h>
 #include <limits>
+#include <omp.h>
 
 using namespace fwi;
 using namespace fwi::test;
@@ -19,16 +20,17 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-/// Counts ShotEnd events (shots propagated by gradient computations); cancels when the count reaches `cancel_at`.
+/// Counts ShotEnd events (shots propagated by gradient computations); cancels when the count reaches
+/// `cancel_at`.
 class ShotCounter : public Observer {
-public:
+  public:
     ShotCounter(CancelToken* token, int cancel_at) : token_(token), cancel_at_(cancel_at) {}
     void on_event(const Event& e) override {
         if (e.type == EventType::ShotEnd && ++shots == cancel_at_ && token_) token_->cancel();
     }
     int shots = 0;
 
-private:
+  private:
     CancelToken* token_;
     int cancel_at_;
 };
@@ -37,31 +39,33 @@ private:
 
 class TestInversion : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
-        omp_set_num_threads(1);  // tiny grids: see tst_inversion_objective.cpp (results do not depend on it)
+        omp_set_num_threads(1); // tiny grids: see tst_inversion_objective.cpp (results do not depend on it)
         problem_ = small_inversion();
     }
 
     void converges() {
-        // L-BFGS with 15 m smoothing and 40 m source masks, 8 iterations: the model error falls by more than 2.2x
-        // (measured 0.0455 -> 0.0163; it keeps falling slowly: 0.0132 after 16) and the misfit by more than 50x.
+        // L-BFGS with 15 m smoothing and 40 m source masks, 8 iterations: the model error falls by more
+        // than 2.2x (measured 0.0455 -> 0.0163; it keeps falling slowly: 0.0132 after 16) and the misfit by
+        // more than 50x.
         InversionSetup setup = small_setup(problem_, 8);
         setup.objective.preconditioner.smoothing_x_m = setup.objective.preconditioner.smoothing_z_m = 15;
         setup.objective.mask.source_radius_m = 40;
         std::vector<IterationRecord> records;
-        const auto r = run_inversion(setup, nullptr, nullptr, [&](const IterationRecord& rec) { records.push_back(rec); });
-        QCOMPARE(int(records.size()), 9);  // iteration 0 (the start) + 8
+        const auto r = run_inversion(setup, nullptr, nullptr,
+                                     [&](const IterationRecord& rec) { records.push_back(rec); });
+        QCOMPARE(int(records.size()), 9); // iteration 0 (the start) + 8
         QCOMPARE(r.reason, StopReason::MaxIterations);
         for (std::size_t i = 0; i < records.size(); ++i) {
             const auto& rec = records[i];
-            qInfo("iteration %d: misfit %.4g, model error %.4f, %.2f s", rec.iteration, rec.misfit, rec.model_error,
-                  rec.seconds);
+            qInfo("iteration %d: misfit %.4g, model error %.4f, %.2f s", rec.iteration, rec.misfit,
+                  rec.model_error, rec.seconds);
             QCOMPARE(rec.iteration, int(i));
             QCOMPARE(rec.stage, 0);
             QCOMPARE(rec.model.vp_mps.size(), std::size_t(problem_.start.grid.cells()));
             QCOMPARE(rec.gradient.size(), rec.model.vp_mps.size());
-            if (i > 0) QVERIFY(rec.misfit < records[i - 1].misfit);  // every accepted step decreases J
+            if (i > 0) QVERIFY(rec.misfit < records[i - 1].misfit); // every accepted step decreases J
         }
         const double e0 = records.front().model_error, e1 = records.back().model_error;
         QVERIFY2(e1 < e0 / 2.2, qPrintable(QString("model error %1 -> %2").arg(e0).arg(e1)));
@@ -70,7 +74,7 @@ private slots:
         QCOMPARE(r.state.at("inversion.iteration"), std::vector<double>{8});
         // Masked cells (within 40 m of a source) never moved.
         const auto& g = problem_.start.grid;
-        const std::size_t near_source = g.index(3, 6);  // (60 m, 30 m) is shot 0's source
+        const std::size_t near_source = g.index(3, 6); // (60 m, 30 m) is shot 0's source
         QCOMPARE(r.model.vp_mps[near_source], problem_.start.vp_mps[near_source]);
         qInfo("%d evaluations in %.2f s", r.evaluations, r.seconds);
     }
@@ -92,8 +96,8 @@ private slots:
     }
 
     void frequency_stages() {
-        // Two stages (8 Hz low-pass, then unfiltered), 2 iterations each; records say which stage they belong to, and
-        // each stage's first misfit is that of its own (filtered) data.
+        // Two stages (8 Hz low-pass, then unfiltered), 2 iterations each; records say which stage they belong
+        // to, and each stage's first misfit is that of its own (filtered) data.
         InversionSetup setup = small_setup(problem_, 2);
         setup.stages = {{8.0, 2}, {0.0, 2}};
         std::vector<IterationRecord> records;
@@ -105,21 +109,24 @@ private slots:
             QCOMPARE(records[std::size_t(i)].stage, stages[i]);
             QCOMPARE(records[std::size_t(i)].freq_hz, freqs[i]);
         }
-        // The unfiltered data carry more energy than the 8 Hz ones (15 Hz Ricker): the misfit jumps up at the stage.
+        // The unfiltered data carry more energy than the 8 Hz ones (15 Hz Ricker): the misfit jumps up at the
+        // stage.
         QVERIFY(records[3].misfit > records[2].misfit);
         QVERIFY(records[4].misfit < records[3].misfit);
     }
 
     void resume_is_bit_exact_data() {
-        QTest::addColumn<int>("cancel_after_iteration");  // cancel from on_iteration after this iteration; 0 = no
-        QTest::addColumn<bool>("mid_iteration");          // or in the middle of iteration 4's evaluations
+        QTest::addColumn<int>(
+            "cancel_after_iteration");           // cancel from on_iteration after this iteration; 0 = no
+        QTest::addColumn<bool>("mid_iteration"); // or in the middle of iteration 4's evaluations
         QTest::newRow("at the stage boundary") << 2 << false;
         QTest::newRow("inside a stage") << 3 << false;
         QTest::newRow("in the middle of a line search") << -1 << true;
     }
     void resume_is_bit_exact() {
-        // Everything that carries state is on: 2 stages, illumination, smoothing, mask, batches of 2, 3 random shots of
-        // 4 per iteration. Interrupted + resumed == uninterrupted, bit for bit (models, gradients, misfits).
+        // Everything that carries state is on: 2 stages, illumination, smoothing, mask, batches of 2, 3
+        // random shots of 4 per iteration. Interrupted + resumed == uninterrupted, bit for bit (models,
+        // gradients, misfits).
         QFETCH(int, cancel_after_iteration);
         QFETCH(bool, mid_iteration);
         InversionSetup setup = small_setup(problem_, 2);
@@ -130,25 +137,26 @@ private slots:
         setup.objective.batch_shots = 2;
         setup.objective.shots_per_iteration = 3;
         setup.objective.seed = 42;
-        if (resume_reference_.history.empty()) {  // the uninterrupted run, once for all rows
+        if (resume_reference_.history.empty()) { // the uninterrupted run, once for all rows
             ShotCounter counter(nullptr, 0);
-            resume_reference_ = run_inversion(setup, &counter, nullptr,
-                                              [&](const IterationRecord&) { shots_at_.push_back(counter.shots); });
+            resume_reference_ = run_inversion(setup, &counter, nullptr, [&](const IterationRecord&) {
+                shots_at_.push_back(counter.shots);
+            });
         }
         const InversionResult& reference = resume_reference_;
         const std::vector<IterationRecord>& full = reference.history;
-        const std::vector<int>& shots_at = shots_at_;  // shots propagated when each record was published
+        const std::vector<int>& shots_at = shots_at_; // shots propagated when each record was published
         QCOMPARE(int(full.size()), 6);
 
         CancelToken cancel;
         // Half way between the ends of iterations 3 and 4 (each takes >= 3 shots: 3 per evaluation).
         ShotCounter by_shots(&cancel, (shots_at[3] + shots_at[4]) / 2);
         std::vector<IterationRecord> parts;
-        const auto first = run_inversion(setup, mid_iteration ? &by_shots : nullptr, &cancel,
-                                         [&](const IterationRecord& r) {
-                                             parts.push_back(r);
-                                             if (r.iteration == cancel_after_iteration) cancel.cancel();
-                                         });
+        const auto first =
+            run_inversion(setup, mid_iteration ? &by_shots : nullptr, &cancel, [&](const IterationRecord& r) {
+                parts.push_back(r);
+                if (r.iteration == cancel_after_iteration) cancel.cancel();
+            });
         QCOMPARE(first.reason, StopReason::Cancelled);
         const int done = int(parts.size()) - 1;
         qInfo("cancelled after %d completed iterations", done);
@@ -157,7 +165,8 @@ private slots:
         QVERIFY(same_bits(first.model.vp_mps, parts.back().model.vp_mps));
 
         setup.resume = first.state;
-        const auto second = run_inversion(setup, nullptr, nullptr, [&](const IterationRecord& r) { parts.push_back(r); });
+        const auto second =
+            run_inversion(setup, nullptr, nullptr, [&](const IterationRecord& r) { parts.push_back(r); });
         QCOMPARE(second.reason, StopReason::MaxIterations);
         QCOMPARE(parts.size(), full.size());
         for (std::size_t i = 0; i < full.size(); ++i) {
@@ -195,7 +204,7 @@ private slots:
             QVERIFY2(thrown, what);
         };
         InversionSetup s = small_setup(problem_, 1);
-        s.optimizer.upper_bound = 3000;  // above the 2600 m/s reference velocity
+        s.optimizer.upper_bound = 3000; // above the 2600 m/s reference velocity
         expect(s, "bound above the reference velocity");
         s = small_setup(problem_, 1);
         s.optimizer.upper_bound = std::numeric_limits<double>::infinity();

@@ -1,5 +1,5 @@
-// Misfits and data conditioning on their own (no propagation): adjoint sources against finite differences, the data
-// window, and the zero-phase low-pass used for frequency continuation.
+// Misfits and data conditioning on their own (no propagation): adjoint sources against finite differences,
+// the data window, and the zero-phase low-pass used for frequency continuation.
 #include "fwi/error.hpp"
 #include "fwi/frequency_filter.hpp"
 #include "fwi/misfit.hpp"
@@ -18,16 +18,19 @@ Gather random_gather(int receivers, std::int64_t samples, unsigned seed, double 
     std::normal_distribution<float> d(0, 1);
     Gather g;
     g.source = {100, 10};
-    for (int r = 0; r < receivers; ++r) g.receivers.push_back({50.0 + 40.0 * r, 20});
+    for (int r = 0; r < receivers; ++r)
+        g.receivers.push_back({50.0 + 40.0 * r, 20});
     g.samples = samples;
     g.dt_s = dt;
     g.traces.resize(std::size_t(receivers * samples));
-    for (auto& v : g.traces) v = d(gen);
+    for (auto& v : g.traces)
+        v = d(gen);
     return g;
 }
 
-/// J(d + h e) - J(d - h e) against <adjoint source at d, (d + h e) - (d - h e)> (central differences, exact to
-/// O(h^3) and float32 rounding of the perturbed points, whose actual difference is used); the relative error.
+/// J(d + h e) - J(d - h e) against <adjoint source at d, (d + h e) - (d - h e)> (central differences, exact
+/// to O(h^3) and float32 rounding of the perturbed points, whose actual difference is used); the relative
+/// error.
 double directional_check(const MisfitFunction& misfit, const Gather& d, const Gather& o, unsigned seed) {
     std::vector<float> adjoint;
     misfit(d, o, adjoint);
@@ -51,7 +54,7 @@ double directional_check(const MisfitFunction& misfit, const Gather& d, const Ga
 
 class TestMisfit : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void adjoint_sources_match_finite_differences_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<bool>("windowed");
@@ -76,8 +79,9 @@ private slots:
         const Gather d = random_gather(6, 100, 1), o = random_gather(6, 100, 2);
         for (unsigned seed : {3u, 4u, 5u}) {
             const double rel = directional_check(misfit, d, o, seed);
-            // L2 is quadratic: central differences are exact up to rounding. The normalised misfit's relative error
-            // is truncation, falling like h^2 (measured 1.2e-4, 2.9e-5, 7.3e-6 at h = 1e-2, 5e-3, 2.5e-3).
+            // L2 is quadratic: central differences are exact up to rounding. The normalised misfit's relative
+            // error is truncation, falling like h^2 (measured 1.2e-4, 2.9e-5, 7.3e-6 at h = 1e-2,
+            // 5e-3, 2.5e-3).
             QVERIFY2(rel < 3e-5, qPrintable(QString::number(rel)));
         }
     }
@@ -85,10 +89,12 @@ private slots:
     void normalized_misfit_ignores_amplitude() {
         const Gather o = random_gather(4, 64, 7);
         Gather d = o;
-        for (std::size_t i = 0; i < d.traces.size(); ++i) d.traces[i] *= float(3.0 + double(i / 64));  // per-trace gain
+        for (std::size_t i = 0; i < d.traces.size(); ++i)
+            d.traces[i] *= float(3.0 + double(i / 64)); // per-trace gain
         std::vector<float> adjoint;
         QVERIFY(trace_normalized_misfit(d, o, adjoint) < 1e-12);
-        for (float a : adjoint) QVERIFY(std::abs(a) < 1e-6);
+        for (float a : adjoint)
+            QVERIFY(std::abs(a) < 1e-6);
         // For any data the adjoint source is orthogonal to each modelled trace (J is scale invariant).
         const Gather d2 = random_gather(4, 64, 8);
         const double j = trace_normalized_misfit(d2, o, adjoint);
@@ -106,17 +112,18 @@ private slots:
     void zero_traces_contribute_nothing() {
         Gather d = random_gather(3, 50, 9), o = random_gather(3, 50, 10);
         std::fill(d.traces.begin(), d.traces.begin() + 50, 0.0f);       // modelled trace 0 silent
-        std::fill(o.traces.begin() + 50, o.traces.begin() + 100, 0.0f);  // observed trace 1 silent
+        std::fill(o.traces.begin() + 50, o.traces.begin() + 100, 0.0f); // observed trace 1 silent
         std::vector<float> adjoint;
         const double j = trace_normalized_misfit(d, o, adjoint);
-        Gather d2 = d, o2 = o;  // the same with only trace 2
+        Gather d2 = d, o2 = o; // the same with only trace 2
         std::vector<float> a2;
         for (auto* g : {&d2, &o2}) {
             g->receivers = {g->receivers[2]};
             g->traces.erase(g->traces.begin(), g->traces.begin() + 100);
         }
         QCOMPARE(j, trace_normalized_misfit(d2, o2, a2));
-        for (int i = 0; i < 100; ++i) QCOMPARE(adjoint[std::size_t(i)], 0.0f);
+        for (int i = 0; i < 100; ++i)
+            QCOMPARE(adjoint[std::size_t(i)], 0.0f);
     }
 
     void window_weights() {
@@ -125,19 +132,20 @@ private slots:
         w.start_taper_s = 0.1;
         w.end_s = 0.8;
         w.end_taper_s = 0.2;
-        const auto wt = time_weights(w, 251, 0.004);  // 0 ... 1 s
+        const auto wt = time_weights(w, 251, 0.004); // 0 ... 1 s
         QCOMPARE(wt[0], 0.0f);
-        QCOMPARE(wt[24], 0.0f);                         // 0.096 s: before start
-        QVERIFY(std::abs(wt[37] - 0.5f) < 0.04f);       // 0.148 s: about half way up the start ramp
-        QCOMPARE(wt[75], 1.0f);                         // 0.3 s
-        QCOMPARE(wt[150], 1.0f);                        // 0.6 s: the end ramp starts
-        QVERIFY(std::abs(wt[175] - 0.5f) < 1e-6f);      // 0.7 s: half way down
-        QCOMPARE(wt[201], 0.0f);                        // past 0.8 s
+        QCOMPARE(wt[24], 0.0f);                    // 0.096 s: before start
+        QVERIFY(std::abs(wt[37] - 0.5f) < 0.04f);  // 0.148 s: about half way up the start ramp
+        QCOMPARE(wt[75], 1.0f);                    // 0.3 s
+        QCOMPARE(wt[150], 1.0f);                   // 0.6 s: the end ramp starts
+        QVERIFY(std::abs(wt[175] - 0.5f) < 1e-6f); // 0.7 s: half way down
+        QCOMPARE(wt[201], 0.0f);                   // past 0.8 s
         w = {};
         w.min_offset_m = 45;
         w.max_offset_m = 100;
-        const Gather g = random_gather(5, 10, 1);       // receivers at 50, 90, 130, 170, 210 m; source at 100 m
-        QCOMPARE(offset_weights(w, g), (std::vector<float>{1, 0, 0, 1, 0}));  // offsets 51.0, 14.1, 31.6, 70.7, 110.5 m
+        const Gather g = random_gather(5, 10, 1); // receivers at 50, 90, 130, 170, 210 m; source at 100 m
+        QCOMPARE(offset_weights(w, g),
+                 (std::vector<float>{1, 0, 0, 1, 0})); // offsets 51.0, 14.1, 31.6, 70.7, 110.5 m
     }
 
     void window_errors() {
@@ -153,23 +161,25 @@ private slots:
         w.max_offset_m = 100;
         QVERIFY_THROWS_EXCEPTION(ConfigError, make_misfit({MisfitKind::L2, w}));
         w = {};
-        w.start_s = 5;  // beyond the trace
+        w.start_s = 5; // beyond the trace
         QVERIFY_THROWS_EXCEPTION(ConfigError, time_weights(w, 100, 0.004));
         QVERIFY_THROWS_EXCEPTION(ConfigError, parse_misfit_kind("l3"));
         QCOMPARE(parse_misfit_kind("NC"), MisfitKind::TraceNormalized);
     }
 
     void lowpass_passes_low_and_stops_high() {
-        // Sinusoids well inside the trace: far below the cut-off pass unchanged, far above vanish; -6 dB at the cut-off.
+        // Sinusoids well inside the trace: far below the cut-off pass unchanged, far above vanish; -6 dB at
+        // the cut-off.
         const double dt = 0.004, cutoff = 5;
         const std::int64_t n = 1000;
         auto tone = [&](double f) {
             std::vector<float> v(static_cast<std::size_t>(n));
-            for (std::int64_t i = 0; i < n; ++i) v[std::size_t(i)] = float(std::sin(2 * std::numbers::pi * f * double(i) * dt));
+            for (std::int64_t i = 0; i < n; ++i)
+                v[std::size_t(i)] = float(std::sin(2 * std::numbers::pi * f * double(i) * dt));
             return v;
         };
         auto interior_ratio = [&](const std::vector<float>& a, const std::vector<float>& b) {
-            double num = 0, den = 0;  // amplitude ratio away from the ends (the truncated tone has edges)
+            double num = 0, den = 0; // amplitude ratio away from the ends (the truncated tone has edges)
             for (std::int64_t i = 300; i < 700; ++i) {
                 num += double(a[std::size_t(i)]) * a[std::size_t(i)];
                 den += double(b[std::size_t(i)]) * b[std::size_t(i)];
@@ -195,7 +205,8 @@ private slots:
         const auto f = lowpass_rows(pulse, 1, n, 0.002, 8.0);
         for (std::int64_t k = 1; k < 150; ++k)
             QVERIFY(std::abs(f[std::size_t(200 + k)] - f[std::size_t(200 - k)]) < 1e-6f * f[200]);
-        for (std::int64_t i = 0; i < n; ++i) QVERIFY(f[std::size_t(i)] <= f[200]);
+        for (std::int64_t i = 0; i < n; ++i)
+            QVERIFY(f[std::size_t(i)] <= f[200]);
     }
 
     void lowpass_errors() {

@@ -1,5 +1,5 @@
-// Model files through the dispatcher: every format round-trips bit for bit, the shipped models load with the right
-// orientation and units, and bad files or bad values fail with a specific, informative error.
+// Model files through the dispatcher: every format round-trips bit for bit, the shipped models load with the
+// right orientation and units, and bad files or bad values fail with a specific, informative error.
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
 #include "fwi/model_io.hpp"
@@ -22,7 +22,8 @@ Model test_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
     Model m;
     m.grid = Grid2D(nz, nx, dz, dx);
     for (std::int64_t iz = 0; iz < nz; ++iz)
-        for (std::int64_t ix = 0; ix < nx; ++ix) m.vp_mps.push_back(1500.0f + 13.37f * float(iz) + 0.1234f * float(ix * ix));
+        for (std::int64_t ix = 0; ix < nx; ++ix)
+            m.vp_mps.push_back(1500.0f + 13.37f * float(iz) + 0.1234f * float(ix * ix));
     return m;
 }
 
@@ -41,9 +42,11 @@ RawLayout layout_of(const Model& m, bool x_major = true) {
 class TestModelIo : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
-    std::string path(const std::string& name) const { return m_dir.filePath(QString::fromStdString(name)).toStdString(); }
+    std::string path(const std::string& name) const {
+        return m_dir.filePath(QString::fromStdString(name)).toStdString();
+    }
 
-private slots:
+  private slots:
     void round_trip_every_format_data() {
         QTest::addColumn<QString>("name");
         QTest::newRow("raw") << "m.bin";
@@ -84,10 +87,12 @@ private slots:
         LoadReport report;
         const Model m = load_marmousi2("true", &report);
         QCOMPARE(m.grid, Grid2D(174, 500, 20, 20));
-        for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix) QCOMPARE(m.at(0, ix), 1500.0f);
+        for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix)
+            QCOMPARE(m.at(0, ix), 1500.0f);
         auto row_mean = [&](std::int64_t iz) {
             double s = 0;
-            for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix) s += m.at(iz, ix);
+            for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix)
+                s += m.at(iz, ix);
             return s / double(m.grid.nx());
         };
         QVERIFY(row_mean(173) > row_mean(100));
@@ -105,7 +110,8 @@ private slots:
         }
         // The 1D model really is 1D: every row is constant.
         const Model one_d = load_marmousi2("start1d");
-        for (std::int64_t iz = 0; iz < one_d.grid.nz(); ++iz) QCOMPARE(one_d.at(iz, 499), one_d.at(iz, 0));
+        for (std::int64_t iz = 0; iz < one_d.grid.nz(); ++iz)
+            QCOMPARE(one_d.at(iz, 499), one_d.at(iz, 0));
     }
 
     void marmousi_in_km_per_s_is_converted_with_a_note() {
@@ -115,13 +121,15 @@ private slots:
         QCOMPARE(m.at(0, 800), 1500.0f);
         QVERIFY(std::abs(m.min_velocity() - 1028.0f) < 0.01f);
         QVERIFY(std::abs(m.max_velocity() - 4700.0f) < 0.01f);
-        QVERIFY2(report.units_note.find("km/s (1.028-4.700)") != std::string::npos, report.units_note.c_str());
+        QVERIFY2(report.units_note.find("km/s (1.028-4.700)") != std::string::npos,
+                 report.units_note.c_str());
         QVERIFY(report.units_note.find("converted to m/s") != std::string::npos);
 
         // The same file with units left on auto is detected as km/s.
         RawLayout auto_units{401, 1601, 7.5, 7.5, true, "auto"};
         LoadReport detected;
-        const Model again = load_model(resource_path("models/marmousi/vp_marmousi_bi"), auto_units, &detected);
+        const Model again =
+            load_model(resource_path("models/marmousi/vp_marmousi_bi"), auto_units, &detected);
         QVERIFY(fwi_test::same_bits(again.vp_mps, m.vp_mps));
         QVERIFY2(detected.units_note.find("velocities looked like km/s (1.028-4.700); converted to m/s") !=
                      std::string::npos,
@@ -130,7 +138,8 @@ private slots:
 
     void explicit_units_are_honoured() {
         Model slow = test_model(4, 4, 10, 10);
-        for (float& v : slow.vp_mps) v /= 1000.0f;  // 1.5 .. 1.6: km/s-like values
+        for (float& v : slow.vp_mps)
+            v /= 1000.0f; // 1.5 .. 1.6: km/s-like values
         save_model(path("slow.npy"), slow);
         RawLayout l = layout_of(slow);
         l.units = "m/s";
@@ -141,7 +150,7 @@ private slots:
         const Model fast = test_model(4, 4, 10, 10);
         save_model(path("fast.npy"), fast);
         LoadReport report;
-        l.units = "km/s";  // explicit even though the values are obviously m/s: the user is honoured
+        l.units = "km/s"; // explicit even though the values are obviously m/s: the user is honoured
         QCOMPARE(load_model(path("fast.npy"), l, &report).at(0, 0), fast.at(0, 0) * 1000.0f);
         QVERIFY(report.units_note.find("given in km/s") != std::string::npos);
         l.units = "ft/s";
@@ -156,14 +165,16 @@ private slots:
         FWI_VERIFY_ERROR(FormatError, load_model(path("r.bin"), l), "r.bin", "10 x 21", "need 840 bytes",
                          "file has 800 bytes");
         l.nx = 0;
-        FWI_VERIFY_ERROR(ConfigError, load_model(path("r.bin"), l), "r.bin", "needs nz, nx, dz and dx", "nx=0");
+        FWI_VERIFY_ERROR(ConfigError, load_model(path("r.bin"), l), "r.bin", "needs nz, nx, dz and dx",
+                         "nx=0");
         l = layout_of(m);
         l.dx_m = 0;
         FWI_VERIFY_ERROR(ConfigError, load_model(path("r.bin"), l), "dx=0");
         auto bytes = fwi_test::read_bytes(path("r.bin"));
         bytes.resize(bytes.size() - 1);
         fwi_test::write_bytes(path("cut.bin"), bytes);
-        FWI_VERIFY_ERROR(FormatError, load_model(path("cut.bin"), layout_of(m)), "cut.bin", "file has 799 bytes");
+        FWI_VERIFY_ERROR(FormatError, load_model(path("cut.bin"), layout_of(m)), "cut.bin",
+                         "file has 799 bytes");
         // nz * nx so large that 4 * nz * nx overflows 64 bits must not wrap around to the file size.
         RawLayout absurd{std::int64_t(1) << 40, std::int64_t(1) << 40, 1, 1, true, "auto"};
         FWI_VERIFY_ERROR(FormatError, load_model(path("r.bin"), absurd), "file has 800 bytes");
@@ -184,24 +195,29 @@ private slots:
         Model m = test_model(6, 7, 10, 10);
         m.vp_mps[m.grid.index(4, 2)] = value;
         for (const char* name : {"bad.bin", "bad.npy", "bad.segy"}) {
-            save_model(path(name), m);  // writers keep what they are given: a broken model can still be inspected
-            FWI_VERIFY_ERROR(ConfigError, load_model(path(name), layout_of(m)), name, "(iz=4, ix=2)", frag.c_str());
+            save_model(path(name),
+                       m); // writers keep what they are given: a broken model can still be inspected
+            FWI_VERIFY_ERROR(ConfigError, load_model(path(name), layout_of(m)), name, "(iz=4, ix=2)",
+                             frag.c_str());
         }
     }
 
     void npy_models_need_two_dimensions_and_spacing() {
         fwi::NpyArray cube{{2, 3, 4}, std::vector<float>(24, 2000.0f)};
         write_npy(path("cube.npy"), cube);
-        FWI_VERIFY_ERROR(FormatError, load_model(path("cube.npy"), RawLayout{0, 0, 10, 10}), "cube.npy", "3 dimensions");
+        FWI_VERIFY_ERROR(FormatError, load_model(path("cube.npy"), RawLayout{0, 0, 10, 10}), "cube.npy",
+                         "3 dimensions");
         save_model(path("flat.npy"), test_model(3, 4, 10, 10));
         FWI_VERIFY_ERROR(ConfigError, load_model(path("flat.npy")), "flat.npy", "hold no spacing");
     }
 
     void garbage_and_truncated_files_are_format_errors() {
         std::vector<char> garbage(5000);
-        for (std::size_t i = 0; i < garbage.size(); ++i) garbage[i] = char((i * 7919) % 251);
+        for (std::size_t i = 0; i < garbage.size(); ++i)
+            garbage[i] = char((i * 7919) % 251);
         fwi_test::write_bytes(path("garbage.npy"), garbage);
-        FWI_VERIFY_ERROR(FormatError, load_model(path("garbage.npy"), RawLayout{0, 0, 10, 10}), "garbage.npy", "magic");
+        FWI_VERIFY_ERROR(FormatError, load_model(path("garbage.npy"), RawLayout{0, 0, 10, 10}), "garbage.npy",
+                         "magic");
         fwi_test::write_bytes(path("garbage.segy"), garbage);
         FWI_VERIFY_ERROR(FormatError, load_model(path("garbage.segy")), "garbage.segy", "SEG-Y");
 
@@ -211,7 +227,7 @@ private slots:
         bytes.resize(bytes.size() - 100);
         fwi_test::write_bytes(path("cut.segy"), bytes);
         FWI_VERIFY_ERROR(FormatError, load_model(path("cut.segy")), "cut.segy", "truncated");
-        bytes.resize(3000);  // not even the file headers
+        bytes.resize(3000); // not even the file headers
         fwi_test::write_bytes(path("stub.segy"), bytes);
         FWI_VERIFY_ERROR(FormatError, load_model(path("stub.segy")), "stub.segy");
 
@@ -227,7 +243,8 @@ private slots:
 
     void missing_and_unwritable_paths_are_resource_errors() {
         for (const char* name : {"none.bin", "none.npy", "none.segy"})
-            FWI_VERIFY_ERROR(ResourceError, load_model(path(name), RawLayout{2, 2, 1, 1, true, "auto"}), name);
+            FWI_VERIFY_ERROR(ResourceError, load_model(path(name), RawLayout{2, 2, 1, 1, true, "auto"}),
+                             name);
         const Model m = test_model(3, 3, 10, 10);
         for (const char* name : {"no/dir/m.bin", "no/dir/m.npy", "no/dir/m.segy"})
             FWI_VERIFY_ERROR(ResourceError, save_model(path(name), m), "no/dir");

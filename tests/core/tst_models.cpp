@@ -20,7 +20,8 @@ Model constant_model(std::int64_t nz, std::int64_t nx, float v) {
     return m;
 }
 
-// v = a + b z + c x is reproduced exactly by bilinear interpolation, so resampling must hit it at every new node.
+// v = a + b z + c x is reproduced exactly by bilinear interpolation, so resampling must hit it at every new
+// node.
 Model planar_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
     Model m;
     m.grid = Grid2D(nz, nx, dz, dx);
@@ -36,7 +37,7 @@ Model planar_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
 class TestModels : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void min_and_max_velocity() {
         Model m = constant_model(3, 4, 2000);
         m.vp_mps[5] = 1500;
@@ -61,9 +62,10 @@ private slots:
         QFETCH(QString, fragment);
         Model m = constant_model(4, 5, 2000);
         m.vp_mps[m.grid.index(2, 3)] = value;
-        m.vp_mps[m.grid.index(3, 4)] = value;  // only the first bad cell is reported
+        m.vp_mps[m.grid.index(3, 4)] = value; // only the first bad cell is reported
         const std::string frag = fragment.toStdString();
-        FWI_VERIFY_ERROR(ConfigError, validate_model(m, "initial model"), "initial model", "(iz=2, ix=3)", frag.c_str());
+        FWI_VERIFY_ERROR(ConfigError, validate_model(m, "initial model"), "initial model", "(iz=2, ix=3)",
+                         frag.c_str());
     }
 
     void bad_grids_are_config_errors() {
@@ -82,29 +84,33 @@ private slots:
         const Model m = layered_model(11, 3, 10, 10, {1500, 2000, 3000}, {30, 75});
         validate_model(m);
         QCOMPARE(m.at(0, 0), 1500.0f);
-        QCOMPARE(m.at(2, 1), 1500.0f);  // z = 20
-        QCOMPARE(m.at(3, 2), 2000.0f);  // z = 30: on the interface belongs to the layer below
-        QCOMPARE(m.at(7, 0), 2000.0f);  // z = 70
-        QCOMPARE(m.at(8, 0), 3000.0f);  // z = 80
+        QCOMPARE(m.at(2, 1), 1500.0f); // z = 20
+        QCOMPARE(m.at(3, 2), 2000.0f); // z = 30: on the interface belongs to the layer below
+        QCOMPARE(m.at(7, 0), 2000.0f); // z = 70
+        QCOMPARE(m.at(8, 0), 3000.0f); // z = 80
         QCOMPARE(m.at(10, 2), 3000.0f);
-        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, 2000}, {30, 75}), "2 velocities for 2 interfaces");
-        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, 2000, 2500}, {75, 30}), "interface 1 at 30");
-        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, -2000}, {30}), "layer velocity = -2000");
+        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, 2000}, {30, 75}),
+                         "2 velocities for 2 interfaces");
+        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, 2000, 2500}, {75, 30}),
+                         "interface 1 at 30");
+        FWI_VERIFY_ERROR(ConfigError, layered_model(11, 3, 10, 10, {1500, -2000}, {30}),
+                         "layer velocity = -2000");
         FWI_VERIFY_ERROR(ConfigError, layered_model(0, 3, 10, 10, {1500}, {}), "grid 0 x 3");
     }
 
     void circle_model_sharp_and_smooth() {
         const Model sharp = circle_anomaly_model(41, 41, 10, 10, 2000, 2500, 200, 200, 100);
         QCOMPARE(sharp.at(20, 20), 2500.0f);
-        QCOMPARE(sharp.at(20, 30), 2500.0f);  // r = 100: on the edge counts as inside
+        QCOMPARE(sharp.at(20, 30), 2500.0f); // r = 100: on the edge counts as inside
         QCOMPARE(sharp.at(20, 31), 2000.0f);
         QCOMPARE(sharp.at(0, 0), 2000.0f);
         const Model smooth = circle_anomaly_model(41, 41, 10, 10, 2000, 2500, 200, 200, 100, 40);
         QCOMPARE(smooth.at(20, 20), 2500.0f);
-        QCOMPARE(smooth.at(20, 30), 2250.0f);  // half-way up the cosine ramp at the radius
-        QCOMPARE(smooth.at(20, 32), 2000.0f);  // r = 120 is past the ramp
+        QCOMPARE(smooth.at(20, 30), 2250.0f); // half-way up the cosine ramp at the radius
+        QCOMPARE(smooth.at(20, 32), 2000.0f); // r = 120 is past the ramp
         QVERIFY(smooth.at(20, 29) > 2250.0f && smooth.at(20, 29) < 2500.0f);
-        FWI_VERIFY_ERROR(ConfigError, circle_anomaly_model(41, 41, 10, 10, 2000, 2500, 200, 200, -1), "radius -1");
+        FWI_VERIFY_ERROR(ConfigError, circle_anomaly_model(41, 41, 10, 10, 2000, 2500, 200, 200, -1),
+                         "radius -1");
     }
 
     void gradient_model_is_linear_in_depth() {
@@ -125,7 +131,7 @@ private slots:
     void resampling_a_planar_model_is_exact_at_new_nodes() {
         QFETCH(double, dz);
         QFETCH(double, dx);
-        const Model m = planar_model(61, 81, 10, 10);  // 600 m x 800 m
+        const Model m = planar_model(61, 81, 10, 10); // 600 m x 800 m
         const Model r = resample_model(m, dz, dx);
         QCOMPARE(r.grid.dz(), dz);
         QCOMPARE(r.grid.dx(), dx);
@@ -136,7 +142,8 @@ private slots:
                 const double z = std::min(double(iz) * dz, 600.0), x = std::min(double(ix) * dx, 800.0);
                 const double expected = 1500.0 + 2.0 * z + 0.5 * x;
                 QVERIFY2(std::abs(r.at(iz, ix) - expected) <= 1e-6 * expected,
-                         qPrintable(QString("(%1, %2): %3 vs %4").arg(iz).arg(ix).arg(r.at(iz, ix)).arg(expected)));
+                         qPrintable(
+                             QString("(%1, %2): %3 vs %4").arg(iz).arg(ix).arg(r.at(iz, ix)).arg(expected)));
             }
         if (dz == 10.0 && dx == 10.0) QVERIFY(fwi_test::same_bits(r.vp_mps, m.vp_mps));
     }
@@ -146,7 +153,8 @@ private slots:
         const Model fine = resample_model(coarse, 5, 5);
         const Model direct = gradient_model(201, 41, 5, 5, 1500, 3500);
         QCOMPARE(fine.grid, direct.grid);
-        for (std::size_t i = 0; i < fine.vp_mps.size(); ++i) QVERIFY(std::abs(fine.vp_mps[i] - direct.vp_mps[i]) <= 1e-3f);
+        for (std::size_t i = 0; i < fine.vp_mps.size(); ++i)
+            QVERIFY(std::abs(fine.vp_mps[i] - direct.vp_mps[i]) <= 1e-3f);
     }
 
     void resampling_rejects_bad_spacing() {
@@ -168,8 +176,8 @@ private slots:
         const Model layered = builtin_model("layered");
         QCOMPARE(layered.grid, Grid2D(101, 201, 10, 10));
         QVERIFY(layered.at(0, 0) < layered.at(100, 0));
-        FWI_VERIFY_ERROR(ConfigError, builtin_model("overthrust"), "unknown built-in model 'overthrust'", "layered",
-                         "marmousi2");
+        FWI_VERIFY_ERROR(ConfigError, builtin_model("overthrust"), "unknown built-in model 'overthrust'",
+                         "layered", "marmousi2");
     }
 
     void resource_dir_honours_the_environment() {
@@ -181,8 +189,10 @@ private slots:
         FWI_VERIFY_ERROR(ResourceError, resource_path("models/marmousi2/marmousi_II_marine.vp"),
                          "models/marmousi2/marmousi_II_marine.vp", where.c_str());
         FWI_VERIFY_ERROR(ResourceError, load_marmousi2("true"), "not found");
-        if (saved.isNull()) qunsetenv("FWI_RESOURCE_DIR");
-        else qputenv("FWI_RESOURCE_DIR", saved);
+        if (saved.isNull())
+            qunsetenv("FWI_RESOURCE_DIR");
+        else
+            qputenv("FWI_RESOURCE_DIR", saved);
         QVERIFY(QFileInfo::exists(QString::fromStdString(resource_path("models/README.md"))));
         FWI_VERIFY_ERROR(ConfigError, load_marmousi2("overthrust"), "unknown variant 'overthrust'");
     }

@@ -1,6 +1,7 @@
-// Online checkpointing: the step count is learnt only when the forward run stops. Within l <= C(s+2, 2) the plan
-// is as cheap as offline Revolve (Advance steps == t(l, s) exactly) wherever the run stops; beyond it the greedy
-// thinning stays valid and close to the optimum. Also the protocol: order checks, reset, the plan_online adapter.
+// Online checkpointing: the step count is learnt only when the forward run stops. Within l <= C(s+2, 2) the
+// plan is as cheap as offline Revolve (Advance steps == t(l, s) exactly) wherever the run stops; beyond it
+// the greedy thinning stays valid and close to the optimum. Also the protocol: order checks, reset, the
+// plan_online adapter.
 #include "fwi/error.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
@@ -16,18 +17,20 @@ namespace {
 
 /// Appends Advance{n, n+1}, merged with a preceding Advance ending at n (as plan_online does).
 void append_step(std::vector<Action>& plan, std::int64_t n) {
-    if (!plan.empty() && plan.back().type == ActionType::Advance && plan.back().to == n) ++plan.back().to;
-    else plan.push_back({ActionType::Advance, n, n + 1, -1, 0});
+    if (!plan.empty() && plan.back().type == ActionType::Advance && plan.back().to == n)
+        ++plan.back().to;
+    else
+        plan.push_back({ActionType::Advance, n, n + 1, -1, 0});
 }
 
 struct SweepResult {
     std::int64_t optimal_limit = 0;
-    double worst_ratio_beyond = 1;  ///< max over l > optimal_limit of advance steps / t(l, s)
+    double worst_ratio_beyond = 1; ///< max over l > optimal_limit of advance steps / t(l, s)
 };
 
-/// Runs one first sweep of online:s up to l_max, and at every l (up to `every_until`, then every `stride`-th) stops a
-/// copy of the schedule there: the plan for l is the sweep so far + that copy's reversal. Checks each plan; returns
-/// the quality beyond the optimal region.
+/// Runs one first sweep of online:s up to l_max, and at every l (up to `every_until`, then every `stride`-th)
+/// stops a copy of the schedule there: the plan for l is the sweep so far + that copy's reversal. Checks each
+/// plan; returns the quality beyond the optimal region.
 SweepResult sweep(std::int64_t s, std::int64_t l_max, std::int64_t every_until, std::int64_t stride) {
     OnlineRevolveSchedule schedule(s);
     SweepResult result;
@@ -35,7 +38,8 @@ SweepResult sweep(std::int64_t s, std::int64_t l_max, std::int64_t every_until, 
     std::vector<Action> prefix;
     for (std::int64_t l = 1; l <= l_max; ++l) {
         if (l > every_until && l % stride != 0 && l != l_max) {
-            for (const Action& a : schedule.at_forward_state(l - 1)) prefix.push_back(a);
+            for (const Action& a : schedule.at_forward_state(l - 1))
+                prefix.push_back(a);
             append_step(prefix, l - 1);
             continue;
         }
@@ -43,15 +47,17 @@ SweepResult sweep(std::int64_t s, std::int64_t l_max, std::int64_t every_until, 
         std::vector<Action> plan = prefix;
         const auto rest = stopped.reversal(l);
         plan.insert(plan.end(), rest.begin(), rest.end());
-        const PlanCounts c = simulate_plan(plan, l, {int(s)});  // throws PlanError if invalid
+        const PlanCounts c = simulate_plan(plan, l, {int(s)}); // throws PlanError if invalid
         if (c.peak_slots[0] > s) throw Error("more slots than allowed");
         if (c.reverse_forward_steps != l) throw Error("a Reverse without its own forward step");
         const std::int64_t optimum = revolve_advance_steps(l, s);
         if (l <= result.optimal_limit && c.advance_steps != optimum)
             throw Error("online:" + std::to_string(s) + " at l = " + std::to_string(l) + ": " +
-                        std::to_string(c.advance_steps) + " advance steps, optimum " + std::to_string(optimum));
+                        std::to_string(c.advance_steps) + " advance steps, optimum " +
+                        std::to_string(optimum));
         if (l > result.optimal_limit)
-            result.worst_ratio_beyond = std::max(result.worst_ratio_beyond, double(c.advance_steps) / double(optimum));
+            result.worst_ratio_beyond =
+                std::max(result.worst_ratio_beyond, double(c.advance_steps) / double(optimum));
         // Continue the sweep: state l-1 was not the last one after all.
         for (const Action& a : schedule.at_forward_state(l - 1)) {
             if (a.type != ActionType::Store && a.type != ActionType::Free)
@@ -67,7 +73,7 @@ SweepResult sweep(std::int64_t s, std::int64_t l_max, std::int64_t every_until, 
 
 class TestOnline : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void optimal_up_to_the_limit_and_valid_beyond() {
         for (std::int64_t s = 1; s <= 12; ++s) {
             const std::int64_t limit = (s + 2) * (s + 1) / 2;
@@ -76,8 +82,8 @@ private slots:
             try {
                 const SweepResult r = sweep(s, l_max, limit + 300, 7);
                 QCOMPARE(r.optimal_limit, limit);
-                qInfo("online:%lld: optimal for l <= %lld; beyond, up to l = %lld, at most %.3f x t(l, s)", (long long)s,
-                      (long long)limit, (long long)l_max, r.worst_ratio_beyond);
+                qInfo("online:%lld: optimal for l <= %lld; beyond, up to l = %lld, at most %.3f x t(l, s)",
+                      (long long)s, (long long)limit, (long long)l_max, r.worst_ratio_beyond);
                 QVERIFY(r.worst_ratio_beyond <= 1.2);
             } catch (const Error& e) {
                 QFAIL(e.what());
@@ -86,7 +92,8 @@ private slots:
     }
 
     void large_counts_stay_valid() {
-        for (const auto& [s, l] : std::vector<std::pair<std::int64_t, std::int64_t>>{{12, 2000}, {3, 2000}, {30, 5000}}) {
+        for (const auto& [s, l] :
+             std::vector<std::pair<std::int64_t, std::int64_t>>{{12, 2000}, {3, 2000}, {30, 5000}}) {
             OnlineAsOfflineSchedule schedule(s);
             const PlanCounts c = simulate_plan(schedule.plan(l), l, {int(s)});
             QVERIFY(c.peak_slots[0] <= s);
@@ -101,10 +108,12 @@ private slots:
         OnlineRevolveSchedule by_hand(4);
         std::vector<Action> expected;
         for (std::int64_t n = 0; n + 1 < 37; ++n) {
-            for (const Action& a : by_hand.at_forward_state(n)) expected.push_back(a);
+            for (const Action& a : by_hand.at_forward_state(n))
+                expected.push_back(a);
             append_step(expected, n);
         }
-        for (const Action& a : by_hand.reversal(37)) expected.push_back(a);
+        for (const Action& a : by_hand.reversal(37))
+            expected.push_back(a);
         QCOMPARE(plan, expected);
         // plan_online resets, so running it again gives the same plan; so does the offline wrapper.
         QCOMPARE(plan_online(online, 37), plan);
@@ -115,7 +124,8 @@ private slots:
 
     void first_sweep_fills_then_replaces() {
         OnlineRevolveSchedule online(3);
-        // States 0, 1, 2 fill the slots; 3 is skipped; 4 replaces 2 and 5 replaces 1 (the staircase 0, 4, 7 follows).
+        // States 0, 1, 2 fill the slots; 3 is skipped; 4 replaces 2 and 5 replaces 1 (the staircase 0, 4, 7
+        // follows).
         QCOMPARE(online.at_forward_state(0), (std::vector<Action>{{ActionType::Store, 0, 0, 0, 0}}));
         QCOMPARE(online.at_forward_state(1), (std::vector<Action>{{ActionType::Store, 1, 0, 1, 0}}));
         QCOMPARE(online.at_forward_state(2), (std::vector<Action>{{ActionType::Store, 2, 0, 2, 0}}));
@@ -128,14 +138,14 @@ private slots:
 
     void protocol_errors() {
         OnlineRevolveSchedule online(2);
-        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(1));  // must start at 0
+        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(1)); // must start at 0
         online.at_forward_state(0);
         online.at_forward_state(1);
-        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(1));  // repeated
-        QVERIFY_THROWS_EXCEPTION(Error, online.reversal(7));          // does not follow state 1
+        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(1)); // repeated
+        QVERIFY_THROWS_EXCEPTION(Error, online.reversal(7));         // does not follow state 1
         online.reversal(3);
-        QVERIFY_THROWS_EXCEPTION(Error, online.reversal(3));          // twice
-        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(2));  // after the reversal
+        QVERIFY_THROWS_EXCEPTION(Error, online.reversal(3));         // twice
+        QVERIFY_THROWS_EXCEPTION(Error, online.at_forward_state(2)); // after the reversal
         online.reset();
         QCOMPARE(online.at_forward_state(0).size(), std::size_t(1));
         QVERIFY_THROWS_EXCEPTION(ConfigError, OnlineRevolveSchedule(0));
@@ -143,14 +153,17 @@ private slots:
     }
 
     void lenient_when_the_last_state_was_offered() {
-        // An executor that called at_forward_state(l-1) before learning it was the last still gets a valid plan.
+        // An executor that called at_forward_state(l-1) before learning it was the last still gets a valid
+        // plan.
         OnlineRevolveSchedule online(3);
         std::vector<Action> plan;
         for (std::int64_t n = 0; n < 12; ++n) {
-            for (const Action& a : online.at_forward_state(n)) plan.push_back(a);
+            for (const Action& a : online.at_forward_state(n))
+                plan.push_back(a);
             if (n < 11) append_step(plan, n);
         }
-        for (const Action& a : online.reversal(12)) plan.push_back(a);
+        for (const Action& a : online.reversal(12))
+            plan.push_back(a);
         const PlanCounts c = simulate_plan(plan, 12, {3});
         QCOMPARE(c.reverse_steps, std::int64_t(12));
     }

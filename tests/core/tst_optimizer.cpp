@@ -1,5 +1,6 @@
-// The optimiser on analytic functions: L-BFGS / CG / gradient descent on Rosenbrock and quadratics, the strong Wolfe
-// conditions on every accepted step, bounds, first-step scaling, preconditioning, resume bit for bit, cancel, errors.
+// The optimiser on analytic functions: L-BFGS / CG / gradient descent on Rosenbrock and quadratics, the
+// strong Wolfe conditions on every accepted step, bounds, first-step scaling, preconditioning, resume bit for
+// bit, cancel, errors.
 #include "fwi/error.hpp"
 #include "fwi/optimizer.hpp"
 
@@ -50,11 +51,16 @@ struct Quadratic {
 void verify_wolfe(const OptimizerIteration& it, double c1, double c2) {
     const auto& r = it.line_search;
     QVERIFY2(r.slope0 < 0, "not a descent direction");
-    QVERIFY2(r.value <= r.value0 + c1 * r.step * r.slope0,
-             qPrintable(QString("Armijo fails at iteration %1: %2 > %3").arg(it.iteration).arg(r.value).arg(r.value0)));
+    QVERIFY2(
+        r.value <= r.value0 + c1 * r.step * r.slope0,
+        qPrintable(
+            QString("Armijo fails at iteration %1: %2 > %3").arg(it.iteration).arg(r.value).arg(r.value0)));
     QVERIFY2(std::abs(r.slope) <= c2 * std::abs(r.slope0),
              qPrintable(QString("curvature fails at iteration %1: |%2| > %3 |%4|")
-                            .arg(it.iteration).arg(r.slope).arg(c2).arg(r.slope0)));
+                            .arg(it.iteration)
+                            .arg(r.slope)
+                            .arg(c2)
+                            .arg(r.slope0)));
     QVERIFY(r.sufficient_decrease && r.curvature);
 }
 
@@ -62,7 +68,7 @@ void verify_wolfe(const OptimizerIteration& it, double c1, double c2) {
 
 class TestOptimizer : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void rosenbrock_data() {
         QTest::addColumn<int>("method");
         QTest::addColumn<int>("max_iterations");
@@ -85,7 +91,8 @@ private slots:
         const auto r = minimize(rosenbrock_fn, {-1.2f, 1.0f, -1.2f, 1.0f, 0.5f, 0.0f}, o, stop, nullptr,
                                 [&](const OptimizerIteration& it) {
                                     // Below J ~ 1e-7 the float32 point x(a) no longer changes with a at the
-                                    // scale the zoom reaches (the search may then end on sufficient decrease only).
+                                    // scale the zoom reaches (the search may then end on sufficient decrease
+                                    // only).
                                     if (it.line_search.value0 > 1e-7) {
                                         verify_wolfe(it, o.c1, c2);
                                         ++wolfe_checked;
@@ -93,20 +100,23 @@ private slots:
                                         QVERIFY(it.line_search.sufficient_decrease);
                                     }
                                 });
-        qInfo("%s: %d iterations, %d evaluations, J = %.3g (%s)", to_string(o.method), r.iterations, r.evaluations,
-              r.value, to_string(r.reason));
+        qInfo("%s: %d iterations, %d evaluations, J = %.3g (%s)", to_string(o.method), r.iterations,
+              r.evaluations, r.value, to_string(r.reason));
         QVERIFY(wolfe_checked > r.iterations * 8 / 10);
         QCOMPARE(r.reason, StopReason::TargetReached);
-        for (float v : r.x) QVERIFY2(std::abs(v - 1) < 1e-3, qPrintable(QString::number(v)));
+        for (float v : r.x)
+            QVERIFY2(std::abs(v - 1) < 1e-3, qPrintable(QString::number(v)));
         if (o.method == OptimizerMethod::Lbfgs) QVERIFY(r.iterations < 80);
     }
 
     void quadratic_methods() {
-        // L-BFGS needs far fewer iterations than gradient descent on an ill-conditioned quadratic; all converge.
+        // L-BFGS needs far fewer iterations than gradient descent on an ill-conditioned quadratic; all
+        // converge.
         const Quadratic q(40, 1000.0);
         const std::vector<float> x0(40, 0.0f);
         std::map<OptimizerMethod, int> iterations;
-        for (auto m : {OptimizerMethod::Lbfgs, OptimizerMethod::ConjugateGradient, OptimizerMethod::GradientDescent}) {
+        for (auto m :
+             {OptimizerMethod::Lbfgs, OptimizerMethod::ConjugateGradient, OptimizerMethod::GradientDescent}) {
             OptimizerOptions o;
             o.method = m;
             StopCriteria stop;
@@ -128,18 +138,19 @@ private slots:
             double err = 0;
             for (std::size_t i = 0; i < x0.size(); ++i)
                 err = std::max(err, std::abs(r.x[i] - q.minimum(i, -1e30, 1e30)));
-            qInfo("%s: %d iterations, %d evaluations, max error %.3g (%s)", to_string(m), r.iterations, r.evaluations,
-                  err, to_string(r.reason));
+            qInfo("%s: %d iterations, %d evaluations, max error %.3g (%s)", to_string(m), r.iterations,
+                  r.evaluations, err, to_string(r.reason));
             iterations[m] = r.iterations;
             QVERIFY2(err < 1e-3, qPrintable(QString("%1: error %2").arg(to_string(m)).arg(err)));
         }
         QVERIFY(iterations[OptimizerMethod::Lbfgs] * 3 < iterations[OptimizerMethod::GradientDescent]);
-        QVERIFY(iterations[OptimizerMethod::ConjugateGradient] * 2 < iterations[OptimizerMethod::GradientDescent]);
+        QVERIFY(iterations[OptimizerMethod::ConjugateGradient] * 2 <
+                iterations[OptimizerMethod::GradientDescent]);
     }
 
     void bounds_are_respected() {
-        // The constrained minimiser of a separable quadratic is the clamped unconstrained one; no evaluated point
-        // (trial points included) leaves the box.
+        // The constrained minimiser of a separable quadratic is the clamped unconstrained one; no evaluated
+        // point (trial points included) leaves the box.
         const Quadratic q(30, 20.0);
         const double lo = -1.0, hi = 1.5;
         int violations = 0, evaluations = 0;
@@ -149,7 +160,8 @@ private slots:
                 if (v < lo || v > hi) ++violations;
             return q(x, g);
         };
-        for (auto m : {OptimizerMethod::Lbfgs, OptimizerMethod::ConjugateGradient, OptimizerMethod::GradientDescent}) {
+        for (auto m :
+             {OptimizerMethod::Lbfgs, OptimizerMethod::ConjugateGradient, OptimizerMethod::GradientDescent}) {
             OptimizerOptions o;
             o.method = m;
             o.lower_bound = lo;
@@ -159,8 +171,10 @@ private slots:
             stop.max_iterations = 500;
             const auto r = minimize(f, std::vector<float>(30, 0.2f), o, stop);
             double err = 0;
-            for (std::size_t i = 0; i < r.x.size(); ++i) err = std::max(err, std::abs(r.x[i] - q.minimum(i, lo, hi)));
-            qInfo("%s: %d iterations, max error %.3g (%s)", to_string(m), r.iterations, err, to_string(r.reason));
+            for (std::size_t i = 0; i < r.x.size(); ++i)
+                err = std::max(err, std::abs(r.x[i] - q.minimum(i, lo, hi)));
+            qInfo("%s: %d iterations, max error %.3g (%s)", to_string(m), r.iterations, err,
+                  to_string(r.reason));
             QVERIFY2(err < 1e-4, qPrintable(QString::number(err)));
         }
         QVERIFY(evaluations > 0);
@@ -168,7 +182,8 @@ private slots:
     }
 
     void first_step_is_scaled() {
-        // The first trial point moves max |dx| = fraction * (upper - lower), whatever the gradient's magnitude.
+        // The first trial point moves max |dx| = fraction * (upper - lower), whatever the gradient's
+        // magnitude.
         for (double scale : {1e-9, 1.0, 1e6}) {
             std::vector<std::vector<float>> points;
             auto f = [&](const std::vector<float>& x, std::vector<float>& g) {
@@ -190,23 +205,27 @@ private slots:
             opt.iterate();
             QVERIFY(points.size() >= 2);
             double max_dx = 0;
-            for (std::size_t i = 0; i < 5; ++i) max_dx = std::max(max_dx, std::abs(double(points[1][i]) - 2000.0));
+            for (std::size_t i = 0; i < 5; ++i)
+                max_dx = std::max(max_dx, std::abs(double(points[1][i]) - 2000.0));
             QVERIFY2(std::abs(max_dx - 60.0) < 1e-3, qPrintable(QString::number(max_dx)));
         }
     }
 
     void preconditioner_is_used() {
-        // With the exact inverse Hessian as preconditioner, gradient descent converges in a couple of iterations.
+        // With the exact inverse Hessian as preconditioner, gradient descent converges in a couple of
+        // iterations.
         const Quadratic q(20, 1000.0);
         OptimizerOptions o;
         o.method = OptimizerMethod::GradientDescent;
         o.preconditioner = [&](std::vector<double>& v) {
-            for (std::size_t i = 0; i < v.size(); ++i) v[i] /= q.a[i];
+            for (std::size_t i = 0; i < v.size(); ++i)
+                v[i] /= q.a[i];
         };
         StopCriteria stop;
         stop.max_iterations = 5;
         const auto r = minimize(std::cref(q), std::vector<float>(20, 0.0f), o, stop);
-        for (std::size_t i = 0; i < r.x.size(); ++i) QVERIFY(std::abs(r.x[i] - q.minimum(i, -1e9, 1e9)) < 1e-3);
+        for (std::size_t i = 0; i < r.x.size(); ++i)
+            QVERIFY(std::abs(r.x[i] - q.minimum(i, -1e9, 1e9)) < 1e-3);
     }
 
     void masked_components_never_move() {
@@ -229,18 +248,21 @@ private slots:
         QTest::newRow("gd") << int(OptimizerMethod::GradientDescent);
     }
     void resume_is_bit_exact() {
-        // 6 iterations, save, 6 more == 12 uninterrupted, bit for bit (state saved and restored through the map).
+        // 6 iterations, save, 6 more == 12 uninterrupted, bit for bit (state saved and restored through the
+        // map).
         QFETCH(int, method);
         OptimizerOptions o;
         o.method = OptimizerMethod(method);
         o.lower_bound = -2;
-        o.upper_bound = 0.9;  // an active bound at the solution
+        o.upper_bound = 0.9; // an active bound at the solution
         o.memory = 3;
         const std::vector<float> x0{-1.2f, 1.0f, 0.3f, -0.4f};
         Optimizer full(rosenbrock_fn, x0, o);
-        for (int i = 0; i < 12; ++i) full.iterate();
+        for (int i = 0; i < 12; ++i)
+            full.iterate();
         Optimizer first(rosenbrock_fn, x0, o);
-        for (int i = 0; i < 6; ++i) first.iterate();
+        for (int i = 0; i < 6; ++i)
+            first.iterate();
         const OptimizerState saved = first.save_state();
         Optimizer resumed = Optimizer::resume(rosenbrock_fn, saved, o);
         QCOMPARE(resumed.save_state(), saved);
@@ -251,11 +273,13 @@ private slots:
                 return rosenbrock_fn(x, g);
             },
             saved, o);
-        for (int i = 0; i < 6; ++i) resumed_counted.iterate();
+        for (int i = 0; i < 6; ++i)
+            resumed_counted.iterate();
         QCOMPARE(resumed_counted.iterations(), 12);
         QCOMPARE(resumed_counted.evaluations(), full.evaluations());
-        QCOMPARE(evals_after_resume, full.evaluations() - first.evaluations());  // no re-evaluation on resume
-        QVERIFY(std::memcmp(resumed_counted.x().data(), full.x().data(), full.x().size() * sizeof(float)) == 0);
+        QCOMPARE(evals_after_resume, full.evaluations() - first.evaluations()); // no re-evaluation on resume
+        QVERIFY(std::memcmp(resumed_counted.x().data(), full.x().data(), full.x().size() * sizeof(float)) ==
+                0);
         QCOMPARE(resumed_counted.value(), full.value());
         QCOMPARE(resumed_counted.save_state(), full.save_state());
     }
@@ -308,10 +332,11 @@ private slots:
                                 [&](const OptimizerIteration&) { last_completed.clear(); });
         QCOMPARE(r.reason, StopReason::Cancelled);
         QVERIFY(r.iterations > 0 && r.iterations < 15);
-        QCOMPARE(evaluations, 15);  // polled before every evaluation: nothing runs after the cancel
+        QCOMPARE(evaluations, 15); // polled before every evaluation: nothing runs after the cancel
         // The result is the last completed iterate: re-running that many iterations gives the same point.
         Optimizer again(rosenbrock_fn, std::vector<float>{-1.2f, 1.0f}, {});
-        for (int i = 0; i < r.iterations; ++i) again.iterate();
+        for (int i = 0; i < r.iterations; ++i)
+            again.iterate();
         QCOMPARE(again.x(), r.x);
     }
 
@@ -334,7 +359,8 @@ private slots:
         // A gradient with the wrong sign makes every direction ascent: no step is taken, x stays put.
         auto f = [](const std::vector<float>& x, std::vector<float>& g) {
             const double v = rosenbrock_fn(x, g);
-            for (auto& gi : g) gi = -gi;
+            for (auto& gi : g)
+                gi = -gi;
             return v;
         };
         Optimizer opt(f, std::vector<float>{-1.2f, 1.0f}, {});

@@ -1,7 +1,7 @@
-// The performance model: Kukreja's formulas hold for the plans it prices (T = 2CN without recomputation, recompute +
-// adjoint for Revolve with free storage, the storage overhead W(S/(F B) + t_c) + R(S/(F B) + t_d)); peak bytes count
-// compressed states and sampled snapshots per tier; budgets give slot counts; the plan table and auto choice pick the
-// fastest plan that fits, and fail loudly when nothing fits.
+// The performance model: Kukreja's formulas hold for the plans it prices (T = 2CN without recomputation,
+// recompute + adjoint for Revolve with free storage, the storage overhead W(S/(F B) + t_c) + R(S/(F B) +
+// t_d)); peak bytes count compressed states and sampled snapshots per tier; budgets give slot counts; the
+// plan table and auto choice pick the fastest plan that fits, and fail loudly when nothing fits.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
@@ -17,7 +17,9 @@ using namespace fwi;
 
 namespace {
 
-bool close(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+bool close(double a, double b) {
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
 
 StepCosts unit_costs(double forward_s, double adjoint_s) {
     StepCosts c;
@@ -43,7 +45,7 @@ PlanRequest fwi_request() {
 
 class TestPerformanceModel : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void no_recomputation_costs_2CN() {
         const double c = 0.37;
         for (std::int64_t n : {1, 10, 2500}) {
@@ -53,7 +55,8 @@ private slots:
         }
     }
 
-    // Kukreja: with free storage, T = C (advance + reverse_forward) + adjoint l, and advance = t(l, s) for Revolve.
+    // Kukreja: with free storage, T = C (advance + reverse_forward) + adjoint l, and advance = t(l, s) for
+    // Revolve.
     void kukreja_formula_for_revolve() {
         const double f = 0.7, a = 1.3;
         for (std::int64_t l : {1, 10, 100, 1000, 2500})
@@ -61,7 +64,8 @@ private slots:
                 const auto plan = RevolveSchedule(s).plan(l);
                 const Prediction p = predict(plan, l, unit_costs(f, a));
                 const PlanCounts c = p.counts;
-                QVERIFY(close(p.total_s, f * double(c.advance_steps + c.reverse_forward_steps) + a * double(l)));
+                QVERIFY(
+                    close(p.total_s, f * double(c.advance_steps + c.reverse_forward_steps) + a * double(l)));
                 QVERIFY(close(p.total_s, f * double(revolve_advance_steps(l, s) + l) + a * double(l)));
                 QVERIFY(close(p.forward_s, f * double(l)));
                 QVERIFY(close(p.recompute_s, f * double(revolve_advance_steps(l, s))));
@@ -85,8 +89,8 @@ private slots:
         QVERIFY(close(p.store_s, w * per_item));
         QVERIFY(close(p.load_s, r * per_item));
         QVERIFY(close(p.codec_s, w * 0.02 + r * 0.01));
-        QVERIFY(close(p.total_s, double(revolve_advance_steps(l, 12) + l) + double(l) + w * (per_item + 0.02) +
-                                      r * (per_item + 0.01)));
+        QVERIFY(close(p.total_s, double(revolve_advance_steps(l, 12) + l) + double(l) +
+                                     w * (per_item + 0.02) + r * (per_item + 0.01)));
     }
 
     void peak_bytes_count_compressed_items() {
@@ -96,11 +100,12 @@ private slots:
         c.compression_ratio = 4;
         QCOMPARE(c.stored_state_bytes(), std::uint64_t(250));
         QCOMPARE(c.stored_snapshot_bytes(), std::uint64_t(25));
-        // uniform:3 over 20 steps: boundaries 0, 5, 10, 15; peak = 3 states + one 5-step segment of snapshots.
+        // uniform:3 over 20 steps: boundaries 0, 5, 10, 15; peak = 3 states + one 5-step segment of
+        // snapshots.
         const Prediction p = predict(UniformSchedule(3).plan(20), 20, c);
         QCOMPARE(p.peak_bytes, std::vector<std::uint64_t>{3 * 250 + 5 * 25});
         QCOMPARE(p.peak_total_bytes, std::uint64_t(875));
-        c.state_bytes = 1001;  // stored sizes round up
+        c.state_bytes = 1001; // stored sizes round up
         QCOMPARE(c.stored_state_bytes(), std::uint64_t(251));
         // Two tiers: each counts its own slots.
         StepCosts disk = unit_costs(1, 1);
@@ -121,7 +126,7 @@ private slots:
         c.snapshot_bytes = 64;
         c.sampling_interval = 3;
         c.tiers = {TierCosts{0.5, 0.25, 0, 0}};
-        const Prediction p = predict(StoreAllSchedule().plan(10), 10, c);  // steps 0, 3, 6, 9
+        const Prediction p = predict(StoreAllSchedule().plan(10), 10, c); // steps 0, 3, 6, 9
         QCOMPARE(p.peak_bytes, std::vector<std::uint64_t>{4 * 64});
         QVERIFY(close(p.store_s, 4 * 0.5));
         QVERIFY(close(p.load_s, 4 * 0.25));
@@ -130,11 +135,11 @@ private slots:
     void slots_for_budget_with_compression() {
         QCOMPARE(slots_for_budget(1000, 100, 1), std::int64_t(10));
         QCOMPARE(slots_for_budget(999, 100, 1), std::int64_t(9));
-        QCOMPARE(slots_for_budget(1000, 100, 4), std::int64_t(40));  // F times more states fit
-        QCOMPARE(slots_for_budget(1000, 100, 3), std::int64_t(29));  // stored size ceil(100/3) = 34
+        QCOMPARE(slots_for_budget(1000, 100, 4), std::int64_t(40)); // F times more states fit
+        QCOMPARE(slots_for_budget(1000, 100, 3), std::int64_t(29)); // stored size ceil(100/3) = 34
         QCOMPARE(slots_for_budget(0, 100, 2), std::int64_t(0));
         QCOMPARE(slots_for_budget(std::numeric_limits<std::uint64_t>::max(), 1, 1),
-                 std::int64_t(std::numeric_limits<std::uint64_t>::max()));  // no overflow before the cast
+                 std::int64_t(std::numeric_limits<std::uint64_t>::max())); // no overflow before the cast
         QVERIFY_THROWS_EXCEPTION(ConfigError, slots_for_budget(1000, 0, 1));
         QVERIFY_THROWS_EXCEPTION(ConfigError, slots_for_budget(1000, 100, 0.5));
         QVERIFY_THROWS_EXCEPTION(ConfigError, slots_for_budget(1000, 100, std::nan("")));
@@ -162,17 +167,17 @@ private slots:
     void plan_table_rows() {
         const PlanRequest r = fwi_request();
         const auto rows = plan_table(r);
-        QCOMPARE(rows.size(), std::size_t(8));  // 4 schedules x 2 codecs
+        QCOMPARE(rows.size(), std::size_t(8)); // 4 schedules x 2 codecs
         QCOMPARE(rows[0].schedule, std::string("all"));
         QCOMPARE(rows[0].codec, std::string("none"));
         QCOMPARE(rows[0].speedup_vs_store_all, 1.0);
-        QVERIFY(!rows[0].fits_budget);  // 500 snapshots of 250 kB = 125 MB > 20 MB
-        QCOMPARE(rows[2].schedule, std::string("revolve:20"));  // 20 MB / 1 MB
+        QVERIFY(!rows[0].fits_budget);                         // 500 snapshots of 250 kB = 125 MB > 20 MB
+        QCOMPARE(rows[2].schedule, std::string("revolve:20")); // 20 MB / 1 MB
         QCOMPARE(rows[3].schedule, std::string("online:20"));
         QCOMPARE(rows[4].schedule, std::string("all"));
         QCOMPARE(rows[4].codec, std::string("zfp-accuracy:1e-5"));
-        QVERIFY(rows[4].fits_budget);  // 500 x 31.25 kB = 15.6 MB
-        QCOMPARE(rows[6].schedule, std::string("revolve:160"));  // 8 times more states fit
+        QVERIFY(rows[4].fits_budget);                           // 500 x 31.25 kB = 15.6 MB
+        QCOMPARE(rows[6].schedule, std::string("revolve:160")); // 8 times more states fit
         for (const PlanRow& row : rows) {
             QCOMPARE(row.fits_budget, row.peak_bytes[0] <= r.budget_bytes);
             QCOMPARE(row.predicted_s, row.prediction.total_s);
@@ -185,7 +190,8 @@ private slots:
                     c.compress_s = e.compress_s;
                     c.decompress_s = e.decompress_s;
                 }
-            QVERIFY(close(predict(make_schedule(row.schedule, c)->plan(r.steps), r.steps, c).total_s, row.predicted_s));
+            QVERIFY(close(predict(make_schedule(row.schedule, c)->plan(r.steps), r.steps, c).total_s,
+                          row.predicted_s));
         }
         // Each uniform row is the fastest uniform:K that fits (uniform:K-1 does not), or no K fits at all.
         for (const PlanRow& row : {rows[1], rows[5]}) {
@@ -197,10 +203,11 @@ private slots:
             if (row.fits_budget) {
                 QVERIFY(row.ram_slots == 1 || !fits(row.ram_slots - 1));
             } else {
-                for (std::int64_t k = 1; k < r.steps; ++k) QVERIFY(!fits(k));
+                for (std::int64_t k = 1; k < r.steps; ++k)
+                    QVERIFY(!fits(k));
             }
         }
-        QVERIFY(!rows[1].fits_budget);  // uncompressed, uniform needs > 21 MB whatever K
+        QVERIFY(!rows[1].fits_budget); // uncompressed, uniform needs > 21 MB whatever K
         QVERIFY(rows[5].fits_budget);
     }
 
@@ -213,7 +220,8 @@ private slots:
         QCOMPARE(row.schedule.rfind("uniform:", 0), std::size_t(0));
         QVERIFY(row.fits_budget);
         QVERIFY(row.peak_bytes[0] <= r.budget_bytes);
-        const Prediction smaller = predict(UniformSchedule(row.ram_slots - 1).plan(r.steps), r.steps, r.costs);
+        const Prediction smaller =
+            predict(UniformSchedule(row.ram_slots - 1).plan(r.steps), r.steps, r.costs);
         QVERIFY(smaller.peak_bytes[0] > r.budget_bytes);
     }
 
@@ -234,11 +242,11 @@ private slots:
     // Compression pays when a step costs more than compress + decompress (Kukreja, GMD 2022), not otherwise.
     void compression_pays_only_for_costly_steps() {
         PlanRequest r = fwi_request();
-        r.budget_bytes = 5'000'000;  // 5 uncompressed states, 40 compressed
+        r.budget_bytes = 5'000'000; // 5 uncompressed states, 40 compressed
         r.codecs = {CodecEstimate{"none", 1, 0, 0}, CodecEstimate{"zfp", 8, 0.05, 0.05}};
         const auto cheap_codec = plan_table(r);
-        QVERIFY(cheap_codec[6].predicted_s < cheap_codec[2].predicted_s);  // revolve:40 zfp beats revolve:5
-        r.codecs[1].compress_s = r.codecs[1].decompress_s = 5;  // codec far costlier than a step
+        QVERIFY(cheap_codec[6].predicted_s < cheap_codec[2].predicted_s); // revolve:40 zfp beats revolve:5
+        r.codecs[1].compress_s = r.codecs[1].decompress_s = 5;            // codec far costlier than a step
         const auto costly_codec = plan_table(r);
         QVERIFY(costly_codec[6].predicted_s > costly_codec[2].predicted_s);
     }
@@ -255,13 +263,13 @@ private slots:
         QCOMPARE(rows.back().disk_slots, std::int64_t(60));
         QVERIFY(rows.back().fits_budget);
         QVERIFY(rows.back().peak_bytes[1] <= r.disk_budget_bytes);
-        QVERIFY(rows.back().predicted_s < rows[2].predicted_s);  // beats revolve:3 in RAM alone
+        QVERIFY(rows.back().predicted_s < rows[2].predicted_s); // beats revolve:3 in RAM alone
         QCOMPARE(choose_auto(r).schedule, std::string("multilevel:3,60"));
     }
 
     void nothing_fits() {
         PlanRequest r = fwi_request();
-        r.budget_bytes = 100'000;  // not even one state
+        r.budget_bytes = 100'000; // not even one state
         try {
             choose_auto(r);
             QFAIL("no schedule fits, yet one was chosen");

@@ -1,5 +1,6 @@
-// The project file: full and empty round trips (bit-exact arrays, equal settings), atomic saves that keep the old
-// file on failure, unwritable paths, corrupt, truncated, foreign and newer-schema files, and h5dump readability.
+// The project file: full and empty round trips (bit-exact arrays, equal settings), atomic saves that keep the
+// old file on failure, unwritable paths, corrupt, truncated, foreign and newer-schema files, and h5dump
+// readability.
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
 #include "fwi/project.hpp"
@@ -28,7 +29,8 @@ Model make_model(std::int64_t nz, std::int64_t nx, double dz, double dx, unsigne
 }
 
 ShotRecord make_record(std::int64_t receivers, std::int64_t samples, double dt_s, unsigned seed) {
-    return {receivers, samples, dt_s, test::random_floats(std::size_t(receivers * samples), -1.0f, 1.0f, seed)};
+    return {receivers, samples, dt_s,
+            test::random_floats(std::size_t(receivers * samples), -1.0f, 1.0f, seed)};
 }
 
 /// Every part filled, with values that differ from the defaults, models on three different grids.
@@ -40,26 +42,35 @@ Project full_project() {
     e.current_model = make_model(11, 17, 25.0, 20.0, 3);
     e.acquisition.shots = {
         {{15.0, 2.5}, {{0, 5}, {10, 5}, {20.25, 5.5}}},
-        {{150.0, 2.5}, {}},  // a shot without receivers
+        {{150.0, 2.5}, {}}, // a shot without receivers
         {{280.0, 7.5}, {{1, 2}, {3, 4}}},
     };
     e.propagation = {4, 12, 7.5, 0.002, 1234, 4200.0, 0.45, test::random_floats(1234, -1, 1, 4)};
-    e.gradient = {"revolve:12", "zfp-accuracy:1e-05", (std::uint64_t(1) << 63) + 5, 123456789012ull,
-                  "/scratch/é ü/fwi", 3};
+    e.gradient = {"revolve:12",    "zfp-accuracy:1e-05", (std::uint64_t(1) << 63) + 5,
+                  123456789012ull, "/scratch/é ü/fwi",   3};
     e.inversion = {25, {3.0, 5.0, 8.5}, 1450.5, 4999.5, "lbfgs", "l2"};
-    p.observed = {make_record(3, 400, 0.002, 5), make_record(0, 400, 0.002, 6), make_record(2, 40000, 0.001, 7)};
+    p.observed = {make_record(3, 400, 0.002, 5), make_record(0, 400, 0.002, 6),
+                  make_record(2, 40000, 0.001, 7)};
     p.gradient = test::random_floats(std::size_t(11 * 17), -1e-3f, 1e-3f, 8);
     p.misfit = 0.123456789012345;
-    IterationRecord first{0, 0, 3.0, 10.5, 0.25, 1.5, make_model(11, 17, 25.0, 20.0, 9),
+    IterationRecord first{0,
+                          0,
+                          3.0,
+                          10.5,
+                          0.25,
+                          1.5,
+                          make_model(11, 17, 25.0, 20.0, 9),
                           test::random_floats(11 * 17, -1, 1, 10)};
-    IterationRecord second;  // no model, no gradient, NaN errors
+    IterationRecord second; // no model, no gradient, NaN errors
     second.iteration = 1;
     second.stage = 1;
     second.freq_hz = 5.0;
     second.seconds = 2.25;
     p.history = {first, second};
     p.optimizer_state = {{"s_history", {1.0, -2.5, 1e-300}}, {"rho", {}}, {"y history (k=0)", {3.0}}};
-    p.metadata = {{"created_by", "tst_project"}, {"notes", "line one\nline two: ünïcödé"}, {"empty", ""},
+    p.metadata = {{"created_by", "tst_project"},
+                  {"notes", "line one\nline two: ünïcödé"},
+                  {"empty", ""},
                   {"a key/with slash", "ok"}};
     return p;
 }
@@ -103,8 +114,8 @@ void compare_projects(const Project& a, const Project& b) {
     QVERIFY(a.metadata == b.metadata);
 }
 
-/// Rewrites the value of the root attribute fwi_studio_schema in place (the file's bytes), to fake a file from
-/// another version. Handles attribute messages of version 1 (8-byte padded fields) and 3 (packed).
+/// Rewrites the value of the root attribute fwi_studio_schema in place (the file's bytes), to fake a file
+/// from another version. Handles attribute messages of version 1 (8-byte padded fields) and 3 (packed).
 bool patch_schema_version(const QString& path, std::int64_t version) {
     QByteArray bytes = test::read_bytes(path);
     const QByteArray name("fwi_studio_schema\0", 18);
@@ -113,12 +124,13 @@ bool patch_schema_version(const QString& path, std::int64_t version) {
     auto u16 = [&](qsizetype i) { return int(quint8(bytes[i])) | int(quint8(bytes[i + 1])) << 8; };
     auto pad8 = [](int n) { return (n + 7) / 8 * 8; };
     qsizetype data = -1;
-    if (bytes[at - 8] == 1 && u16(at - 6) == 18)  // v1: version, reserved, sizes; fields padded to 8 bytes
+    if (bytes[at - 8] == 1 && u16(at - 6) == 18) // v1: version, reserved, sizes; fields padded to 8 bytes
         data = at + pad8(18) + pad8(u16(at - 4)) + pad8(u16(at - 2));
-    else if (bytes[at - 9] == 3 && u16(at - 7) == 18)  // v3: version, flags, sizes, charset; packed
+    else if (bytes[at - 9] == 3 && u16(at - 7) == 18) // v3: version, flags, sizes, charset; packed
         data = at + 18 + u16(at - 5) + u16(at - 3);
     if (data < 0 || data + 8 > bytes.size()) return false;
-    for (int i = 0; i < 8; ++i) bytes[data + i] = char((version >> (8 * i)) & 0xff);
+    for (int i = 0; i < 8; ++i)
+        bytes[data + i] = char((version >> (8 * i)) & 0xff);
     return test::write_bytes(path, bytes);
 }
 
@@ -136,7 +148,7 @@ std::string load_error(const QString& path) {
 class TestProject : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void fullRoundTrip() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("survey.fwi").toStdString();
@@ -171,7 +183,7 @@ private slots:
         const std::string path = dir.filePath("p.fwi").toStdString();
         save_project(path, Project{});
         const Project good = full_project();
-        save_project(path, good);  // replaces
+        save_project(path, good); // replaces
         compare_projects(load_project(path), good);
 
         // Found only while writing (the temporary file exists by then): a history model short of one value.
@@ -233,7 +245,7 @@ private slots:
     }
 
     void corruptFilesAreFormatErrorsAndPrintNothing_data() {
-        QTest::addColumn<int>("percent");  // of the file kept; -1 = a text file named .fwi
+        QTest::addColumn<int>("percent"); // of the file kept; -1 = a text file named .fwi
         QTest::newRow("text file") << -1;
         QTest::newRow("empty") << 0;
         QTest::newRow("truncated to 1%") << 1;
@@ -277,7 +289,7 @@ private slots:
         QVERIFY2(message.find("newer") != std::string::npos, message.c_str());
         QVERIFY(patch_schema_version(path, 0));
         QVERIFY(!load_error(path).empty());
-        QVERIFY(patch_schema_version(path, project_schema_version));  // the patch itself did no harm
+        QVERIFY(patch_schema_version(path, project_schema_version)); // the patch itself did no harm
         compare_projects(load_project(path.toStdString()), full_project());
     }
 
@@ -291,8 +303,8 @@ private slots:
         QCOMPARE(code, 0);
         for (const char* expected :
              {"ATTRIBUTE \"fwi_studio_schema\"", "GROUP \"models\"", "DATASET \"current\"", "( 11, 17 )",
-              "GROUP \"propagation\"", "DATASET \"receiver_offsets\"", "DATASET \"shot_00002\"", "( 2, 40000 )",
-              "GROUP \"iter_00001\"", "DATASET \"s_history\"", "ATTRIBUTE \"notes\""})
+              "GROUP \"propagation\"", "DATASET \"receiver_offsets\"", "DATASET \"shot_00002\"",
+              "( 2, 40000 )", "GROUP \"iter_00001\"", "DATASET \"s_history\"", "ATTRIBUTE \"notes\""})
             QVERIFY2(out.contains(expected), expected);
         QVERIFY(test::run_tool("h5dump", {"-a", "/fwi_studio_schema", path}, code, out));
         QVERIFY2(out.contains("(0): 1"), out.constData());

@@ -1,8 +1,8 @@
 // Physics of the forward propagator: the analytic 2D direct wave per order, PML absorption, reciprocity,
 // independence from the user's dt under CFL sub-stepping, and bit-exact resume from a saved state.
+#include "backend_checks.hpp"
 #include "fwi/error.hpp"
 #include "fwi/simulation.hpp"
-#include "backend_checks.hpp"
 #include "test_setups.hpp"
 
 #include <QtTest>
@@ -15,10 +15,11 @@ using namespace fwi::test;
 
 namespace {
 
-/// Analytic trace of u_tt = v^2 lap u + v^2 q delta(x) f(t), q = dx dz (a unit cell injection), at distance r:
-/// U(w) = q F(w) G(w), with G = (-i/4) H0^(2)(w r / v) for the e^{+iwt} convention of the DFT used here.
-std::vector<double> analytic_trace(const std::vector<float>& wavelet, double dt, double r, double v, double q) {
-    const std::size_t n = wavelet.size() * 8;  // padding keeps the 2D tail from wrapping around
+/// Analytic trace of u_tt = v^2 lap u + v^2 q delta(x) f(t), q = dx dz (a unit cell injection), at distance
+/// r: U(w) = q F(w) G(w), with G = (-i/4) H0^(2)(w r / v) for the e^{+iwt} convention of the DFT used here.
+std::vector<double> analytic_trace(const std::vector<float>& wavelet, double dt, double r, double v,
+                                   double q) {
+    const std::size_t n = wavelet.size() * 8; // padding keeps the 2D tail from wrapping around
     const std::size_t bins = n / 2 + 1;
     std::vector<std::complex<double>> spec(bins);
     for (std::size_t k = 1; k < bins; ++k) {
@@ -35,7 +36,8 @@ std::vector<double> analytic_trace(const std::vector<float>& wavelet, double dt,
         double sum = 0;
         for (std::size_t k = 1; k < bins; ++k) {
             const double weight = (k == n / 2) ? 1.0 : 2.0;
-            sum += weight * (spec[k] * std::polar(1.0, 2 * std::numbers::pi * double(k * t % n) / double(n))).real();
+            sum += weight *
+                   (spec[k] * std::polar(1.0, 2 * std::numbers::pi * double(k * t % n) / double(n))).real();
         }
         out[t] = sum / double(n);
     }
@@ -46,12 +48,13 @@ std::vector<double> analytic_trace(const std::vector<float>& wavelet, double dt,
 
 class TestPropagator : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void direct_wave_matches_analytic_data() {
         QTest::addColumn<int>("order");
         QTest::addColumn<double>("tolerance");
-        // Measured relative L2 errors: 4.7e-2, 1.0e-3, 8.9e-5, 7.8e-5 (10 cells per wavelength at 20 Hz); each bound
-        // tightens with order and sits within 1.5x of the measurement, so a lost order of accuracy fails.
+        // Measured relative L2 errors: 4.7e-2, 1.0e-3, 8.9e-5, 7.8e-5 (10 cells per wavelength at 20 Hz);
+        // each bound tightens with order and sits within 1.5x of the measurement, so a lost order of accuracy
+        // fails.
         QTest::newRow("order 2") << 2 << 6e-2;
         QTest::newRow("order 4") << 4 << 1.5e-3;
         QTest::newRow("order 6") << 6 << 1.4e-4;
@@ -91,7 +94,8 @@ private slots:
             p.forward(*state, 25, sim.geometry(0), src, nullptr, 0);
             p.model_region_wavefield(*state, field);
             double e = 0;
-            for (float u : field) e += double(u) * u;
+            for (float u : field)
+                e += double(u) * u;
             peak = std::max(peak, e);
             last = e;
         }
@@ -118,7 +122,7 @@ private slots:
         // dt = 4 ms needs 4 inner steps of 1 ms; the downsampled result must match a run sampled at 1 ms.
         const Model m = blob_model(60, 90, 10);
         const Acquisition acq = one_shot({300, 100}, line_of_points(5, 100, 800, 50));
-        const double vref = 3500;  // stable dt 1.21 ms: 1 ms needs no sub-step, 4 ms needs 4
+        const double vref = 3500; // stable dt 1.21 ms: 1 ms needs no sub-step, 4 ms needs 4
         Simulation fine(m.grid, acq, settings(8, 10, 0.001, 1600), vref, "cpu");
         Simulation coarse(m.grid, acq, settings(8, 10, 0.004, 400), vref, "cpu");
         QCOMPARE(fine.time().step_ratio, 1);
@@ -129,7 +133,8 @@ private slots:
         const auto f = fine.forward()[0], c = coarse.forward()[0];
         std::vector<float> decimated;
         for (std::size_t r = 0; r < 5; ++r)
-            for (std::int64_t t = 0; t < 400; ++t) decimated.push_back(f.traces[r * 1600 + std::size_t(4 * t)]);
+            for (std::int64_t t = 0; t < 400; ++t)
+                decimated.push_back(f.traces[r * 1600 + std::size_t(4 * t)]);
         const double err = relative_l2(c.traces, decimated);
         qInfo("coarse-dt vs fine-dt relative difference %.3g", err);
         QVERIFY2(err < 2e-3, qPrintable(QString::number(err)));
@@ -158,15 +163,34 @@ private slots:
         PropagationSettings s = settings(8, 10, 0.001, 100);
         double vref = 2000;
         switch (which) {
-        case 0: acq.shots[0].source = {1000, 10}; break;
-        case 1: acq.shots[0].receivers[1] = {-5, 10}; break;
-        case 2: s.dt_s = 0; break;
-        case 3: s.nt = 1; break;
-        case 4: s.dt_s = 10; s.nt = 100000; break;
-        case 5: s.order = 5; break;
-        case 6: acq.shots[0].receivers[0] = {std::nan(""), 10}; break;
-        case 7: vref = 1000; break;
-        case 8: s.wavelet.assign(10, 1.0f); break;
+        case 0:
+            acq.shots[0].source = {1000, 10};
+            break;
+        case 1:
+            acq.shots[0].receivers[1] = {-5, 10};
+            break;
+        case 2:
+            s.dt_s = 0;
+            break;
+        case 3:
+            s.nt = 1;
+            break;
+        case 4:
+            s.dt_s = 10;
+            s.nt = 100000;
+            break;
+        case 5:
+            s.order = 5;
+            break;
+        case 6:
+            acq.shots[0].receivers[0] = {std::nan(""), 10};
+            break;
+        case 7:
+            vref = 1000;
+            break;
+        case 8:
+            s.wavelet.assign(10, 1.0f);
+            break;
         }
         try {
             Simulation sim(m.grid, acq, s, vref, "cpu");

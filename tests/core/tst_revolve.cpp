@@ -1,6 +1,7 @@
-// Revolve (binomial checkpointing) is optimal in its declared cost model: Advance steps == t(l, s) for every l <= 250
-// and s <= 30, checked against an independent closed form, an independent DP of the recurrence, and the published
-// table; each Reverse runs one forward step; never more than s slots; every plan replays cleanly.
+// Revolve (binomial checkpointing) is optimal in its declared cost model: Advance steps == t(l, s) for every
+// l <= 250 and s <= 30, checked against an independent closed form, an independent DP of the recurrence, and
+// the published table; each Reverse runs one forward step; never more than s slots; every plan replays
+// cleanly.
 #include "fwi/error.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
@@ -16,8 +17,8 @@ namespace {
 constexpr int kMaxSteps = 250;
 constexpr int kMaxSlots = 30;
 
-/// Independent closed form t(l, s) = r l - C(s + r, s + 1), r = min { r : C(s + r, s) >= l }, with binomials from
-/// Pascal's triangle (additions only, saturating), so it shares nothing with the library's arithmetic.
+/// Independent closed form t(l, s) = r l - C(s + r, s + 1), r = min { r : C(s + r, s) >= l }, with binomials
+/// from Pascal's triangle (additions only, saturating), so it shares nothing with the library's arithmetic.
 std::int64_t closed_form(std::int64_t l, std::int64_t s) {
     static const std::vector<std::vector<std::uint64_t>> pascal = [] {
         std::vector<std::vector<std::uint64_t>> p(kMaxSteps + kMaxSlots + 2);
@@ -34,18 +35,21 @@ std::int64_t closed_form(std::int64_t l, std::int64_t s) {
         return k > n ? std::uint64_t(0) : pascal[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)];
     };
     std::int64_t r = 0;
-    while (c(s + r, s) < static_cast<std::uint64_t>(l)) ++r;
+    while (c(s + r, s) < static_cast<std::uint64_t>(l))
+        ++r;
     return r * l - static_cast<std::int64_t>(c(s + r, s + 1));
 }
 
 /// The recurrence t(1,s) = 0, t(l,1) = l(l-1)/2, t(l,s) = min_{1<=j<l} [j + t(j,s) + t(l-j,s-1)], by DP.
 std::vector<std::vector<std::int64_t>> recurrence_table() {
     std::vector<std::vector<std::int64_t>> t(kMaxSteps + 1, std::vector<std::int64_t>(kMaxSlots + 1, 0));
-    for (int l = 1; l <= kMaxSteps; ++l) t[l][1] = std::int64_t(l) * (l - 1) / 2;
+    for (int l = 1; l <= kMaxSteps; ++l)
+        t[l][1] = std::int64_t(l) * (l - 1) / 2;
     for (int s = 2; s <= kMaxSlots; ++s)
         for (int l = 2; l <= kMaxSteps; ++l) {
             std::int64_t best = INT64_MAX;
-            for (int j = 1; j < l; ++j) best = std::min(best, j + t[j][s] + t[l - j][s - 1]);
+            for (int j = 1; j < l; ++j)
+                best = std::min(best, j + t[j][s] + t[l - j][s - 1]);
             t[l][s] = best;
         }
     return t;
@@ -55,7 +59,7 @@ std::vector<std::vector<std::int64_t>> recurrence_table() {
 
 class TestRevolve : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void closed_form_matches_recurrence() {
         const auto dp = recurrence_table();
         for (int l = 1; l <= kMaxSteps; ++l)
@@ -69,8 +73,8 @@ private slots:
         QTest::addColumn<qint64>("l");
         QTest::addColumn<qint64>("s");
         QTest::addColumn<qint64>("t");
-        const qint64 rows[][3] = {{10, 1, 45},      {10, 2, 20},     {10, 3, 15},       {10, 9, 9},
-                                  {20, 3, 45},      {100, 5, 316},   {100, 10, 222},    {1000, 10, 3636},
+        const qint64 rows[][3] = {{10, 1, 45},       {10, 2, 20},         {10, 3, 15},      {10, 9, 9},
+                                  {20, 3, 45},       {100, 5, 316},       {100, 10, 222},   {1000, 10, 3636},
                                   {4000, 50, 10622}, {10000, 100, 24747}, {2500, 20, 7976}, {2500, 50, 6122}};
         for (const auto& r : rows)
             QTest::newRow(qPrintable(QString("l=%1 s=%2").arg(r[0]).arg(r[1]))) << r[0] << r[1] << r[2];
@@ -98,7 +102,10 @@ private slots:
                 const PlanCounts c = simulate_plan(plan, l, {s});
                 if (c.advance_steps != dp[l][s])
                     QFAIL(qPrintable(QString("l=%1 s=%2: %3 advance steps, optimum %4")
-                                         .arg(l).arg(s).arg(c.advance_steps).arg(dp[l][s])));
+                                         .arg(l)
+                                         .arg(s)
+                                         .arg(c.advance_steps)
+                                         .arg(dp[l][s])));
                 QCOMPARE(c.reverse_forward_steps, std::int64_t(l));
                 QCOMPARE(c.snapshot_steps, std::int64_t(0));
                 QVERIFY(c.peak_slots[0] <= s);
@@ -113,7 +120,8 @@ private slots:
     }
 
     void long_runs_stay_optimal() {
-        for (const auto& [l, s] : std::vector<std::pair<std::int64_t, std::int64_t>>{{20000, 3}, {50000, 30}, {30000, 2}}) {
+        for (const auto& [l, s] :
+             std::vector<std::pair<std::int64_t, std::int64_t>>{{20000, 3}, {50000, 30}, {30000, 2}}) {
             const PlanCounts c = simulate_plan(RevolveSchedule(s).plan(l), l, {int(s)});
             QCOMPARE(c.advance_steps, revolve_advance_steps(l, s));
             QVERIFY(c.peak_slots[0] <= s);
@@ -123,7 +131,7 @@ private slots:
     void repetition_number_and_edges() {
         QCOMPARE(revolve_repetition_number(1, 5), std::int64_t(0));
         QCOMPARE(revolve_repetition_number(6, 5), std::int64_t(1));
-        QCOMPARE(revolve_repetition_number(7, 5), std::int64_t(2));   // C(7,5) = 21
+        QCOMPARE(revolve_repetition_number(7, 5), std::int64_t(2)); // C(7,5) = 21
         QCOMPARE(revolve_repetition_number(21, 5), std::int64_t(2));
         QCOMPARE(revolve_repetition_number(22, 5), std::int64_t(3));
         QCOMPARE(revolve_advance_steps(1, 1), std::int64_t(0));
@@ -146,7 +154,7 @@ private slots:
 
     void revolve_in_another_tier() {
         const auto plan = RevolveSchedule(4, 1).plan(30);
-        QVERIFY_THROWS_EXCEPTION(PlanError, simulate_plan(plan, 30, {4}));  // tier 1 is not allowed then
+        QVERIFY_THROWS_EXCEPTION(PlanError, simulate_plan(plan, 30, {4})); // tier 1 is not allowed then
         const PlanCounts c = simulate_plan(plan, 30, {0, 4});
         QCOMPARE(c.peak_slots[0], 0);
         QVERIFY(c.peak_slots[1] <= 4);

@@ -1,7 +1,8 @@
-// The "cuda" backend. Without a device (CI, most build machines): the registry reports it unavailable, "auto" falls
-// back to the CPU, asking for "cuda" is a clear ConfigError, and the device tests skip with the runtime's reason.
-// With a device: the shared backend checks against the CPU reference (gathers, states, adjoint, gradient within
-// 1e-5 relative L2; bit-exact resume; Born dot product) and the out-of-memory error path.
+// The "cuda" backend. Without a device (CI, most build machines): the registry reports it unavailable, "auto"
+// falls back to the CPU, asking for "cuda" is a clear ConfigError, and the device tests skip with the
+// runtime's reason. With a device: the shared backend checks against the CPU reference (gathers, states,
+// adjoint, gradient within 1e-5 relative L2; bit-exact resume; Born dot product) and the out-of-memory error
+// path.
 #include "backend_checks.hpp"
 #include "cuda_backend.hpp"
 #include "fwi/error.hpp"
@@ -22,19 +23,23 @@ PropagatorSetup small_setup() {
     return s;
 }
 
-bool has_device() { return gpu::probe_cuda_devices().devices > 0; }
-QByteArray no_device_reason() { return QByteArray("no CUDA device: ") + gpu::probe_cuda_devices().error.c_str(); }
+bool has_device() {
+    return gpu::probe_cuda_devices().devices > 0;
+}
+QByteArray no_device_reason() {
+    return QByteArray("no CUDA device: ") + gpu::probe_cuda_devices().error.c_str();
+}
 
 } // namespace
 
-#define REQUIRE_DEVICE()                                        \
-    do {                                                        \
-        if (!has_device()) QSKIP(no_device_reason().constData()); \
+#define REQUIRE_DEVICE()                                                                                     \
+    do {                                                                                                     \
+        if (!has_device()) QSKIP(no_device_reason().constData());                                            \
     } while (false)
 
 class TestCudaBackend : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() {
         gpu::register_cuda_backend();
         qInfo("cuda backend: %s", backend_device_name("cuda").c_str());
@@ -71,7 +76,8 @@ private slots:
         }
         // A whole simulation with "auto" still runs, on the CPU.
         const Model m = blob_model(20, 30, 10);
-        Simulation sim(m.grid, one_shot({100, 100}, {{200, 50}}), settings(4, 15, 0.001, 50, 5), 3000, "auto");
+        Simulation sim(m.grid, one_shot({100, 100}, {{200, 50}}), settings(4, 15, 0.001, 50, 5), 3000,
+                       "auto");
         QCOMPARE(QString::fromStdString(sim.propagator().backend()), QString("cpu"));
         sim.set_model(m);
         QCOMPARE(sim.forward()[0].traces.size(), std::size_t(50));
@@ -136,7 +142,7 @@ private slots:
     void exhausting_device_memory_is_a_resource_error() {
         REQUIRE_DEVICE();
         PropagatorSetup s = small_setup();
-        s.grid = Grid2D(200000, 200000, 10, 10);  // 160 GB per padded field
+        s.grid = Grid2D(200000, 200000, 10, 10); // 160 GB per padded field
         try {
             make_propagator("cuda", s);
             QFAIL("no error raised");

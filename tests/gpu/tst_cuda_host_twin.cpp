@@ -1,7 +1,7 @@
-// The CUDA backend's logic without a GPU: the launch plans cover exactly the cells the CPU reference updates, the
-// source/receiver tables keep the CPU's order, and the host twin (the CUDA per-cell code, thread mapping, packed
-// states and pass order, executed on the CPU) reproduces the CPU reference: gathers, states, adjoint, gradient,
-// bit-exact resume and the Born dot-product test.
+// The CUDA backend's logic without a GPU: the launch plans cover exactly the cells the CPU reference updates,
+// the source/receiver tables keep the CPU's order, and the host twin (the CUDA per-cell code, thread mapping,
+// packed states and pass order, executed on the CPU) reproduces the CPU reference: gathers, states, adjoint,
+// gradient, bit-exact resume and the Born dot-product test.
 #include "backend_checks.hpp"
 #include "cuda_kernels.cuh"
 #include "fwi/error.hpp"
@@ -39,13 +39,15 @@ std::map<std::pair<int, std::int64_t>, int> strip_visits(const StripLaunch& l, c
     return visits;
 }
 
-bool in_layer(int i, const AxisPml& p) { return (i >= p.lo_begin && i < p.lo_end) || (i >= p.hi_begin && i < p.hi_end); }
+bool in_layer(int i, const AxisPml& p) {
+    return (i >= p.lo_begin && i < p.lo_end) || (i >= p.hi_begin && i < p.hi_end);
+}
 
 } // namespace
 
 class TestCudaHostTwin : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { register_host_twin_backend(); }
 
     void plans_cover_exactly_the_cpu_cells_data() {
@@ -71,11 +73,13 @@ private slots:
         QCOMPARE(plan.radius, r);
         // Layer launch: every x-layer cell once as kind X, every z-layer cell once as kind Z, nothing else.
         const auto layers = strip_visits(plan.layers, g);
-        // Zone launch: the cells whose x- or z-stencil touches a layer (the CPU's influence_lo/hi and in_zone), once.
+        // Zone launch: the cells whose x- or z-stencil touches a layer (the CPU's influence_lo/hi and
+        // in_zone), once.
         const auto zones = strip_visits(plan.zones, g);
         // Tile launch: every computed cell once.
         std::map<std::int64_t, int> tiles;
-        const int bx_count = (g.x1 - g.x0 + kTileX - 1) / kTileX, bz_count = (g.z1 - g.z0 + kTileZ - 1) / kTileZ;
+        const int bx_count = (g.x1 - g.x0 + kTileX - 1) / kTileX,
+                  bz_count = (g.z1 - g.z0 + kTileZ - 1) / kTileZ;
         for (int bz = 0; bz < bz_count; ++bz)
             for (int bx = 0; bx < bx_count; ++bx)
                 for (int ty = 0; ty < kBlockY; ++ty)
@@ -107,7 +111,8 @@ private slots:
             }
         QCOMPARE(std::size_t(plan.layers.total), layer_cells);
         QCOMPARE(std::size_t(plan.zones.total), zone_cells);
-        QCOMPARE(plan.state_floats(), 2 * plan.cells + 2 * std::int64_t(g.nz) * g.wx + 2 * std::int64_t(g.wz) * g.nx);
+        QCOMPARE(plan.state_floats(),
+                 2 * plan.cells + 2 * std::int64_t(g.nz) * g.wx + 2 * std::int64_t(g.wz) * g.nx);
     }
 
     void plan_refuses_bad_orders() {
@@ -115,7 +120,8 @@ private slots:
     }
 
     void scatter_tables_keep_the_cpu_order() {
-        // Two receivers sharing cells: entries are grouped per unique cell, receivers in order, stencil order kept.
+        // Two receivers sharing cells: entries are grouped per unique cell, receivers in order, stencil order
+        // kept.
         ShotGeometry g;
         g.source = {{7, 3, 5}, {0.5f, 0.25f, 0.125f}};
         g.receivers = {{{5, 9, 3}, {1, 2, 3}}, {{3, 5}, {4, 5}}, {{}, {}}};
@@ -149,17 +155,20 @@ private slots:
     }
 
     void geometry_cache_sees_new_contents_at_the_same_address() {
-        // One ShotGeometry object whose receivers move between calls: the traces must follow the new positions.
+        // One ShotGeometry object whose receivers move between calls: the traces must follow the new
+        // positions.
         const Model m = blob_model(20, 30, 10);
-        Simulation sim(m.grid, one_shot({100, 100}, {{50, 50}, {250, 120}}), settings(4, 15, 0.001, 120, 4), 3000,
-                       kHostTwinBackend);
+        Simulation sim(m.grid, one_shot({100, 100}, {{50, 50}, {250, 120}}), settings(4, 15, 0.001, 120, 4),
+                       3000, kHostTwinBackend);
         sim.set_model(m);
-        Simulation ref(m.grid, one_shot({100, 100}, {{250, 120}, {50, 50}}), settings(4, 15, 0.001, 120, 4), 3000, "cpu");
+        Simulation ref(m.grid, one_shot({100, 100}, {{250, 120}, {50, 50}}), settings(4, 15, 0.001, 120, 4),
+                       3000, "cpu");
         ref.set_model(m);
         ShotGeometry g = sim.geometry(0);
         Propagator& p = sim.propagator();
         const std::int64_t nt = sim.time().inner_nt;
-        std::vector<float> first(2 * std::size_t(nt)), second(2 * std::size_t(nt)), expected(2 * std::size_t(nt));
+        std::vector<float> first(2 * std::size_t(nt)), second(2 * std::size_t(nt)),
+            expected(2 * std::size_t(nt));
         auto s = p.new_state();
         p.forward(*s, nt, g, sim.inner_source(), first.data(), nt);
         std::swap(g.receivers[0], g.receivers[1]);

@@ -19,7 +19,8 @@ inline std::vector<float> normal_noise(std::size_t n, unsigned seed) {
     std::mt19937 gen(seed);
     std::normal_distribution<float> d(0, 1);
     std::vector<float> v(n);
-    for (auto& x : v) x = d(gen);
+    for (auto& x : v)
+        x = d(gen);
     return v;
 }
 
@@ -34,8 +35,8 @@ inline double relative_difference(std::span<const float> a, std::span<const floa
 }
 
 /// Gathers of `backend` against the CPU's for one order, PML width and model size (the wave reaches the PML).
-inline void check_gathers_match_cpu(const std::string& backend, int order, int pml, std::int64_t nz, std::int64_t nx,
-                                    double tolerance) {
+inline void check_gathers_match_cpu(const std::string& backend, int order, int pml, std::int64_t nz,
+                                    std::int64_t nx, double tolerance) {
     const Model m = blob_model(nz, nx, 10);
     const double w = double(nx - 1) * 10, d = double(nz - 1) * 10;
     const Acquisition acq = one_shot({0.37 * w, 0.31 * d}, line_of_points(5, 0.05 * w, 0.95 * w, 0.2 * d));
@@ -51,7 +52,8 @@ inline void check_gathers_match_cpu(const std::string& backend, int order, int p
     QVERIFY2(err <= tolerance, qPrintable(QString("relative L2 %1 > %2").arg(err).arg(tolerance)));
 }
 
-/// After the same steps, every field of the state (u, u_prev, packed PML strips) matches the CPU's, shape for shape.
+/// After the same steps, every field of the state (u, u_prev, packed PML strips) matches the CPU's, shape for
+/// shape.
 inline void check_state_fields_match_cpu(const std::string& backend, double tolerance) {
     const Model m = blob_model(30, 40, 10);
     const Acquisition acq = one_shot({60, 50}, {{300, 200}});
@@ -70,7 +72,8 @@ inline void check_state_fields_match_cpu(const std::string& backend, double tole
         QCOMPARE(fb[i].rows, fa[i].rows);
         QCOMPARE(fb[i].cols, fa[i].cols);
         double norm = 0;
-        for (float v : fa[i].span()) norm += double(v) * v;
+        for (float v : fa[i].span())
+            norm += double(v) * v;
         QVERIFY2(norm > 0, "the wave must reach every PML variable for this check to mean something");
         const double err = relative_difference(fb[i].span(), fa[i].span());
         qInfo("field %zu (%lld x %lld): relative difference %.3g", i, static_cast<long long>(fa[i].rows),
@@ -79,7 +82,8 @@ inline void check_state_fields_match_cpu(const std::string& backend, double tole
     }
 }
 
-/// Adjoint steps with residual injection and a gradient snapshot: the adjoint field and the gradient match the CPU.
+/// Adjoint steps with residual injection and a gradient snapshot: the adjoint field and the gradient match
+/// the CPU.
 inline void check_adjoint_matches_cpu(const std::string& backend, double tolerance) {
     const Model m = blob_model(24, 36, 10);
     const Acquisition acq = one_shot({100, 60}, line_of_points(4, 20, 330, 30));
@@ -111,12 +115,15 @@ inline void check_adjoint_matches_cpu(const std::string& backend, double toleran
 }
 
 /// The misfit gradient (forward, checkpoints, adjoint, gradient snapshots) of two shots matches the CPU's.
-inline void check_gradient_matches_cpu(const std::string& backend, const std::string& schedule, double tolerance) {
+inline void check_gradient_matches_cpu(const std::string& backend, const std::string& schedule,
+                                       double tolerance) {
     const Model truth = blob_model(30, 50, 10);
     Model start = truth;
-    for (auto& v : start.vp_mps) v = 1800 + (v - 1800) * 0.5f;
+    for (auto& v : start.vp_mps)
+        v = 1800 + (v - 1800) * 0.5f;
     Acquisition acq;
-    for (double sx : {90.0, 370.0}) acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    for (double sx : {90.0, 370.0})
+        acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
     Simulation cpu(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, "cpu");
     Simulation other(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, backend);
     cpu.set_model(truth);
@@ -127,15 +134,15 @@ inline void check_gradient_matches_cpu(const std::string& backend, const std::st
     const auto got = compute_gradient(other, start, observed, opt);
     const double e_misfit = std::abs(got.misfit - ref.misfit) / ref.misfit;
     const double e_grad = relative_difference(got.gradient, ref.gradient);
-    qInfo("%s vs cpu (%s): misfit %.9g vs %.9g (%.3g), gradient %.3g", backend.c_str(), schedule.c_str(), got.misfit,
-          ref.misfit, e_misfit, e_grad);
+    qInfo("%s vs cpu (%s): misfit %.9g vs %.9g (%.3g), gradient %.3g", backend.c_str(), schedule.c_str(),
+          got.misfit, ref.misfit, e_misfit, e_grad);
     QVERIFY(ref.misfit > 0);
     QVERIFY2(e_misfit <= tolerance, qPrintable(QString::number(e_misfit)));
     QVERIFY2(e_grad <= tolerance, qPrintable(QString::number(e_grad)));
 }
 
-/// Save a state through fields()/to_host(), restore it into a state holding other data: the run continues bit for
-/// bit (traces and every field), on any backend.
+/// Save a state through fields()/to_host(), restore it into a state holding other data: the run continues bit
+/// for bit (traces and every field), on any backend.
 inline void check_resume_is_bit_exact(const std::string& backend) {
     const Model m = blob_model(30, 44, 10);
     Simulation sim(m.grid, one_shot({200, 150}, line_of_points(4, 50, 400, 20)), settings(6, 12, 0.001, 300),
@@ -149,13 +156,15 @@ inline void check_resume_is_bit_exact(const std::string& backend) {
     p.forward(*a, cut, g, sim.inner_source(), straight.data(), nt);
     a->to_host();
     std::vector<std::vector<float>> saved;
-    for (const auto& f : a->fields()) saved.emplace_back(f.data, f.data + f.size());
+    for (const auto& f : a->fields())
+        saved.emplace_back(f.data, f.data + f.size());
     p.forward(*a, nt - cut, g, sim.inner_source(), straight.data(), nt);
 
     auto b = p.new_state();
-    p.forward(*b, 7, g, sim.inner_source(), nullptr, nt);  // data that the restore must overwrite
+    p.forward(*b, 7, g, sim.inner_source(), nullptr, nt); // data that the restore must overwrite
     auto fields = b->fields();
-    for (std::size_t i = 0; i < fields.size(); ++i) std::copy(saved[i].begin(), saved[i].end(), fields[i].data);
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        std::copy(saved[i].begin(), saved[i].end(), fields[i].data);
     b->from_host();
     b->step = cut;
     std::copy(straight.begin(), straight.end(), resumed.begin());
@@ -170,7 +179,8 @@ inline void check_resume_is_bit_exact(const std::string& backend) {
         QVERIFY(std::memcmp(fa[i].data, fb[i].data, std::size_t(fa[i].size()) * sizeof(float)) == 0);
 }
 
-/// <B dv, dd> = <dv, B^T dd> with Born modelling and the gradient engine on `backend` (tst_gradient.cpp's test).
+/// <B dv, dd> = <dv, B^T dd> with Born modelling and the gradient engine on `backend` (tst_gradient.cpp's
+/// test).
 inline void check_born_dot_product(const std::string& backend, int order, double dt, double tolerance) {
     // tst_gradient.cpp's setup, where the CPU meets 1e-5 (smaller ones lose digits to float32 cancellation).
     const Model m = blob_model(40, 60, 10);
@@ -203,8 +213,8 @@ inline void check_born_dot_product(const std::string& backend, int order, double
     const auto g = compute_gradient(sim, m, {sim.empty_gather(0)}, opt);
     const double lhs = dot(b_dv, dd), rhs = dot(dv, g.gradient);
     const double rel = std::abs(lhs - rhs) / std::max(std::abs(lhs), std::abs(rhs));
-    qInfo("%s order %d: <B dv, dd> = %.9g  <dv, B^T dd> = %.9g  relative difference %.3g", backend.c_str(), order, lhs,
-          rhs, rel);
+    qInfo("%s order %d: <B dv, dd> = %.9g  <dv, B^T dd> = %.9g  relative difference %.3g", backend.c_str(),
+          order, lhs, rhs, rel);
     QVERIFY(std::abs(lhs) > 0);
     QVERIFY2(rel < tolerance, qPrintable(QString::number(rel)));
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Helpers for the HDF5 file tests (model files, projects): external HDF5 tools, byte-level file surgery, bit-exact
-// comparisons and capturing stderr (to prove the HDF5 layer prints nothing).
+// Helpers for the HDF5 file tests (model files, projects): external HDF5 tools, byte-level file surgery,
+// bit-exact comparisons and capturing stderr (to prove the HDF5 layer prints nothing).
 #include <QByteArray>
 #include <QFile>
 #include <QProcess>
@@ -19,7 +19,8 @@
 
 namespace fwi::test {
 
-/// Runs an HDF5 command-line tool; false when the tool is not installed. Output (stdout + stderr) in `output`.
+/// Runs an HDF5 command-line tool; false when the tool is not installed. Output (stdout + stderr) in
+/// `output`.
 inline bool run_tool(const QString& tool, const QStringList& arguments, int& exit_code, QByteArray& output) {
     const QString exe = QStandardPaths::findExecutable(tool);
     if (exe.isEmpty()) return false;
@@ -32,12 +33,14 @@ inline bool run_tool(const QString& tool, const QStringList& arguments, int& exi
     return true;
 }
 
-/// Floats with random bit patterns in [lo, hi) (not just round numbers), so that round trips prove bit-exactness.
+/// Floats with random bit patterns in [lo, hi) (not just round numbers), so that round trips prove
+/// bit-exactness.
 inline std::vector<float> random_floats(std::size_t n, float lo, float hi, unsigned seed) {
     std::mt19937 generator(seed);
     std::uniform_real_distribution<float> value(lo, hi);
     std::vector<float> v(n);
-    for (auto& x : v) x = value(generator);
+    for (auto& x : v)
+        x = value(generator);
     return v;
 }
 
@@ -45,7 +48,9 @@ template <class T> bool same_bits(const std::vector<T>& a, const std::vector<T>&
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
-inline bool same_or_both_nan(double a, double b) { return a == b || (a != a && b != b); }
+inline bool same_or_both_nan(double a, double b) {
+    return a == b || (a != a && b != b);
+}
 
 inline QByteArray read_bytes(const QString& path) {
     QFile file(path);
@@ -59,7 +64,7 @@ inline bool write_bytes(const QString& path, const QByteArray& bytes) {
 
 /// Captures what the process writes to stderr (fd 2) while alive; text() ends the capture and returns it.
 class StderrCapture {
-public:
+  public:
     StderrCapture() {
         std::fflush(stderr);
         file_ = std::tmpfile();
@@ -79,11 +84,12 @@ public:
         std::rewind(file_);
         char buffer[4096];
         std::size_t n = 0;
-        while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0) out.append(buffer, n);
+        while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0)
+            out.append(buffer, n);
         return out;
     }
 
-private:
+  private:
     void restore() {
         if (saved_ >= 0) {
             std::fflush(stderr);

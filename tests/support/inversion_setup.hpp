@@ -1,8 +1,8 @@
 #pragma once
 // A small synthetic inversion shared by the inversion tests: a circular anomaly (smooth edge) in a constant
-// background, 40 x 60 cells at 10 m, 4 sources along the top and receivers along the top and the bottom (transmission
-// through the anomaly makes the problem converge in a few iterations). Observed data are modelled from the true model
-// (inverse crime: the tests check the optimisation, not the physics).
+// background, 40 x 60 cells at 10 m, 4 sources along the top and receivers along the top and the bottom
+// (transmission through the anomaly makes the problem converge in a few iterations). Observed data are
+// modelled from the true model (inverse crime: the tests check the optimisation, not the physics).
 #include "fwi/inversion.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/simulation.hpp"
@@ -19,10 +19,12 @@ struct SmallInversion {
 inline SmallInversion small_inversion(int shots = 4) {
     SmallInversion s;
     s.truth = circle_anomaly_model(40, 60, 10, 10, 2000, 2300, 300, 200, 90, 40);
-    s.start = circle_anomaly_model(40, 60, 10, 10, 2000, 2000, 300, 200, 90, 0);  // the background alone
+    s.start = circle_anomaly_model(40, 60, 10, 10, 2000, 2000, 300, 200, 90, 0); // the background alone
     std::vector<Point2D> receivers = line_of_points(24, 20, 570, 20);
-    for (const auto& p : line_of_points(24, 20, 570, 370)) receivers.push_back(p);
-    for (const auto& src : line_of_points(shots, 60, 540, 30)) s.acquisition.shots.push_back({src, receivers});
+    for (const auto& p : line_of_points(24, 20, 570, 370))
+        receivers.push_back(p);
+    for (const auto& src : line_of_points(shots, 60, 540, 30))
+        s.acquisition.shots.push_back({src, receivers});
     s.propagation.order = 4;
     s.propagation.pml_width = 12;
     s.propagation.freq_hz = 15;

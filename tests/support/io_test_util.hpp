@@ -13,8 +13,7 @@
 namespace fwi_test {
 
 /// The message of the expected exception type E, or a marker that the test's fragment checks cannot match.
-template <typename E, typename F>
-std::string error_message(F&& f) {
+template <typename E, typename F> std::string error_message(F&& f) {
     try {
         f();
     } catch (const E& e) {
@@ -36,24 +35,26 @@ inline std::vector<char> read_bytes(const std::string& path) {
     return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-template <typename T>
-void append_le(std::vector<char>& out, T value) {
+template <typename T> void append_le(std::vector<char>& out, T value) {
     char b[sizeof(T)];
-    std::memcpy(b, &value, sizeof(T));  // the test hosts are little-endian, as the formats under test
+    std::memcpy(b, &value, sizeof(T)); // the test hosts are little-endian, as the formats under test
     out.insert(out.end(), b, b + sizeof(T));
 }
 
 inline bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 } // namespace fwi_test
 
-/// Checks that `statement` throws exactly `ExceptionType` (or a subtype) whose message contains every fragment.
-#define FWI_VERIFY_ERROR(ExceptionType, statement, ...)                                                              \
-    do {                                                                                                             \
-        const std::string fwi_msg_ = fwi_test::error_message<ExceptionType>([&] { statement; });                     \
-        for (const char* fwi_frag_ : {__VA_ARGS__})                                                                  \
-            QVERIFY2(fwi_msg_.find(fwi_frag_) != std::string::npos,                                                  \
-                     qPrintable(QString("expected '%1' in: %2").arg(fwi_frag_, QString::fromStdString(fwi_msg_))));  \
+/// Checks that `statement` throws exactly `ExceptionType` (or a subtype) whose message contains every
+/// fragment.
+#define FWI_VERIFY_ERROR(ExceptionType, statement, ...)                                                      \
+    do {                                                                                                     \
+        const std::string fwi_msg_ = fwi_test::error_message<ExceptionType>([&] { statement; });             \
+        for (const char* fwi_frag_ : {__VA_ARGS__})                                                          \
+            QVERIFY2(fwi_msg_.find(fwi_frag_) != std::string::npos,                                          \
+                     qPrintable(                                                                             \
+                         QString("expected '%1' in: %2").arg(fwi_frag_, QString::fromStdString(fwi_msg_)))); \
     } while (0)

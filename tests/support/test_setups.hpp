@@ -46,7 +46,8 @@ inline Acquisition one_shot(Point2D source, std::vector<Point2D> receivers) {
 
 inline double dot(const std::vector<float>& a, const std::vector<float>& b) {
     double s = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) s += double(a[i]) * double(b[i]);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        s += double(a[i]) * double(b[i]);
     return s;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Synthetic fields for codec and store tests: a smooth wavefield-like Ricker ring, random values and special values.
+// Synthetic fields for codec and store tests: a smooth wavefield-like Ricker ring, random values and special
+// values.
 #include "fwi/field.hpp"
 
 #include <bit>
@@ -16,16 +17,19 @@ struct Field2D {
     std::int64_t rows = 0, cols = 0;
     std::vector<float> values;
     Field2D() = default;
-    Field2D(std::int64_t r, std::int64_t c, float fill = 0) : rows(r), cols(c), values(std::size_t(r * c), fill) {}
+    Field2D(std::int64_t r, std::int64_t c, float fill = 0)
+        : rows(r), cols(c), values(std::size_t(r * c), fill) {}
     FieldView view() { return {values.data(), rows, cols}; }
     ConstFieldView cview() const { return {values.data(), rows, cols}; }
     float& at(std::int64_t iz, std::int64_t ix) { return values[std::size_t(iz * cols + ix)]; }
 };
 
 /// A wavefront some time after a point source fired: a Ricker pulse (width `sigma_cells`) on a ring of radius
-/// `radius_cells` around (cz, cx) with 1/sqrt(r) geometric spreading, plus a weaker reflected ring, scaled so the
-/// largest |value| is about `amplitude`. Far from the rings the values fall to (almost) zero, as in a real snapshot.
-inline Field2D ricker_ring(std::int64_t rows, std::int64_t cols, double amplitude = 1.0, double sigma_cells = 5.0) {
+/// `radius_cells` around (cz, cx) with 1/sqrt(r) geometric spreading, plus a weaker reflected ring, scaled so
+/// the largest |value| is about `amplitude`. Far from the rings the values fall to (almost) zero, as in a
+/// real snapshot.
+inline Field2D ricker_ring(std::int64_t rows, std::int64_t cols, double amplitude = 1.0,
+                           double sigma_cells = 5.0) {
     Field2D f(rows, cols);
     const double cz = 0.41 * double(rows), cx = 0.53 * double(cols);
     const double r0 = 0.3 * double(std::min(rows, cols)), r1 = 0.18 * double(std::min(rows, cols));
@@ -45,7 +49,8 @@ inline Field2D random_field(std::int64_t rows, std::int64_t cols, unsigned seed,
     Field2D f(rows, cols);
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(-scale, scale);
-    for (auto& v : f.values) v = dist(rng);
+    for (auto& v : f.values)
+        v = dist(rng);
     return f;
 }
 
@@ -53,7 +58,8 @@ inline Field2D random_field(std::int64_t rows, std::int64_t cols, unsigned seed,
 inline Field2D random_bits_field(std::int64_t rows, std::int64_t cols, unsigned seed) {
     Field2D f(rows, cols);
     std::mt19937 rng(seed);
-    for (auto& v : f.values) v = std::bit_cast<float>(std::uint32_t(rng()));
+    for (auto& v : f.values)
+        v = std::bit_cast<float>(std::uint32_t(rng()));
     return f;
 }
 
@@ -69,18 +75,21 @@ inline Field2D special_values_field(std::int64_t rows, std::int64_t cols) {
 }
 
 inline bool bit_equal(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
 }
 
 inline double max_abs_error(const std::vector<float>& a, const std::vector<float>& b) {
     double e = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) e = std::max(e, std::abs(double(a[i]) - double(b[i])));
+    for (std::size_t i = 0; i < a.size(); ++i)
+        e = std::max(e, std::abs(double(a[i]) - double(b[i])));
     return e;
 }
 
 inline double max_abs(const std::vector<float>& a) {
     double m = 0;
-    for (float v : a) m = std::max(m, std::abs(double(v)));
+    for (float v : a)
+        m = std::max(m, std::abs(double(v)));
     return m;
 }
 

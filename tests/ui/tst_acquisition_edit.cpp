@@ -1,8 +1,8 @@
-// The pure pieces behind the editors: acquisition edits (shared spreads, refusals), the undoable document, the
-// prediction adapter's response to settings, and the codec spec check.
+// The pure pieces behind the editors: acquisition edits (shared spreads, refusals), the undoable document,
+// the prediction adapter's response to settings, and the codec spec check.
+#include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
-#include "fwi/acquisition_check.hpp"
 #include "fwi/schedules.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
 #include "fwi/ui/demo_projects.hpp"
@@ -18,7 +18,7 @@ using namespace fwi::ui;
 
 class TestAcquisitionEdit : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void shared_spread_stays_shared();
     void per_shot_receivers_edit_the_active_shot();
     void refusals_name_the_problem();
@@ -29,7 +29,7 @@ private slots:
 };
 
 namespace {
-const Grid2D grid(101, 201, 10, 10);  // 2000 m x 1000 m
+const Grid2D grid(101, 201, 10, 10); // 2000 m x 1000 m
 }
 
 void TestAcquisitionEdit::shared_spread_stays_shared() {
@@ -40,17 +40,18 @@ void TestAcquisitionEdit::shared_spread_stays_shared() {
     QVERIFY(receivers_shared(a));
     a = with_point_added(a, grid, PointKind::Source, {700, 30}, 0);
     QCOMPARE(a.shots.size(), std::size_t(3));
-    QCOMPARE(a.shots[2].receivers, a.shots[0].receivers);  // the new shot is recorded by the spread
+    QCOMPARE(a.shots[2].receivers, a.shots[0].receivers); // the new shot is recorded by the spread
     a = with_point_moved(a, grid, {PointKind::Receiver, 0}, {5, 6}, 2);
     QVERIFY(receivers_shared(a));
     QCOMPARE(a.shots[1].receivers[0], (Point2D{5, 6}));
-    a = with_points_deleted(a, {{PointKind::Receiver, 0}, {PointKind::Receiver, 2}, {PointKind::Receiver, 0}}, 0);
+    a = with_points_deleted(a, {{PointKind::Receiver, 0}, {PointKind::Receiver, 2}, {PointKind::Receiver, 0}},
+                            0);
     QCOMPARE(a.shots[0].receivers.size(), std::size_t(2));
     QCOMPARE(a.shots[0].receivers[0].x_m, 1000.0);
     QVERIFY(receivers_shared(a));
     a = with_receiver_line(a, grid, {0, 100}, {1000, 100}, 5, 0);
     QCOMPARE(a.shots[1].receivers.size(), std::size_t(7));
-    QCOMPARE(a.shots[1].receivers[3].x_m, 250.0);  // appended after the 2 left: 0, 250, 500, ...
+    QCOMPARE(a.shots[1].receivers[3].x_m, 250.0); // appended after the 2 left: 0, 250, 500, ...
 }
 
 void TestAcquisitionEdit::per_shot_receivers_edit_the_active_shot() {
@@ -61,7 +62,7 @@ void TestAcquisitionEdit::per_shot_receivers_edit_the_active_shot() {
     QCOMPARE(a.shots[0].receivers.size(), std::size_t(2));
     QCOMPARE(a.shots[1].receivers.size(), std::size_t(2));
     QCOMPARE(receivers_of(a, 1)[1].x_m, 70.0);
-    QCOMPARE(receivers_of(a, 99).size(), std::size_t(2));  // clamped to the last shot
+    QCOMPARE(receivers_of(a, 99).size(), std::size_t(2)); // clamped to the last shot
     a = with_points_deleted(a, {{PointKind::Source, 0}}, 0);
     QCOMPARE(a.shots.size(), std::size_t(1));
     QCOMPARE(a.shots[0].source.x_m, 900.0);
@@ -73,11 +74,13 @@ void TestAcquisitionEdit::refusals_name_the_problem() {
         with_point_added(a, grid, PointKind::Receiver, {2000.5, 10}, 0);
         QFAIL("outside point accepted");
     } catch (const ConfigError& e) {
-        QVERIFY(QString(e.what()).contains("Receiver at (2000.5, 10.0) m is outside the model (x 0..2000.0 m"));
+        QVERIFY(
+            QString(e.what()).contains("Receiver at (2000.5, 10.0) m is outside the model (x 0..2000.0 m"));
     }
     QVERIFY(inside_model(grid, {2000, 1000}));
     QVERIFY(!inside_model(grid, {0, -0.1}));
-    QVERIFY_THROWS_EXCEPTION(ConfigError, with_point_added(Acquisition{}, grid, PointKind::Receiver, {1, 1}, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError,
+                             with_point_added(Acquisition{}, grid, PointKind::Receiver, {1, 1}, 0));
     QVERIFY_THROWS_EXCEPTION(ConfigError, with_point_moved(a, grid, {PointKind::Receiver, 2}, {1, 1}, 0));
     QVERIFY_THROWS_EXCEPTION(ConfigError, with_points_deleted(a, {{PointKind::Source, 1}}, 0));
     QVERIFY_THROWS_EXCEPTION(ConfigError, with_receiver_line(a, grid, {0, 0}, {10, 0}, 0, 0));
@@ -94,7 +97,7 @@ void TestAcquisitionEdit::document_undo_and_dirty() {
     QSignalSpy dirty(&doc, &ProjectDocument::dirty_changed);
     QSignalSpy changed(&doc, &ProjectDocument::changed);
     QVERIFY(!doc.dirty());
-    doc.edit_acquisition(p.experiment.acquisition, "no-op");  // equal value: no undo step
+    doc.edit_acquisition(p.experiment.acquisition, "no-op"); // equal value: no undo step
     QCOMPARE(doc.undo_stack()->count(), 0);
     PropagationSettings prop = doc.experiment().propagation;
     prop.freq_hz = 7;
@@ -114,7 +117,7 @@ void TestAcquisitionEdit::document_undo_and_dirty() {
     doc.mark_saved("/tmp/y.fwi");
     QVERIFY(!doc.dirty());
     QCOMPARE(doc.path(), QString("/tmp/y.fwi"));
-    doc.set_active_shot(5);  // clamped: one shot
+    doc.set_active_shot(5); // clamped: one shot
     QCOMPARE(doc.active_shot(), 0);
 }
 
@@ -124,12 +127,13 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     e.acquisition = surface_survey(2, 100, 1900, 20, 10, 0, 2000, 20);
     e.propagation.dt_s = 0.002;
     e.propagation.nt = 501;
-    e.propagation.pml_width = 17;  // a padded shape no other test measures: the first predict() cannot be cached
+    e.propagation.pml_width =
+        17; // a padded shape no other test measures: the first predict() cannot be cached
     RunPredictor predictor;
     predictor.set_backend("cpu");
     const RunPrediction unmeasured = predictor.predict(e);
     QVERIFY(!unmeasured.ok && unmeasured.calibrating);
-    QVERIFY(unmeasured.inner_steps >= 500);  // the steps are known before the costs
+    QVERIFY(unmeasured.inner_steps >= 500); // the steps are known before the costs
 
     const RunPrediction all = predictor.predict_now(e);
     QVERIFY2(all.ok, qPrintable(all.error));
@@ -137,8 +141,8 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     StepCosts measured;
     QVERIFY(predictor.cached_costs(e, measured));
     QVERIFY(measured.forward_step_s > 0 && measured.adjoint_step_s > 0);
-    // Store-all: every step once forward (writing its snapshot) and once adjoint, one snapshot per step stored and
-    // read back, the first touch of the peak memory, nothing else.
+    // Store-all: every step once forward (writing its snapshot) and once adjoint, one snapshot per step
+    // stored and read back, the first touch of the peak memory, nothing else.
     const auto l = all.inner_steps;
     const Prediction& shot = all.per_shot;
     QCOMPARE(shot.counts.snapshot_steps, l);
@@ -147,12 +151,12 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     QCOMPARE(all.peak_bytes, std::uint64_t(l) * measured.snapshot_bytes);
     const StepCosts& c = all.costs;
     const double per_snapshot = c.write_s(0, c.snapshot_bytes) + c.read_s(0, c.snapshot_bytes);
-    const double expected =
-        double(l) * (measured.forward_step_s + measured.snapshot_write_s + measured.adjoint_step_s + per_snapshot) +
-        measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
+    const double expected = double(l) * (measured.forward_step_s + measured.snapshot_write_s +
+                                         measured.adjoint_step_s + per_snapshot) +
+                            measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
     QVERIFY2(std::abs(shot.total_s - expected) <= 1e-9 * expected,
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));
-    QCOMPARE(all.gradient_seconds, 2 * shot.total_s);  // two shots, one after the other
+    QCOMPARE(all.gradient_seconds, 2 * shot.total_s); // two shots, one after the other
     QCOMPARE(all.forward_seconds, 2.0 * double(l) * measured.forward_step_s);
     QVERIFY(!all.alternatives.empty());
 
@@ -210,7 +214,7 @@ void TestAcquisitionEdit::prediction_reports_bad_settings() {
     e.gradient.schedule = "all";
     e.propagation.dt_s = -1;
     QVERIFY(!predictor.predict(e).ok);
-    QVERIFY(predictor.predict(Experiment{}).error.size() > 0);  // no model
+    QVERIFY(predictor.predict(Experiment{}).error.size() > 0); // no model
     QCOMPARE(format_bytes(1'500'000), QString("1.50 MB"));
     QCOMPARE(format_seconds(0.25), QString("250 ms"));
     QCOMPARE(format_seconds(125), QString("2 min 5 s"));
@@ -223,7 +227,7 @@ void TestAcquisitionEdit::demos_are_valid_projects() {
         validate_model(e.true_model, "true model");
         validate_model(e.current_model, "current model");
         QVERIFY(e.true_model.grid == e.initial_model.grid);
-        validate_acquisition(e.acquisition, e.true_model.grid);  // throws if a point is outside
+        validate_acquisition(e.acquisition, e.true_model.grid); // throws if a point is outside
         QVERIFY(!e.acquisition.shots.empty());
         const RunPrediction prediction = RunPredictor().predict_now(e);
         QVERIFY2(prediction.ok, qPrintable(name + ": " + prediction.error));

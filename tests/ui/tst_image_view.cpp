@@ -1,5 +1,5 @@
-// ImageView: what the user sees matches the data (colour under a known cell), the pixel <-> metre mapping is exact,
-// and zoom keeps the point under the cursor fixed.
+// ImageView: what the user sees matches the data (colour under a known cell), the pixel <-> metre mapping is
+// exact, and zoom keeps the point under the cursor fixed.
 #include "fwi/ui/image_view.hpp"
 #include "fwi/ui/view_transform.hpp"
 #include "ui_test_main.hpp"
@@ -12,7 +12,7 @@ using namespace fwi::ui;
 
 class TestImageView : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void transform_round_trip();
     void fit_box_shows_whole_box();
     void zoom_keeps_anchor();
@@ -74,7 +74,7 @@ void TestImageView::renders_colours_where_cells_are() {
     };
     QVERIFY2(grey_at(0, 0) < 20, "top-left cell (value 0) is black");
     QVERIFY2(grey_at(100, 100) > 235, "bottom-right cell (value 3) is white");
-    const int g1 = grey_at(100, 0), g2 = grey_at(0, 100);  // value 1 (top-right) and 2 (bottom-left)
+    const int g1 = grey_at(100, 0), g2 = grey_at(0, 100); // value 1 (top-right) and 2 (bottom-left)
     QVERIFY2(std::abs(g1 - 85) < 20 && std::abs(g2 - 170) < 20, qPrintable(QString("%1 %2").arg(g1).arg(g2)));
 }
 
@@ -86,7 +86,7 @@ void TestImageView::cursor_readout_reports_value() {
     const std::vector<float> v{10, 20, 30, 40, 50, 60};
     view.set_image(v, 2, 3, 5, 5);
     QSignalSpy spy(&view, &ImageView::cursor_moved);
-    const QPointF p = view.to_widget({10, 5});  // cell (iz 1, ix 2) = 60
+    const QPointF p = view.to_widget({10, 5}); // cell (iz 1, ix 2) = 60
     QTest::mouseMove(&view, p.toPoint());
     QTRY_VERIFY(!spy.isEmpty());
     const auto args = spy.last();

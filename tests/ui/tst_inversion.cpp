@@ -1,6 +1,6 @@
-// Run › Invert end to end on the toy demo with the real engine: two iterations lower the misfit, the model view
-// and the misfit plot follow each iteration live, the result is one undoable edit; a cancel mid-run keeps exactly
-// the completed iterations with their optimizer state (a resume would continue from them).
+// Run › Invert end to end on the toy demo with the real engine: two iterations lower the misfit, the model
+// view and the misfit plot follow each iteration live, the result is one undoable edit; a cancel mid-run
+// keeps exactly the completed iterations with their optimizer state (a resume would continue from them).
 #include "fwi/inversion_project.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
@@ -21,13 +21,13 @@ using namespace fwi::ui;
 
 class TestInversion : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase();
     void cleanupTestCase();
     void two_iterations_lower_the_misfit_and_update_the_views();
     void cancel_keeps_the_last_completed_iteration();
 
-private:
+  private:
     std::size_t inversion_points() const {
         PlotView* plot = window_->run_monitor()->misfit_plot();
         return plot->point_count(plot->find_series("inversion"));
@@ -52,7 +52,9 @@ void TestInversion::initTestCase() {
     QVERIFY(!window_->document()->project().observed.empty());
 }
 
-void TestInversion::cleanupTestCase() { window_.reset(); }
+void TestInversion::cleanupTestCase() {
+    window_.reset();
+}
 
 void TestInversion::two_iterations_lower_the_misfit_and_update_the_views() {
     MainWindow& w = *window_;
@@ -63,7 +65,8 @@ void TestInversion::two_iterations_lower_the_misfit_and_update_the_views() {
     const int undo_before = doc->undo_stack()->count();
     QSignalSpy finished(w.job_runner(), &JobRunner::finished);
     QVERIFY(w.run_invert());
-    // Live: the starting model's misfit, then iteration 1 reaches the plot and the model view before the run ends.
+    // Live: the starting model's misfit, then iteration 1 reaches the plot and the model view before the run
+    // ends.
     QTRY_VERIFY_WITH_TIMEOUT(inversion_points() >= 2, 120'000);
     QVERIFY(w.job_runner()->wait(180'000));
     QCOMPARE(finished.count(), 1);
@@ -72,16 +75,20 @@ void TestInversion::two_iterations_lower_the_misfit_and_update_the_views() {
 
     const Project& p = doc->project();
     QCOMPARE(p.history.size(), std::size_t(3));
-    for (int i = 0; i < 3; ++i) QCOMPARE(p.history[std::size_t(i)].iteration, i);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(p.history[std::size_t(i)].iteration, i);
     QVERIFY2(p.history[1].misfit < p.history[0].misfit && p.history[2].misfit < p.history[1].misfit,
-             qPrintable(QString("misfits %1, %2, %3").arg(p.history[0].misfit).arg(p.history[1].misfit).arg(p.history[2].misfit)));
-    QVERIFY(p.history[2].model_error < p.history[0].model_error);  // closer to the true model, too
+             qPrintable(QString("misfits %1, %2, %3")
+                            .arg(p.history[0].misfit)
+                            .arg(p.history[1].misfit)
+                            .arg(p.history[2].misfit)));
+    QVERIFY(p.history[2].model_error < p.history[0].model_error); // closer to the true model, too
     QVERIFY(p.experiment.current_model.vp_mps == p.history.back().model.vp_mps);
     QVERIFY(p.experiment.current_model.vp_mps != initial.vp_mps);
     QCOMPARE(p.misfit, p.history.back().misfit);
     QCOMPARE(p.optimizer_state.at("inversion.iteration").at(0), 2.0);
     QVERIFY(doc->dirty());
-    QCOMPARE(doc->undo_stack()->count(), undo_before + 1);  // one undo step for the whole inversion
+    QCOMPARE(doc->undo_stack()->count(), undo_before + 1); // one undo step for the whole inversion
 
     // The model view shows the inverted model: at the cell that changed most, it reads the new velocity.
     std::size_t most = 0;
@@ -89,7 +96,8 @@ void TestInversion::two_iterations_lower_the_misfit_and_update_the_views() {
         if (std::abs(p.experiment.current_model.vp_mps[i] - initial.vp_mps[i]) >
             std::abs(p.experiment.current_model.vp_mps[most] - initial.vp_mps[most]))
             most = i;
-    const double x = double(std::int64_t(most) % g.nx()) * g.dx(), z = double(std::int64_t(most) / g.nx()) * g.dz();
+    const double x = double(std::int64_t(most) % g.nx()) * g.dx(),
+                 z = double(std::int64_t(most) / g.nx()) * g.dz();
     float shown = 0;
     QVERIFY(w.model_view()->value_at(x, z, shown));
     QCOMPARE(shown, p.experiment.current_model.vp_mps[most]);
@@ -112,7 +120,7 @@ void TestInversion::cancel_keeps_the_last_completed_iteration() {
     set_iterations(6);
     QSignalSpy finished(w.job_runner(), &JobRunner::finished);
     QVERIFY(w.run_invert());
-    QTRY_VERIFY_WITH_TIMEOUT(inversion_points() >= 2, 120'000);  // iteration 1 completed
+    QTRY_VERIFY_WITH_TIMEOUT(inversion_points() >= 2, 120'000); // iteration 1 completed
     w.job_runner()->cancel();
     QVERIFY(w.job_runner()->wait(60'000));
     QCOMPARE(finished.count(), 1);
@@ -122,9 +130,10 @@ void TestInversion::cancel_keeps_the_last_completed_iteration() {
     QVERIFY(!p.history.empty());
     const int last = p.history.back().iteration;
     QVERIFY2(last >= 1 && last < 6, qPrintable(QString("last completed iteration %1").arg(last)));
-    QCOMPARE(p.history.size(), std::size_t(last + 1));  // 0..last, no partial iteration
-    QCOMPARE(inversion_points(), p.history.size());     // everything plotted was kept, and only that
-    for (std::size_t i = 1; i < p.history.size(); ++i) QVERIFY(p.history[i].misfit < p.history[i - 1].misfit);
+    QCOMPARE(p.history.size(), std::size_t(last + 1)); // 0..last, no partial iteration
+    QCOMPARE(inversion_points(), p.history.size());    // everything plotted was kept, and only that
+    for (std::size_t i = 1; i < p.history.size(); ++i)
+        QVERIFY(p.history[i].misfit < p.history[i - 1].misfit);
     QVERIFY(p.experiment.current_model.vp_mps == p.history.back().model.vp_mps);
     QCOMPARE(p.optimizer_state.at("inversion.iteration").at(0), double(last));
     QVERIFY(doc->undo_stack()->undoText().contains("Invert"));

@@ -1,5 +1,5 @@
-// JobRunner: events and fields reach the GUI thread throttled; cancel is prompt and leaves the GUI responsive;
-// pause stops progress; errors arrive as messages; results are applied only on success.
+// JobRunner: events and fields reach the GUI thread throttled; cancel is prompt and leaves the GUI
+// responsive; pause stops progress; errors arrive as messages; results are applied only on success.
 #include "fwi/error.hpp"
 #include "fwi/ui/job_runner.hpp"
 #include "ui_test_main.hpp"
@@ -25,7 +25,7 @@ struct Collected {
 
 class TestJobRunner : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void events_and_fields_are_throttled();
     void cancel_is_prompt_and_gui_stays_responsive();
     void pause_stops_progress();
@@ -51,7 +51,7 @@ void TestJobRunner::events_and_fields_are_throttled() {
     connect(&runner, &JobRunner::field, this, [&](FieldFramePtr f) {
         ++c.frames;
         QCOMPARE(f->values.size(), std::size_t(12));
-        QCOMPARE(f->values[5], float(f->step));  // the copy holds what the engine showed at that step
+        QCOMPARE(f->values[5], float(f->step)); // the copy holds what the engine showed at that step
         c.last_frame_step = f->step;
     });
     std::atomic<int> copies_offered{0};
@@ -73,7 +73,7 @@ void TestJobRunner::events_and_fields_are_throttled() {
                 std::fill(field.begin(), field.end(), float(s));
                 ctx.observer->on_field(FieldKind::ForwardWavefield, s, {field.data(), 3, 4});
             }
-            if (s % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5));  // ~1 s in all
+            if (s % 100 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(5)); // ~1 s in all
         }
         return [&] { applied = true; };
     }));
@@ -85,12 +85,14 @@ void TestJobRunner::events_and_fields_are_throttled() {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(1).value<JobRunner::Outcome>(), JobRunner::Succeeded);
     QVERIFY(applied);
-    QCOMPARE(c.steps, std::int64_t(steps));  // nothing lost
+    QCOMPARE(c.steps, std::int64_t(steps)); // nothing lost
     // Bounded rates: batches at <= 20/s and frames at <= 10/s (plus the final flush / first frame).
-    QVERIFY2(c.batches <= int(seconds * 20) + 3, qPrintable(QString("%1 batches in %2 s").arg(c.batches).arg(seconds)));
-    QVERIFY2(c.frames <= int(seconds * 10) + 2, qPrintable(QString("%1 frames in %2 s").arg(c.frames).arg(seconds)));
+    QVERIFY2(c.batches <= int(seconds * 20) + 3,
+             qPrintable(QString("%1 batches in %2 s").arg(c.batches).arg(seconds)));
+    QVERIFY2(c.frames <= int(seconds * 10) + 2,
+             qPrintable(QString("%1 frames in %2 s").arg(c.frames).arg(seconds)));
     QVERIFY(c.frames >= 2);
-    QCOMPARE(copies_offered.load(), c.frames);  // a copy is made only when one is delivered
+    QCOMPARE(copies_offered.load(), c.frames); // a copy is made only when one is delivered
 }
 
 void TestJobRunner::cancel_is_prompt_and_gui_stays_responsive() {
@@ -102,7 +104,7 @@ void TestJobRunner::cancel_is_prompt_and_gui_stays_responsive() {
     bool applied = false;
     std::atomic<int> progress{0};
     QVERIFY(runner.start("long", [&](JobContext& ctx) -> std::function<void()> {
-        for (int s = 0; s < 60000; ++s) {  // a minute if nobody cancels
+        for (int s = 0; s < 60000; ++s) { // a minute if nobody cancels
             ctx.cancel->checkpoint();
             ++progress;
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -111,8 +113,9 @@ void TestJobRunner::cancel_is_prompt_and_gui_stays_responsive() {
     }));
     QTRY_VERIFY_WITH_TIMEOUT(progress.load() > 50, 5000);
     const int ticks_before = ticks;
-    QTest::qWait(300);  // the job runs; the event loop must keep turning
-    QVERIFY2(ticks - ticks_before >= 10, qPrintable(QString("timer fired %1 times in 300 ms").arg(ticks - ticks_before)));
+    QTest::qWait(300); // the job runs; the event loop must keep turning
+    QVERIFY2(ticks - ticks_before >= 10,
+             qPrintable(QString("timer fired %1 times in 300 ms").arg(ticks - ticks_before)));
     QSignalSpy finished(&runner, &JobRunner::finished);
     QElapsedTimer clock;
     clock.start();
@@ -139,7 +142,7 @@ void TestJobRunner::pause_stops_progress() {
     QSignalSpy paused(&runner, &JobRunner::paused_changed);
     runner.pause(true);
     QVERIFY(runner.paused());
-    QTest::qWait(100);  // let the worker reach its next checkpoint
+    QTest::qWait(100); // let the worker reach its next checkpoint
     const int at_pause = progress.load();
     QTest::qWait(300);
     QVERIFY2(progress.load() <= at_pause + 1, "no progress while paused");
@@ -199,7 +202,7 @@ void TestJobRunner::second_job_refused_while_running() {
 
 void TestJobRunner::posts_arrive_in_order_before_finished() {
     JobRunner runner;
-    std::vector<int> order;  // GUI thread only
+    std::vector<int> order; // GUI thread only
     connect(&runner, &JobRunner::events, this, [&](EventBatch b) {
         for (const Event& e : *b)
             if (e.type == EventType::Message) order.push_back(-int(e.step));
@@ -240,7 +243,8 @@ void TestJobRunner::stopped_early_is_cancelled_but_applied() {
     QCOMPARE(finished.count(), 1);
     QCOMPARE(finished.first().at(1).value<JobRunner::Outcome>(), JobRunner::Cancelled);
     QVERIFY(applied);
-    for (std::size_t i = 0; i < delivered.size(); ++i) QCOMPARE(delivered[i], int(i));  // in order, none lost
+    for (std::size_t i = 0; i < delivered.size(); ++i)
+        QCOMPARE(delivered[i], int(i)); // in order, none lost
     QVERIFY(delivered.size() < 1000);
 }
 

@@ -1,6 +1,7 @@
-// The main window end to end with the real engine on the toy demo: clicks land at the right metres, a forward run
-// changes the wavefield view's pixels, cancelling mid-run leaves the GUI responsive and the project unchanged,
-// save then load gives the same project, the prediction follows the compression, and bad settings are refused.
+// The main window end to end with the real engine on the toy demo: clicks land at the right metres, a forward
+// run changes the wavefield view's pixels, cancelling mid-run leaves the GUI responsive and the project
+// unchanged, save then load gives the same project, the prediction follows the compression, and bad settings
+// are refused.
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
@@ -15,20 +16,21 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QElapsedTimer>
 #include <QTimer>
-#include <QElapsedTimer>
 #include <QUndoStack>
 
 using namespace fwi;
 using namespace fwi::ui;
 
 namespace {
-bool models_equal(const Model& a, const Model& b) { return a.grid == b.grid && a.vp_mps == b.vp_mps; }
+bool models_equal(const Model& a, const Model& b) {
+    return a.grid == b.grid && a.vp_mps == b.vp_mps;
+}
 
 void set_combo(QComboBox* box, const QString& text) {
     box->setCurrentText(text);
@@ -42,7 +44,7 @@ void set_line(QLineEdit* edit, const QString& text) {
 
 class TestMainWindow : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { set_message_boxes(false); }
     void demo_opens_and_click_places_receiver();
     void forward_run_changes_wavefield_pixels();
@@ -67,11 +69,12 @@ void TestMainWindow::demo_opens_and_click_places_receiver() {
     ModelView* view = w.model_view();
     const Grid2D g = view->grid();
     QCOMPARE(g.nx(), std::int64_t(201));
-    // The model's right edge is drawn at x = width + dx/2 (cell edges): a click 30% across and 40% down the drawn
-    // image must land at 30% / 40% of the extent between the cell edges.
+    // The model's right edge is drawn at x = width + dx/2 (cell edges): a click 30% across and 40% down the
+    // drawn image must land at 30% / 40% of the extent between the cell edges.
     const QPointF top_left = view->to_widget({-0.5 * g.dx(), -0.5 * g.dz()});
     const QPointF bottom_right = view->to_widget({g.width_m() + 0.5 * g.dx(), g.depth_m() + 0.5 * g.dz()});
-    const QPoint click((top_left + 0.3 * (bottom_right - top_left)).x(), (top_left + 0.4 * (bottom_right - top_left)).y());
+    const QPoint click((top_left + 0.3 * (bottom_right - top_left)).x(),
+                       (top_left + 0.4 * (bottom_right - top_left)).y());
     view->set_edit_mode(EditMode::AddReceiver);
     const auto before = w.document()->experiment().acquisition.shots[0].receivers.size();
     QTest::mouseClick(view, Qt::LeftButton, {}, click);
@@ -81,7 +84,11 @@ void TestMainWindow::demo_opens_and_click_places_receiver() {
     const double x_expect = -0.5 * g.dx() + 0.3 * (g.width_m() + g.dx());
     const double z_expect = -0.5 * g.dz() + 0.4 * (g.depth_m() + g.dz());
     QVERIFY2(std::abs(rec.back().x_m - x_expect) <= mpp && std::abs(rec.back().z_m - z_expect) <= mpp,
-             qPrintable(QString("at %1, %2; expected %3, %4").arg(rec.back().x_m).arg(rec.back().z_m).arg(x_expect).arg(z_expect)));
+             qPrintable(QString("at %1, %2; expected %3, %4")
+                            .arg(rec.back().x_m)
+                            .arg(rec.back().z_m)
+                            .arg(x_expect)
+                            .arg(z_expect)));
     QVERIFY(w.isWindowModified());
     w.document()->undo_stack()->undo();
     QVERIFY(!w.isWindowModified());
@@ -103,7 +110,8 @@ void TestMainWindow::forward_run_changes_wavefield_pixels() {
     const QImage during = wave->snapshot();
     during.save(test::output_path("tst_main_window_wavefield.png"));
     const int changed = test::differing_pixels(before, during);
-    QVERIFY2(changed > during.width() * during.height() / 20, qPrintable(QString("%1 pixels changed").arg(changed)));
+    QVERIFY2(changed > during.width() * during.height() / 20,
+             qPrintable(QString("%1 pixels changed").arg(changed)));
     // Later frames differ from earlier ones: the wave moves.
     const int seen = frames;
     QTRY_VERIFY_WITH_TIMEOUT(frames >= seen + 2 || !w.job_runner()->running(), 60000);
@@ -137,17 +145,19 @@ void TestMainWindow::cancel_mid_run_keeps_gui_responsive_and_project_unchanged()
     QSignalSpy finished(w.job_runner(), &JobRunner::finished);
     QVERIFY(w.run_forward());
     QTRY_VERIFY_WITH_TIMEOUT(frames >= 1, 60000);
-    // The event loop keeps turning while the engine runs and the views repaint live. The bar is set for software
-    // OpenGL under Xvfb on 2 busy cores, where one window repaint takes ~60-200 ms and a 10 ms timer cannot keep
-    // its rate: the timer must keep firing, and the GUI thread must never be held for long.
+    // The event loop keeps turning while the engine runs and the views repaint live. The bar is set for
+    // software OpenGL under Xvfb on 2 busy cores, where one window repaint takes ~60-200 ms and a 10 ms timer
+    // cannot keep its rate: the timer must keep firing, and the GUI thread must never be held for long.
     const std::size_t first = ticks.size();
     const qint64 t0 = clock.elapsed();
     QTest::qWait(800);
     QVERIFY(w.job_runner()->running());
     qint64 longest_gap = 0, previous = t0;
-    for (std::size_t i = first; i < ticks.size(); ++i) longest_gap = std::max(longest_gap, ticks[i] - previous), previous = ticks[i];
+    for (std::size_t i = first; i < ticks.size(); ++i)
+        longest_gap = std::max(longest_gap, ticks[i] - previous), previous = ticks[i];
     longest_gap = std::max(longest_gap, clock.elapsed() - previous);
-    qInfo() << "10 ms timer fired" << ticks.size() - first << "times in 800 ms of the run; longest gap" << longest_gap << "ms";
+    qInfo() << "10 ms timer fired" << ticks.size() - first << "times in 800 ms of the run; longest gap"
+            << longest_gap << "ms";
     QVERIFY2(ticks.size() - first >= 3 && longest_gap < 1000, "the event loop keeps turning during the run");
     QVERIFY(w.job_runner()->running());
     w.job_runner()->cancel();
@@ -201,14 +211,14 @@ void TestMainWindow::compression_changes_predicted_memory() {
     MainWindow w;
     QVERIFY(w.open_demo("toy"));
     SettingsPanel* s = w.settings_panel();
-    QTRY_VERIFY(s->prediction().ok);  // after this machine's costs are measured on a worker thread
+    QTRY_VERIFY(s->prediction().ok); // after this machine's costs are measured on a worker thread
     const auto none_bytes = s->prediction().peak_bytes;
     const QString none_text = s->prediction_text();
     QVERIFY(none_bytes > 0);
     set_combo(s->findChild<QComboBox*>("codec"), "zfp-rate");
     set_line(s->findChild<QLineEdit*>("codec_parameter"), "8");
     QCOMPARE(QString::fromStdString(w.document()->experiment().gradient.compression), QString("zfp-rate:8"));
-    QTRY_VERIFY(s->prediction().ok);  // the codec's estimate, measured once
+    QTRY_VERIFY(s->prediction().ok); // the codec's estimate, measured once
     const auto zfp_bytes = s->prediction().peak_bytes;
     QVERIFY2(zfp_bytes * 3 < none_bytes, qPrintable(QString("%1 vs %2").arg(zfp_bytes).arg(none_bytes)));
     QVERIFY(s->prediction_text() != none_text);
@@ -227,7 +237,7 @@ void TestMainWindow::bad_settings_refused_with_message() {
     set_line(s->findChild<QLineEdit*>("stages"), "5, 3");
     QCOMPARE(error_count(), errors + 1);
     QVERIFY(last_error().contains("increase"));
-    QCOMPARE(s->findChild<QLineEdit*>("stages")->text(), QString());  // fields back to the document's values
+    QCOMPARE(s->findChild<QLineEdit*>("stages")->text(), QString()); // fields back to the document's values
 
     set_line(s->findChild<QLineEdit*>("stages"), "3, five");
     QVERIFY(last_error().contains("five"));
@@ -243,7 +253,7 @@ void TestMainWindow::bad_settings_refused_with_message() {
     QVERIFY(last_error().contains("tolerance"));
 
     auto* duration = s->findChild<QDoubleSpinBox*>("duration_s");
-    duration->setValue(0.001);  // shorter than the 2 ms sample interval
+    duration->setValue(0.001); // shorter than the 2 ms sample interval
     emit duration->editingFinished();
     QVERIFY(last_error().contains("duration"));
 
@@ -251,20 +261,28 @@ void TestMainWindow::bad_settings_refused_with_message() {
     QVERIFY(w.document()->experiment().inversion == before.inversion);
     QVERIFY(w.document()->experiment().propagation == before.propagation);
     // zfp-accuracy with the offered default tolerance was a valid edit; nothing else changed.
-    QCOMPARE(QString::fromStdString(w.document()->experiment().gradient.compression), QString("zfp-accuracy:1e-5"));
+    QCOMPARE(QString::fromStdString(w.document()->experiment().gradient.compression),
+             QString("zfp-accuracy:1e-5"));
 }
 
 void TestMainWindow::codec_specs_accepted_as_the_engine_does_data() {
     QTest::addColumn<QString>("codec");
     QTest::addColumn<QString>("parameter");
     // Some of these the GUI's own parser used to refuse (bits above 32, fractional rates) or accept wrongly.
-    QTest::newRow("zfp-precision:48") << "zfp-precision" << "48";
-    QTest::newRow("zfp-rate:2.5") << "zfp-rate" << "2.5";
-    QTest::newRow("zfp-rate:65") << "zfp-rate" << "65";
-    QTest::newRow("zfp-accuracy:0") << "zfp-accuracy" << "0";
-    QTest::newRow("zfp-accuracy:1e-3") << "zfp-accuracy" << "1e-3";
-    QTest::newRow("zfp-precision:1.5") << "zfp-precision" << "1.5";
-    QTest::newRow("zfp-rate: 8") << "zfp-rate" << " 8";
+    QTest::newRow("zfp-precision:48") << "zfp-precision"
+                                      << "48";
+    QTest::newRow("zfp-rate:2.5") << "zfp-rate"
+                                  << "2.5";
+    QTest::newRow("zfp-rate:65") << "zfp-rate"
+                                 << "65";
+    QTest::newRow("zfp-accuracy:0") << "zfp-accuracy"
+                                    << "0";
+    QTest::newRow("zfp-accuracy:1e-3") << "zfp-accuracy"
+                                       << "1e-3";
+    QTest::newRow("zfp-precision:1.5") << "zfp-precision"
+                                       << "1.5";
+    QTest::newRow("zfp-rate: 8") << "zfp-rate"
+                                 << " 8";
 }
 
 void TestMainWindow::codec_specs_accepted_as_the_engine_does() {
@@ -273,7 +291,8 @@ void TestMainWindow::codec_specs_accepted_as_the_engine_does() {
     MainWindow w;
     QVERIFY(w.open_demo("toy"));
     SettingsPanel* s = w.settings_panel();
-    const std::string spec = (codec + ":" + parameter.trimmed()).toStdString();  // the panel trims the parameter
+    const std::string spec =
+        (codec + ":" + parameter.trimmed()).toStdString(); // the panel trims the parameter
     bool engine_accepts = true;
     try {
         make_codec(spec);
@@ -307,8 +326,8 @@ void TestMainWindow::failed_open_leaves_project_untouched() {
 }
 
 void TestMainWindow::floating_dock_keeps_rendering() {
-    // Floating a dock re-parents its QOpenGLWidget into a new window with a new OpenGL context: VTK must let go of
-    // the old context and render in the new one (twice, there and back).
+    // Floating a dock re-parents its QOpenGLWidget into a new window with a new OpenGL context: VTK must let
+    // go of the old context and render in the new one (twice, there and back).
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -318,7 +337,8 @@ void TestMainWindow::floating_dock_keeps_rendering() {
     dock->raise();
     ImageView* view = w.wavefield_view();
     std::vector<float> ramp(50 * 80);
-    for (std::size_t i = 0; i < ramp.size(); ++i) ramp[i] = float(i % 80) - 40.0f;
+    for (std::size_t i = 0; i < ramp.size(); ++i)
+        ramp[i] = float(i % 80) - 40.0f;
     view->set_image(ramp, 50, 80, 10, 10);
     const QImage docked = view->snapshot();
     for (bool floating : {true, false}) {

@@ -22,7 +22,8 @@ Experiment block_experiment() {
     e.initial_model.grid = Grid2D(101, 201, 10.0, 10.0);
     e.initial_model.vp_mps.assign(101 * 201, 2000.0f);
     for (int iz = 30; iz <= 40; ++iz)
-        for (int ix = 60; ix <= 70; ++ix) e.initial_model.vp_mps[std::size_t(iz * 201 + ix)] = 4000.0f;
+        for (int ix = 60; ix <= 70; ++ix)
+            e.initial_model.vp_mps[std::size_t(iz * 201 + ix)] = 4000.0f;
     e.acquisition = surface_survey(2, 100, 1900, 20, 5, 0, 2000, 10);
     return e;
 }
@@ -47,7 +48,7 @@ struct Fixture {
 
 class TestModelView : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void initTestCase() { set_message_boxes(false); }
     void click_adds_receiver_where_the_model_is_drawn();
     void drag_moves_and_undo_restores();
@@ -63,8 +64,8 @@ void TestModelView::click_adds_receiver_where_the_model_is_drawn() {
     QVERIFY(QTest::qWaitForWindowExposed(&f.view));
     const QImage img = f.view.snapshot();
     img.save(test::output_path("tst_model_view.png"));
-    // Locate the fast block in the rendered image by its colour (the top of the viridis map), independently of
-    // the view's own mapping, and click at its centre.
+    // Locate the fast block in the rendered image by its colour (the top of the viridis map), independently
+    // of the view's own mapping, and click at its centre.
     const QColor top = colormap_color(Colormap::Viridis, 1.0);
     double sx = 0, sy = 0;
     int n = 0;
@@ -72,7 +73,7 @@ void TestModelView::click_adds_receiver_where_the_model_is_drawn() {
         for (int x = 0; x < img.width(); ++x) {
             const QColor c = img.pixelColor(x, y);
             if (std::abs(c.red() - top.red()) < 12 && std::abs(c.green() - top.green()) < 12 &&
-                std::abs(c.blue() - top.blue()) < 12 && x < img.width() - 130) {  // not the colour bar
+                std::abs(c.blue() - top.blue()) < 12 && x < img.width() - 130) { // not the colour bar
                 sx += x;
                 sy += y;
                 ++n;
@@ -87,7 +88,7 @@ void TestModelView::click_adds_receiver_where_the_model_is_drawn() {
     QTest::mouseClick(&f.view, Qt::LeftButton, {}, click);
     const auto& rec = f.doc.experiment().acquisition.shots[0].receivers;
     QCOMPARE(rec.size(), before + 1);
-    const double tol = 2 * f.view.view_transform().metres_per_pixel;  // block centre found to about a pixel
+    const double tol = 2 * f.view.view_transform().metres_per_pixel; // block centre found to about a pixel
     QVERIFY2(std::abs(rec.back().x_m - 650) < tol && std::abs(rec.back().z_m - 350) < tol,
              qPrintable(QString("landed at %1, %2").arg(rec.back().x_m).arg(rec.back().z_m)));
     // Shared spread: the other shot got it too.
@@ -102,7 +103,7 @@ void TestModelView::click_adds_receiver_where_the_model_is_drawn() {
 void TestModelView::drag_moves_and_undo_restores() {
     Fixture f;
     QVERIFY(QTest::qWaitForWindowExposed(&f.view));
-    const Point2D r0 = f.doc.experiment().acquisition.shots[0].receivers[2];  // (1000, 10)
+    const Point2D r0 = f.doc.experiment().acquisition.shots[0].receivers[2]; // (1000, 10)
     const QPoint from = f.view.to_widget({r0.x_m, r0.z_m}).toPoint();
     const QPoint to = from + QPoint(40, 60);
     QTest::mousePress(&f.view, Qt::LeftButton, {}, from);
@@ -124,7 +125,7 @@ void TestModelView::outside_click_refused() {
     const Acquisition before = f.doc.experiment().acquisition;
     f.view.set_edit_mode(EditMode::AddSource);
     QSignalSpy refused(&f.view, &ModelView::refused);
-    const QPoint outside = f.view.to_widget({-150, 500}).toPoint();  // left of the model
+    const QPoint outside = f.view.to_widget({-150, 500}).toPoint(); // left of the model
     QVERIFY(f.view.rect().contains(outside));
     QTest::mouseClick(&f.view, Qt::LeftButton, {}, outside);
     QCOMPARE(refused.count(), 1);
@@ -140,10 +141,10 @@ void TestModelView::delete_key_removes_selection() {
     f.view.set_selection({{PointKind::Receiver, 1}, {PointKind::Source, 0}});
     QTest::keyClick(&f.view, Qt::Key_Delete);
     const Acquisition& a = f.doc.experiment().acquisition;
-    QCOMPARE(a.shots.size(), std::size_t(1));           // the source's shot went
-    QCOMPARE(a.shots[0].source.x_m, 1900.0);            // the other shot stayed
+    QCOMPARE(a.shots.size(), std::size_t(1)); // the source's shot went
+    QCOMPARE(a.shots[0].source.x_m, 1900.0);  // the other shot stayed
     QCOMPARE(a.shots[0].receivers.size(), std::size_t(4));
-    QCOMPARE(a.shots[0].receivers[1].x_m, 1000.0);      // receiver 1 (500 m) went
+    QCOMPARE(a.shots[0].receivers[1].x_m, 1000.0); // receiver 1 (500 m) went
 }
 
 void TestModelView::receiver_line_by_drag() {
@@ -164,7 +165,7 @@ void TestModelView::receiver_line_by_drag() {
         const double x = ma.x() + i * (mb.x() - ma.x()) / 10;
         QVERIFY(std::abs(rec[std::size_t(5 + i)].x_m - x) < 1e-6);
     }
-    QCOMPARE(f.doc.undo_stack()->count(), 1);  // one undo step for the whole line
+    QCOMPARE(f.doc.undo_stack()->count(), 1); // one undo step for the whole line
 }
 
 void TestModelView::table_follows_and_edits() {

@@ -1,5 +1,5 @@
-// PlotView and RunMonitor: series draw on screen, CSV export holds exactly the data, and the monitor turns an event
-// stream into the timeline, memory and progress it should.
+// PlotView and RunMonitor: series draw on screen, CSV export holds exactly the data, and the monitor turns an
+// event stream into the timeline, memory and progress it should.
 #include "fwi/ui/plan_timeline.hpp"
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/run_monitor.hpp"
@@ -14,7 +14,7 @@ using namespace fwi::ui;
 
 class TestPlotView : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void series_are_drawn();
     void csv_export_holds_every_point();
     void csv_to_unwritable_path_fails();
@@ -29,7 +29,8 @@ void TestPlotView::series_are_drawn() {
     QVERIFY(QTest::qWaitForWindowExposed(&plot));
     const QImage empty = plot.snapshot();
     const int id = plot.add_series("sine", QColor(200, 0, 0));
-    for (int i = 0; i < 100; ++i) plot.append(id, i, std::sin(i * 0.1));
+    for (int i = 0; i < 100; ++i)
+        plot.append(id, i, std::sin(i * 0.1));
     const QImage drawn = plot.snapshot();
     drawn.save(test::output_path("tst_plot_view.png"));
     int red = 0;
@@ -76,7 +77,8 @@ void TestPlotView::monitor_builds_timeline_memory_and_progress() {
     QSignalSpy progress(&monitor, &RunMonitor::progress);
     monitor.begin_run("gradient", 40, 2.0);
     auto batch = std::make_shared<std::vector<Event>>();
-    auto ev = [&](EventType t, std::int64_t step, std::int64_t steps, double wall, std::vector<std::uint64_t> bytes = {}) {
+    auto ev = [&](EventType t, std::int64_t step, std::int64_t steps, double wall,
+                  std::vector<std::uint64_t> bytes = {}) {
         Event e;
         e.type = t;
         e.step = step;
@@ -106,7 +108,8 @@ void TestPlotView::monitor_builds_timeline_memory_and_progress() {
     // The CSV holds the values exactly (17 significant digits): parse the tier-0 rows back.
     std::vector<std::pair<double, double>> rows;
     for (const QString& line : memory->csv().split('\n', Qt::SkipEmptyParts))
-        if (line.startsWith("\"tier 0\",")) rows.emplace_back(line.section(',', 1, 1).toDouble(), line.section(',', 2, 2).toDouble());
+        if (line.startsWith("\"tier 0\","))
+            rows.emplace_back(line.section(',', 1, 1).toDouble(), line.section(',', 2, 2).toDouble());
     QCOMPARE(rows.size(), std::size_t(4));
     QCOMPARE(rows[1].first, 0.11);
     QCOMPARE(rows[1].second, 2.0);
@@ -118,25 +121,27 @@ void TestPlotView::monitor_builds_timeline_memory_and_progress() {
     PlotView* timing = monitor.timing_plot();
     QCOMPARE(timing->point_count(timing->find_series("predicted")), std::size_t(1));
     QCOMPARE(timing->point_count(timing->find_series("measured")), std::size_t(1));
-    monitor.end_run(false, 1.0);  // failed runs are not timed
+    monitor.end_run(false, 1.0); // failed runs are not timed
     QCOMPARE(timing->point_count(timing->find_series("measured")), std::size_t(1));
 }
 
 void TestPlotView::plan_timeline_marks_recomputation() {
-    // 4 steps with one checkpoint at state 0 and state 2: store 0, advance to 2, store 2, advance 2..4 with snapshots,
-    // reverse 3 and 2 from the buffer; restore 0, recompute step 0, reverse 1 with its own forward step; restore 0
-    // and reverse 0 with its own forward step.
+    // 4 steps with one checkpoint at state 0 and state 2: store 0, advance to 2, store 2, advance 2..4 with
+    // snapshots, reverse 3 and 2 from the buffer; restore 0, recompute step 0, reverse 1 with its own forward
+    // step; restore 0 and reverse 0 with its own forward step.
     using A = ActionType;
     const std::vector<Action> plan = {
-        {A::Store, 0, 0, 0, 0},      {A::Advance, 0, 2, -1, 0},  {A::Store, 2, 0, 1, 0},
-        {A::AdvanceSnapshots, 2, 4}, {A::Reverse, 3, 0},          {A::Reverse, 2, 0},
-        {A::Free, 0, 0, 1, 0},       {A::Restore, 0, 0, 0, 0},    {A::Advance, 0, 1, -1, 0},
-        {A::Reverse, 1, 0},          {A::Restore, 0, 0, 0, 0},    {A::Reverse, 0, 0},
+        {A::Store, 0, 0, 0, 0},      {A::Advance, 0, 2, -1, 0}, {A::Store, 2, 0, 1, 0},
+        {A::AdvanceSnapshots, 2, 4}, {A::Reverse, 3, 0},        {A::Reverse, 2, 0},
+        {A::Free, 0, 0, 1, 0},       {A::Restore, 0, 0, 0, 0},  {A::Advance, 0, 1, -1, 0},
+        {A::Reverse, 1, 0},          {A::Restore, 0, 0, 0, 0},  {A::Reverse, 0, 0},
         {A::Free, 0, 0, 0, 0}};
     const auto marks = plan_timeline(plan, {1.0, 2.0, 0.5, 0.25});
-    auto count = [&](EventType t) { return std::count_if(marks.begin(), marks.end(), [&](auto& m) { return m.type == t; }); };
-    QCOMPARE(count(EventType::ForwardStep), 4);  // steps 0..3 computed once
-    QCOMPARE(count(EventType::Recompute), 3);    // step 0 again, then steps 1 and 0 inside their reverses
+    auto count = [&](EventType t) {
+        return std::count_if(marks.begin(), marks.end(), [&](auto& m) { return m.type == t; });
+    };
+    QCOMPARE(count(EventType::ForwardStep), 4); // steps 0..3 computed once
+    QCOMPARE(count(EventType::Recompute), 3);   // step 0 again, then steps 1 and 0 inside their reverses
     QCOMPARE(count(EventType::AdjointStep), 4);
     QCOMPARE(count(EventType::Store), 2);
     QCOMPARE(count(EventType::Load), 2);
@@ -145,7 +150,8 @@ void TestPlotView::plan_timeline_marks_recomputation() {
     QCOMPARE(marks.back().step, std::int64_t(0));
     // Decimation keeps storage marks and bounds the total.
     std::vector<Action> long_plan = {{A::Store, 0, 0, 0, 0}, {A::AdvanceSnapshots, 0, 100000}};
-    for (std::int64_t s = 99999; s >= 0; --s) long_plan.push_back({A::Reverse, s, 0});
+    for (std::int64_t s = 99999; s >= 0; --s)
+        long_plan.push_back({A::Reverse, s, 0});
     const auto decimated = plan_timeline(long_plan, {}, 1000);
     QVERIFY(decimated.size() <= 1001 && decimated.size() > 500);
     QCOMPARE(decimated.front().type, EventType::Store);
@@ -154,7 +160,7 @@ void TestPlotView::plan_timeline_marks_recomputation() {
     monitor.show_plan(marks, 3);
     PlotView* timeline = monitor.timeline_plot();
     QVERIFY(timeline->point_count(timeline->find_series("planned forward")) >= 3 * 4);
-    monitor.begin_run("gradient", 10, 1.0);  // a new run keeps the plan, clears the live marks
+    monitor.begin_run("gradient", 10, 1.0); // a new run keeps the plan, clears the live marks
     QVERIFY(timeline->point_count(timeline->find_series("planned adjoint")) >= 3 * 4);
     monitor.show_plan({}, 1);
     QCOMPARE(timeline->point_count(timeline->find_series("planned adjoint")), std::size_t(0));

@@ -1,6 +1,7 @@
 #pragma once
 // main() for the GUI tests: the OpenGL format VTK needs must be the default before QApplication exists, which
-// QTEST_MAIN does not allow. Tests run under xvfb-run (tests/CMakeLists.txt); offscreen platforms crash QOpenGLWidget.
+// QTEST_MAIN does not allow. Tests run under xvfb-run (tests/CMakeLists.txt); offscreen platforms crash
+// QOpenGLWidget.
 #include "fwi/ui/vtk_widget.hpp"
 
 #include <QApplication>
@@ -8,14 +9,14 @@
 #include <QImage>
 #include <QTest>
 
-#define FWI_UI_TEST_MAIN(TestObject)                                                                             \
-    int main(int argc, char** argv) {                                                                            \
-        fwi::ui::set_default_surface_format();                                                                   \
-        QApplication app(argc, argv);                                                                            \
-        app.setApplicationName("fwi-studio-tests");                                                              \
-        app.setOrganizationName("fwi-studio-tests");                                                             \
-        TestObject tc;                                                                                           \
-        return QTest::qExec(&tc, argc, argv);                                                                    \
+#define FWI_UI_TEST_MAIN(TestObject)                                                                         \
+    int main(int argc, char** argv) {                                                                        \
+        fwi::ui::set_default_surface_format();                                                               \
+        QApplication app(argc, argv);                                                                        \
+        app.setApplicationName("fwi-studio-tests");                                                          \
+        app.setOrganizationName("fwi-studio-tests");                                                         \
+        TestObject tc;                                                                                       \
+        return QTest::qExec(&tc, argc, argv);                                                                \
     }
 
 namespace fwi::ui::test {

@@ -9,7 +9,9 @@
 namespace fwi::ui {
 namespace {
 
-const char* kind_name(PointKind k) { return k == PointKind::Source ? "Source" : "Receiver"; }
+const char* kind_name(PointKind k) {
+    return k == PointKind::Source ? "Source" : "Receiver";
+}
 
 void require_inside(const Grid2D& grid, Point2D p, PointKind kind) {
     const std::string msg = outside_message(grid, p, kind);
@@ -23,7 +25,8 @@ int clamp_shot(const Acquisition& acq, int shot) {
 void require_ref(const Acquisition& acq, PointRef ref, int shot) {
     const std::size_t n = ref.kind == PointKind::Source ? acq.shots.size() : receivers_of(acq, shot).size();
     if (ref.index < 0 || std::size_t(ref.index) >= n)
-        throw ConfigError(std::string(kind_name(ref.kind)) + " " + std::to_string(ref.index) + " does not exist");
+        throw ConfigError(std::string(kind_name(ref.kind)) + " " + std::to_string(ref.index) +
+                          " does not exist");
 }
 
 } // namespace
@@ -49,7 +52,8 @@ bool receivers_shared(const Acquisition& acq) {
 
 std::vector<Point2D> sources_of(const Acquisition& acq) {
     std::vector<Point2D> out;
-    for (const Shot& s : acq.shots) out.push_back(s.source);
+    for (const Shot& s : acq.shots)
+        out.push_back(s.source);
     return out;
 }
 
@@ -62,7 +66,8 @@ std::vector<Point2D> points_of(const Acquisition& acq, PointKind kind, int shot)
     return kind == PointKind::Source ? sources_of(acq) : receivers_of(acq, shot);
 }
 
-Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKind kind, Point2D p, int shot) {
+Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKind kind, Point2D p,
+                             int shot) {
     require_inside(grid, p, kind);
     Acquisition out = acq;
     if (kind == PointKind::Source) {
@@ -72,9 +77,11 @@ Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKi
         out.shots.push_back(std::move(s));
         return out;
     }
-    if (out.shots.empty()) throw ConfigError("Add a source first: receivers record a shot, and there is none yet");
+    if (out.shots.empty())
+        throw ConfigError("Add a source first: receivers record a shot, and there is none yet");
     if (receivers_shared(acq)) {
-        for (Shot& s : out.shots) s.receivers.push_back(p);
+        for (Shot& s : out.shots)
+            s.receivers.push_back(p);
     } else {
         out.shots[std::size_t(clamp_shot(acq, shot))].receivers.push_back(p);
     }
@@ -88,7 +95,8 @@ Acquisition with_point_moved(const Acquisition& acq, const Grid2D& grid, PointRe
     if (ref.kind == PointKind::Source) {
         out.shots[std::size_t(ref.index)].source = p;
     } else if (receivers_shared(acq)) {
-        for (Shot& s : out.shots) s.receivers[std::size_t(ref.index)] = p;
+        for (Shot& s : out.shots)
+            s.receivers[std::size_t(ref.index)] = p;
     } else {
         out.shots[std::size_t(clamp_shot(acq, shot))].receivers[std::size_t(ref.index)] = p;
     }
@@ -96,7 +104,8 @@ Acquisition with_point_moved(const Acquisition& acq, const Grid2D& grid, PointRe
 }
 
 Acquisition with_points_deleted(const Acquisition& acq, std::vector<PointRef> refs, int shot) {
-    for (const PointRef& r : refs) require_ref(acq, r, shot);
+    for (const PointRef& r : refs)
+        require_ref(acq, r, shot);
     // Highest index first so earlier erasures do not shift later ones.
     std::sort(refs.begin(), refs.end(), std::greater<>());
     refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
@@ -116,9 +125,10 @@ Acquisition with_points_deleted(const Acquisition& acq, std::vector<PointRef> re
     return out;
 }
 
-Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to, int count,
-                               int shot) {
-    if (count < 1) throw ConfigError("A receiver line needs at least 1 receiver, got " + std::to_string(count));
+Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to,
+                               int count, int shot) {
+    if (count < 1)
+        throw ConfigError("A receiver line needs at least 1 receiver, got " + std::to_string(count));
     require_inside(grid, from, PointKind::Receiver);
     require_inside(grid, to, PointKind::Receiver);
     Acquisition out = acq;

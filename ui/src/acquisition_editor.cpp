@@ -8,7 +8,8 @@
 
 namespace fwi::ui {
 
-AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, AcquisitionPanel* panel, QObject* parent)
+AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, AcquisitionPanel* panel,
+                                     QObject* parent)
     : QObject(parent), doc_(doc), view_(view), panel_(panel) {
     model_source_ = [this]() -> const Model& { return doc_->display_model(); };
     // Every edit funnels through here: run the pure edit, push it as one undo step, or report why not.
@@ -25,9 +26,10 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
         });
     });
     connect(view_, &ModelView::move_requested, this, [this, apply](PointRef ref, Point2D p) {
-        apply(ref.kind == PointKind::Source ? tr("Move source") : tr("Move receiver"), [&](const Acquisition& a) {
-            return with_point_moved(a, view_->grid(), ref, p, doc_->active_shot());
-        });
+        apply(ref.kind == PointKind::Source ? tr("Move source") : tr("Move receiver"),
+              [&](const Acquisition& a) {
+                  return with_point_moved(a, view_->grid(), ref, p, doc_->active_shot());
+              });
     });
     connect(panel_->table_model(), &AcquisitionTableModel::move_requested, view_, &ModelView::move_requested);
     auto remove = [this, apply](std::vector<PointRef> refs) {
@@ -47,8 +49,10 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
     connect(panel_, &AcquisitionPanel::active_shot_requested, doc_, &ProjectDocument::set_active_shot);
     connect(panel_, &AcquisitionPanel::add_line_clicked, this, &AcquisitionEditor::add_receiver_line);
 
-    connect(view_, &ModelView::selection_changed, this, [this] { panel_->set_selection(view_->selection()); });
-    connect(panel_, &AcquisitionPanel::selection_changed, this, [this] { view_->set_selection(panel_->selection()); });
+    connect(view_, &ModelView::selection_changed, this,
+            [this] { panel_->set_selection(view_->selection()); });
+    connect(panel_, &AcquisitionPanel::selection_changed, this,
+            [this] { view_->set_selection(panel_->selection()); });
     connect(doc_, &ProjectDocument::changed, this, [this](int parts) {
         if (parts & ProjectDocument::ModelPart) view_->set_model(model_source_());
         if (parts & (ProjectDocument::AcquisitionPart | ProjectDocument::ModelPart)) refresh();

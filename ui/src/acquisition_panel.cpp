@@ -38,20 +38,27 @@ int AcquisitionTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : int(sources_.size() + receivers_.size());
 }
 
-int AcquisitionTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int AcquisitionTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant AcquisitionTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const PointRef ref = ref_at(index.row());
-    const Point2D& p = ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)]
-                                                      : receivers_[std::size_t(ref.index)];
+    const Point2D& p =
+        ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
-        case KindColumn: return ref.kind == PointKind::Source ? tr("source") : tr("receiver");
-        case IndexColumn: return ref.index;
-        case XColumn: return role == Qt::EditRole ? QVariant(p.x_m) : QVariant(QString::number(p.x_m, 'f', 1));
-        case ZColumn: return role == Qt::EditRole ? QVariant(p.z_m) : QVariant(QString::number(p.z_m, 'f', 1));
-        default: return {};
+        case KindColumn:
+            return ref.kind == PointKind::Source ? tr("source") : tr("receiver");
+        case IndexColumn:
+            return ref.index;
+        case XColumn:
+            return role == Qt::EditRole ? QVariant(p.x_m) : QVariant(QString::number(p.x_m, 'f', 1));
+        case ZColumn:
+            return role == Qt::EditRole ? QVariant(p.z_m) : QVariant(QString::number(p.z_m, 'f', 1));
+        default:
+            return {};
         }
     }
     if (role == Qt::TextAlignmentRole && index.column() >= IndexColumn)
@@ -62,11 +69,16 @@ QVariant AcquisitionTableModel::data(const QModelIndex& index, int role) const {
 QVariant AcquisitionTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-    case KindColumn: return tr("Kind");
-    case IndexColumn: return tr("#");
-    case XColumn: return tr("x (m)");
-    case ZColumn: return tr("z (m)");
-    default: return {};
+    case KindColumn:
+        return tr("Kind");
+    case IndexColumn:
+        return tr("#");
+    case XColumn:
+        return tr("x (m)");
+    case ZColumn:
+        return tr("z (m)");
+    default:
+        return {};
     }
 }
 
@@ -85,10 +97,11 @@ bool AcquisitionTableModel::setData(const QModelIndex& index, const QVariant& va
         return false;
     }
     const PointRef ref = ref_at(index.row());
-    Point2D p = ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
+    Point2D p =
+        ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
     (index.column() == XColumn ? p.x_m : p.z_m) = v;
     emit move_requested(ref, p);
-    return false;  // the document's change refreshes the table
+    return false; // the document's change refreshes the table
 }
 
 // ---- receiver line dialog ----
@@ -96,7 +109,7 @@ bool AcquisitionTableModel::setData(const QModelIndex& index, const QVariant& va
 namespace {
 QDoubleSpinBox* metres_box(QWidget* parent) {
     auto* box = new QDoubleSpinBox(parent);
-    box->setRange(-1e7, 1e7);  // wide on purpose: the model extent is checked on OK, with a message
+    box->setRange(-1e7, 1e7); // wide on purpose: the model extent is checked on OK, with a message
     box->setDecimals(1);
     box->setSuffix(" m");
     return box;
@@ -139,10 +152,18 @@ void ReceiverLineDialog::set_values(int count, Point2D from, Point2D to) {
     z1_->setValue(to.z_m);
 }
 
-int ReceiverLineDialog::count() const { return count_->value(); }
-Point2D ReceiverLineDialog::from() const { return {x0_->value(), z0_->value()}; }
-Point2D ReceiverLineDialog::to() const { return {x1_->value(), z1_->value()}; }
-void ReceiverLineDialog::set_grid(const Grid2D& grid) { grid_ = grid; }
+int ReceiverLineDialog::count() const {
+    return count_->value();
+}
+Point2D ReceiverLineDialog::from() const {
+    return {x0_->value(), z0_->value()};
+}
+Point2D ReceiverLineDialog::to() const {
+    return {x1_->value(), z1_->value()};
+}
+void ReceiverLineDialog::set_grid(const Grid2D& grid) {
+    grid_ = grid;
+}
 
 QString ReceiverLineDialog::validation_error() const {
     if (count() < 1) return tr("A receiver line needs at least one receiver.");
@@ -208,8 +229,12 @@ AcquisitionPanel::AcquisitionPanel(QWidget* parent) : QWidget(parent) {
     });
 }
 
-AcquisitionTableModel* AcquisitionPanel::table_model() const { return model_; }
-QTableView* AcquisitionPanel::table_view() const { return view_; }
+AcquisitionTableModel* AcquisitionPanel::table_model() const {
+    return model_;
+}
+QTableView* AcquisitionPanel::table_view() const {
+    return view_;
+}
 
 void AcquisitionPanel::set_acquisition(const Acquisition& acq, int active_shot) {
     syncing_ = true;
@@ -218,10 +243,13 @@ void AcquisitionPanel::set_acquisition(const Acquisition& acq, int active_shot) 
     shot_->setRange(0, std::max(int(acq.shots.size()) - 1, 0));
     shot_->setValue(active_shot);
     const std::size_t receivers = acq.shots.empty() ? 0 : acq.shots.front().receivers.size();
-    summary_->setText(acq.shots.empty() ? tr("No shots yet: add a source (Edit > Add source mode).")
-                      : receivers_shared(acq)
-                          ? tr("%1 shots, all recorded by the same %2 receivers.").arg(acq.shots.size()).arg(receivers)
-                          : tr("%1 shots with their own receivers; editing shot %2.").arg(acq.shots.size()).arg(active_shot));
+    summary_->setText(
+        acq.shots.empty() ? tr("No shots yet: add a source (Edit > Add source mode).")
+        : receivers_shared(acq)
+            ? tr("%1 shots, all recorded by the same %2 receivers.").arg(acq.shots.size()).arg(receivers)
+            : tr("%1 shots with their own receivers; editing shot %2.")
+                  .arg(acq.shots.size())
+                  .arg(active_shot));
     syncing_ = false;
     set_selection(selected);
 }
@@ -242,7 +270,8 @@ void AcquisitionPanel::set_selection(const std::vector<PointRef>& refs) {
 
 std::vector<PointRef> AcquisitionPanel::selection() const {
     std::vector<PointRef> refs;
-    for (const QModelIndex& i : view_->selectionModel()->selectedRows()) refs.push_back(model_->ref_at(i.row()));
+    for (const QModelIndex& i : view_->selectionModel()->selectedRows())
+        refs.push_back(model_->ref_at(i.row()));
     std::sort(refs.begin(), refs.end());
     return refs;
 }

@@ -7,7 +7,7 @@ namespace fwi::ui {
 
 std::string codec_spec_error(const std::string& spec) {
     try {
-        make_codec(spec);  // cheap: builds the codec object, compresses nothing
+        make_codec(spec); // cheap: builds the codec object, compresses nothing
     } catch (const ConfigError& e) {
         return e.what();
     }

@@ -1,6 +1,6 @@
 #pragma once
-// The settings panel's check of a compression spec: the engine's own parser (fwi::make_codec), so the GUI accepts
-// exactly the specs a run accepts.
+// The settings panel's check of a compression spec: the engine's own parser (fwi::make_codec), so the GUI
+// accepts exactly the specs a run accepts.
 #include <string>
 
 namespace fwi::ui {

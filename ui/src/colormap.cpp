@@ -27,14 +27,19 @@ constexpr std::array<Rgb, 11> viridis = {{{0.267004, 0.004874, 0.329415},
 // Matplotlib's seismic: dark blue, blue, white (zero), red, dark red.
 constexpr std::array<Rgb, 5> seismic = {{{0, 0, 0.3}, {0, 0, 1}, {1, 1, 1}, {1, 0, 0}, {0.5, 0, 0}}};
 constexpr std::array<Rgb, 2> gray = {{{0, 0, 0}, {1, 1, 1}}};
-constexpr std::array<Rgb, 6> rainbow = {{{0, 0, 0.6}, {0, 0.5, 1}, {0, 0.9, 0.6}, {0.9, 0.9, 0}, {1, 0.5, 0}, {0.8, 0, 0}}};
+constexpr std::array<Rgb, 6> rainbow = {
+    {{0, 0, 0.6}, {0, 0.5, 1}, {0, 0.9, 0.6}, {0.9, 0.9, 0}, {1, 0.5, 0}, {0.8, 0, 0}}};
 
 std::span<const Rgb> stops(Colormap c) {
     switch (c) {
-    case Colormap::Seismic: return seismic;
-    case Colormap::Gray: return gray;
-    case Colormap::Rainbow: return rainbow;
-    case Colormap::Viridis: break;
+    case Colormap::Seismic:
+        return seismic;
+    case Colormap::Gray:
+        return gray;
+    case Colormap::Rainbow:
+        return rainbow;
+    case Colormap::Viridis:
+        break;
     }
     return viridis;
 }
@@ -50,9 +55,13 @@ Rgb sample(Colormap c, double t) {
 
 } // namespace
 
-QStringList colormap_names() { return {"viridis", "seismic", "gray", "rainbow"}; }
+QStringList colormap_names() {
+    return {"viridis", "seismic", "gray", "rainbow"};
+}
 
-QString colormap_name(Colormap c) { return colormap_names().at(int(c)); }
+QString colormap_name(Colormap c) {
+    return colormap_names().at(int(c));
+}
 
 Colormap colormap_from_name(const QString& name) {
     const int i = int(colormap_names().indexOf(name.toLower()));

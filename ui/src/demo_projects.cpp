@@ -9,7 +9,9 @@
 
 namespace fwi::ui {
 
-QStringList demo_names() { return {"toy", "marmousi2", "checkpointing"}; }
+QStringList demo_names() {
+    return {"toy", "marmousi2", "checkpointing"};
+}
 
 QString demo_title(const QString& name) {
     if (name == "toy") return QObject::tr("Toy layered model (runs in seconds)");
@@ -26,8 +28,8 @@ Project make_demo_project(const QString& name) {
         e.true_model = builtin_model("layered");
         e.initial_model = smoothed_model(e.true_model, 60.0);
         const Grid2D& g = e.true_model.grid;
-        e.acquisition = surface_survey(3, 0.2 * g.width_m(), 0.8 * g.width_m(), 2 * g.dz(), 50, 0, g.width_m(),
-                                       2 * g.dz());
+        e.acquisition = surface_survey(3, 0.2 * g.width_m(), 0.8 * g.width_m(), 2 * g.dz(), 50, 0,
+                                       g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 12;
         e.propagation.dt_s = 0.002;
         e.propagation.nt = 401;
@@ -39,8 +41,8 @@ Project make_demo_project(const QString& name) {
         e.true_model = load_marmousi2("true");
         e.initial_model = load_marmousi2("smooth");
         const Grid2D& g = e.true_model.grid;
-        e.acquisition = surface_survey(10, 0.02 * g.width_m(), 0.98 * g.width_m(), 2 * g.dz(), 250, 0, g.width_m(),
-                                       2 * g.dz());
+        e.acquisition = surface_survey(10, 0.02 * g.width_m(), 0.98 * g.width_m(), 2 * g.dz(), 250, 0,
+                                       g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 5;
         e.propagation.dt_s = 0.004;
         e.propagation.nt = 1001;
@@ -52,8 +54,8 @@ Project make_demo_project(const QString& name) {
         e.true_model = builtin_model("circle");
         e.initial_model = builtin_model("homogeneous");
         const Grid2D& g = e.true_model.grid;
-        e.acquisition = surface_survey(1, 0.5 * g.width_m(), 0.5 * g.width_m(), 2 * g.dz(), 100, 0, g.width_m(),
-                                       2 * g.dz());
+        e.acquisition = surface_survey(1, 0.5 * g.width_m(), 0.5 * g.width_m(), 2 * g.dz(), 100, 0,
+                                       g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 10;
         e.propagation.dt_s = 0.002;
         e.propagation.nt = 501;
@@ -62,7 +64,8 @@ Project make_demo_project(const QString& name) {
         e.gradient.compression = "zfp-accuracy:1e-05";
         e.gradient.budget_bytes = 8'000'000;
     } else {
-        throw ConfigError("unknown demo project '" + name.toStdString() + "' (toy | marmousi2 | checkpointing)");
+        throw ConfigError("unknown demo project '" + name.toStdString() +
+                          "' (toy | marmousi2 | checkpointing)");
     }
     e.current_model = e.initial_model;
     return p;

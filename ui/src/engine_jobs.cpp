@@ -24,7 +24,8 @@ JobWork forward_job(const Experiment& experiment, const Model& model, const std:
     };
 }
 
-JobWork gradient_job(const Project& project, const std::string& backend, std::function<void(GradientOutput)> apply) {
+JobWork gradient_job(const Project& project, const std::string& backend,
+                     std::function<void(GradientOutput)> apply) {
     // Only what the gradient needs: the experiment and the observed data (not the history).
     Project copy;
     copy.experiment = project.experiment;
@@ -45,8 +46,9 @@ JobWork gradient_job(const Project& project, const std::string& backend, std::fu
 }
 
 JobWork inversion_job(const Project& project, const std::string& backend,
-                      std::function<void(IterationRecordPtr)> on_record, std::function<void(InversionOutput)> apply) {
-    Project copy;  // what inversion_setup reads; not the history
+                      std::function<void(IterationRecordPtr)> on_record,
+                      std::function<void(InversionOutput)> apply) {
+    Project copy; // what inversion_setup reads; not the history
     copy.experiment = project.experiment;
     copy.observed = project.observed;
     return [copy, backend, on_record = std::move(on_record),
@@ -60,7 +62,8 @@ JobWork inversion_job(const Project& project, const std::string& backend,
         };
         InversionResult result = run_inversion(setup, ctx.observer, ctx.cancel, on_iteration);
         auto out = std::make_shared<InversionOutput>();
-        // run_inversion keeps only completed iterations, and its state matches the last one, also after a cancel.
+        // run_inversion keeps only completed iterations, and its state matches the last one, also after a
+        // cancel.
         out->history = std::move(result.history);
         out->state = std::move(result.state);
         out->reason = result.reason;
@@ -72,10 +75,12 @@ JobWork inversion_job(const Project& project, const std::string& backend,
     };
 }
 
-std::vector<std::string> backends() { return available_backends(); }
+std::vector<std::string> backends() {
+    return available_backends();
+}
 
 QString device_description(const std::string& backend) {
-    return QString::fromStdString(backend_device_name(backend));  // "CPU (2 OpenMP threads)" or the GPU's name
+    return QString::fromStdString(backend_device_name(backend)); // "CPU (2 OpenMP threads)" or the GPU's name
 }
 
 } // namespace fwi::ui

@@ -26,7 +26,8 @@ std::vector<float> time_down(const Gather& g) {
 double clip(const std::vector<float>& v) {
     std::vector<float> mags;
     const std::size_t stride = std::max<std::size_t>(1, v.size() / 65536);
-    for (std::size_t i = 0; i < v.size(); i += stride) mags.push_back(std::abs(v[i]));
+    for (std::size_t i = 0; i < v.size(); i += stride)
+        mags.push_back(std::abs(v[i]));
     if (mags.empty()) return 1;
     auto k = mags.begin() + std::ptrdiff_t(double(mags.size() - 1) * 0.98);
     std::nth_element(mags.begin(), k, mags.end());
@@ -35,8 +36,8 @@ double clip(const std::vector<float>& v) {
 
 void show_gather(ImageView* view, const std::vector<float>& img, const Gather& g, double c, bool colorbar) {
     const auto nr = std::int64_t(g.receivers.size());
-    // Fill the panel: a sample is drawn dz display units tall so that the image takes the panel's shape; the labels
-    // read seconds through the label scale. (The panels' margins as in ImageView's compact mode.)
+    // Fill the panel: a sample is drawn dz display units tall so that the image takes the panel's shape; the
+    // labels read seconds through the label scale. (The panels' margins as in ImageView's compact mode.)
     const double avail_w = std::max(view->width() - 48 - (colorbar ? 90 : 12), 40);
     const double avail_h = std::max(view->height() - 40 - 10, 40);
     const double dz = double(nr) / double(std::max<std::int64_t>(g.samples, 1)) * (avail_h / avail_w);
@@ -59,14 +60,15 @@ GatherView::GatherView(QWidget* parent) : QWidget(parent) {
         v->set_titles(tr("receiver"), tr("t (s)"), title);
         v->set_compact(true);
         v->setMinimumWidth(200);
-        connect(v, &ImageView::cursor_moved, this, [this, title](double r, double t, double value, bool inside) {
-            emit cursor_info(inside ? tr("%1: receiver %2, t = %3 s, amplitude %4")
-                                          .arg(title)
-                                          .arg(std::lround(r))
-                                          .arg(t, 0, 'f', 3)
-                                          .arg(value, 0, 'g', 4)
-                                    : QString());
-        });
+        connect(v, &ImageView::cursor_moved, this,
+                [this, title](double r, double t, double value, bool inside) {
+                    emit cursor_info(inside ? tr("%1: receiver %2, t = %3 s, amplitude %4")
+                                                  .arg(title)
+                                                  .arg(std::lround(r))
+                                                  .arg(t, 0, 'f', 3)
+                                                  .arg(value, 0, 'g', 4)
+                                            : QString());
+                });
         return v;
     };
     observed_view_ = make(tr("observed"));
@@ -102,11 +104,21 @@ void GatherView::resizeEvent(QResizeEvent* event) {
     refresh();
 }
 
-void GatherView::set_shot(int shot) { shot_->setValue(shot); }
-int GatherView::shot() const { return shot_->value(); }
-ImageView* GatherView::observed_view() const { return observed_view_; }
-ImageView* GatherView::modelled_view() const { return modelled_view_; }
-ImageView* GatherView::residual_view() const { return residual_view_; }
+void GatherView::set_shot(int shot) {
+    shot_->setValue(shot);
+}
+int GatherView::shot() const {
+    return shot_->value();
+}
+ImageView* GatherView::observed_view() const {
+    return observed_view_;
+}
+ImageView* GatherView::modelled_view() const {
+    return modelled_view_;
+}
+ImageView* GatherView::residual_view() const {
+    return residual_view_;
+}
 
 void GatherView::refresh() {
     const auto s = std::size_t(shot_->value());
@@ -121,13 +133,14 @@ void GatherView::refresh() {
     observed_view_->setVisible(obs != nullptr);
     modelled_view_->setVisible(mod != nullptr);
     residual_view_->setVisible(comparable);
-    layout()->activate();  // the panels' sizes decide the drawing's shape
+    layout()->activate(); // the panels' sizes decide the drawing's shape
     // The colour bar goes on whichever panel is last.
     if (obs) show_gather(observed_view_, obs_img, *obs, c, !mod);
     if (mod) show_gather(modelled_view_, mod_img, *mod, c, !comparable);
     if (comparable) {
         std::vector<float> diff(obs_img.size());
-        for (std::size_t i = 0; i < diff.size(); ++i) diff[i] = mod_img[i] - obs_img[i];
+        for (std::size_t i = 0; i < diff.size(); ++i)
+            diff[i] = mod_img[i] - obs_img[i];
         show_gather(residual_view_, diff, *obs, c, true);
     }
     info_->setText(obs || mod ? tr("%1 receivers, %2 samples at %3 ms")

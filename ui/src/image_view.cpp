@@ -25,7 +25,7 @@
 
 namespace fwi::ui {
 namespace {
-constexpr ViewMargins full_margins{70, 48, 110, 16};  // left: z axis, top: x axis, right: colour bar
+constexpr ViewMargins full_margins{70, 48, 110, 16}; // left: z axis, top: x axis, right: colour bar
 
 void style_text(vtkTextProperty* p, double size, bool bold = false) {
     p->SetColor(0.1, 0.1, 0.12);
@@ -68,7 +68,8 @@ struct ImageView::Impl {
     vtkNew<vtkScalarBarActor> bar;
     vtkNew<vtkAxisActor2D> x_axis;
     vtkNew<vtkAxisActor2D> z_axis;
-    vtkNew<vtkTextActor> z_title;  // vertical, left of the z axis labels (the axis' own title would be clipped)
+    vtkNew<vtkTextActor>
+        z_title; // vertical, left of the z axis labels (the axis' own title would be clipped)
     std::vector<float> values;
     std::int64_t rows = 0, cols = 0;
     double dz = 1, dx = 1, oz = 0, ox = 0;
@@ -84,7 +85,7 @@ struct ImageView::Impl {
         if (!colorbar) m.right = 12;
         return m;
     }
-    bool automatic_view = true;  // refit on resize until the user zooms or pans
+    bool automatic_view = true; // refit on resize until the user zooms or pans
     Qt::MouseButton drag_button = Qt::NoButton;
     bool left_handled = false;
     QPointF last_px;
@@ -99,7 +100,8 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     d_->image->GetPointData()->SetScalars(d_->scalars);
     apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
     d_->actor->GetMapper()->SetInputData(d_->image);
-    d_->actor->GetMapper()->BorderOn();  // draw edge cells whole: cell centres at the points, edges half a cell out
+    d_->actor->GetMapper()
+        ->BorderOn(); // draw edge cells whole: cell centres at the points, edges half a cell out
     d_->actor->GetProperty()->SetLookupTable(d_->table);
     d_->actor->GetProperty()->UseLookupTableScalarRangeOn();
     d_->actor->GetProperty()->SetInterpolationTypeToNearest();
@@ -151,8 +153,8 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
 
 ImageView::~ImageView() = default;
 
-void ImageView::set_image(std::span<const float> values, std::int64_t rows, std::int64_t cols, double spacing_z,
-                          double spacing_x, double origin_z, double origin_x) {
+void ImageView::set_image(std::span<const float> values, std::int64_t rows, std::int64_t cols,
+                          double spacing_z, double spacing_x, double origin_z, double origin_x) {
     if (rows <= 0 || cols <= 0 || std::int64_t(values.size()) != rows * cols) return;
     const bool geometry_changed = rows != d_->rows || cols != d_->cols || spacing_z != d_->dz ||
                                   spacing_x != d_->dx || origin_z != d_->oz || origin_x != d_->ox;
@@ -184,9 +186,15 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     request_render();
 }
 
-bool ImageView::has_image() const { return d_->rows > 0; }
-std::int64_t ImageView::rows() const { return d_->rows; }
-std::int64_t ImageView::cols() const { return d_->cols; }
+bool ImageView::has_image() const {
+    return d_->rows > 0;
+}
+std::int64_t ImageView::rows() const {
+    return d_->rows;
+}
+std::int64_t ImageView::cols() const {
+    return d_->cols;
+}
 
 bool ImageView::value_at(double x, double z, float& value) const {
     if (!has_image()) return false;
@@ -202,7 +210,9 @@ void ImageView::set_colormap(Colormap c) {
     apply_colormap(d_->table, c, d_->low, d_->high);
     request_render();
 }
-Colormap ImageView::colormap() const { return d_->colormap; }
+Colormap ImageView::colormap() const {
+    return d_->colormap;
+}
 
 void ImageView::set_range_mode(RangeMode mode) {
     d_->mode = mode;
@@ -218,7 +228,9 @@ void ImageView::set_value_range(double low, double high) {
     request_render();
 }
 
-std::pair<double, double> ImageView::value_range() const { return {d_->low, d_->high}; }
+std::pair<double, double> ImageView::value_range() const {
+    return {d_->low, d_->high};
+}
 
 void ImageView::set_titles(const QString& x_title, const QString& z_title, const QString& value_title) {
     d_->x_axis->SetTitle(x_title.toUtf8().constData());
@@ -279,7 +291,9 @@ void ImageView::set_label_scale(double x_scale, double z_scale) {
     request_render();
 }
 
-const ViewTransform& ImageView::view_transform() const { return d_->view; }
+const ViewTransform& ImageView::view_transform() const {
+    return d_->view;
+}
 
 QPointF ImageView::to_model(QPointF px) const {
     const MetresPoint m = d_->view.to_metres({px.x(), px.y()});
@@ -323,7 +337,8 @@ void ImageView::resizeEvent(QResizeEvent* event) {
 void ImageView::prepare_render(int width_px, int height_px) {
     if (d_->view.width_px != width_px || d_->view.height_px != height_px) fit_if_automatic();
     const ViewTransform& v = d_->view;
-    // Camera behind the image looking along +z with "up" = -y: model x goes right and model z goes down, as on paper.
+    // Camera behind the image looking along +z with "up" = -y: model x goes right and model z goes down, as
+    // on paper.
     vtkCamera* camera = renderer()->GetActiveCamera();
     camera->SetFocalPoint(v.centre_x_m, v.centre_z_m, 0);
     camera->SetPosition(v.centre_x_m, v.centre_z_m, -1000);
@@ -348,8 +363,8 @@ void ImageView::update_axes() {
     const double py0 = std::clamp(v.to_pixels({0, b[2]}).y_px, top, bottom);
     const double py1 = std::clamp(v.to_pixels({0, b[3]}).y_px, top, bottom);
     const double h = v.height_px;
-    // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label sits
-    // where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
+    // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label
+    // sits where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
     const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
     const double sx = d_->x_scale, sz = d_->z_scale;
     const NiceTicks tx = nice_ticks(m0.x_m * sx, m1.x_m * sx), tz = nice_ticks(m0.z_m * sz, m1.z_m * sz);
@@ -368,29 +383,31 @@ void ImageView::update_axes() {
     d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
     d_->z_title->SetVisibility(py1 - py0 > 20);
     d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
-    // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus room
-    // for its title above.
+    // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus
+    // room for its title above.
     const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));
     const double bar_bottom = std::min(bottom, std::max(py1, py0 + bar_h));
     d_->bar->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
-    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr, (h - bar_bottom) * dpr);
+    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr,
+                                               (h - bar_bottom) * dpr);
     d_->bar->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
     d_->bar->GetPosition2Coordinate()->SetValue((margins.right - 16) * dpr, (bar_h + 26) * dpr);
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
-    if (event->button() == Qt::RightButton) return VtkWidget::mousePressEvent(event);  // context menu
+    if (event->button() == Qt::RightButton) return VtkWidget::mousePressEvent(event); // context menu
     d_->last_px = event->position();
     d_->drag_button = event->button();
     d_->left_handled = false;
-    if (event->button() == Qt::LeftButton) d_->left_handled = left_press(event->position(), event->modifiers());
+    if (event->button() == Qt::LeftButton)
+        d_->left_handled = left_press(event->position(), event->modifiers());
     event->accept();
 }
 
 void ImageView::mouseMoveEvent(QMouseEvent* event) {
     const QPointF p = event->position();
-    const bool pan = d_->drag_button == Qt::MiddleButton ||
-                     (d_->drag_button == Qt::LeftButton && !d_->left_handled);
+    const bool pan =
+        d_->drag_button == Qt::MiddleButton || (d_->drag_button == Qt::LeftButton && !d_->left_handled);
     if (d_->drag_button == Qt::LeftButton && d_->left_handled) {
         left_drag(p, event->modifiers());
     } else if (pan) {
@@ -407,7 +424,8 @@ void ImageView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void ImageView::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton && d_->left_handled) left_release(event->position(), event->modifiers());
+    if (event->button() == Qt::LeftButton && d_->left_handled)
+        left_release(event->position(), event->modifiers());
     if (event->button() == d_->drag_button) d_->drag_button = Qt::NoButton;
     d_->left_handled = false;
 }

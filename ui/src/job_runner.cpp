@@ -16,7 +16,9 @@ namespace fwi::ui {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double seconds_since(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 bool is_step(EventType t) {
     return t == EventType::ForwardStep || t == EventType::Recompute || t == EventType::AdjointStep;
@@ -31,8 +33,9 @@ constexpr std::size_t max_pending_events = 20000;
 
 /// The Observer the engine calls from the worker thread. It never blocks on the GUI: it posts.
 class JobRunner::Adapter final : public Observer {
-public:
-    Adapter(JobRunner* runner, std::uint64_t job, JobThrottle throttle, std::shared_ptr<std::atomic<bool>> frame_busy)
+  public:
+    Adapter(JobRunner* runner, std::uint64_t job, JobThrottle throttle,
+            std::shared_ptr<std::atomic<bool>> frame_busy)
         : runner_(runner), job_(job), throttle_(throttle), frame_busy_(std::move(frame_busy)) {}
 
     void on_event(const Event& e) override {
@@ -49,7 +52,8 @@ public:
             }
         }
         pending_.push_back(e);
-        if (is_milestone(e.type) || seconds_since(last_flush_) >= 1.0 / throttle_.events_per_second) flush_locked();
+        if (is_milestone(e.type) || seconds_since(last_flush_) >= 1.0 / throttle_.events_per_second)
+            flush_locked();
     }
 
     bool wants_field(FieldKind kind, std::int64_t step) override {
@@ -59,7 +63,7 @@ public:
                                 : true;
         if (!wanted || frame_busy_->load()) return false;
         const int k = int(kind);
-        if (kind == FieldKind::Gradient) return true;  // once per shot: cheap, and the GUI wants each one
+        if (kind == FieldKind::Gradient) return true; // once per shot: cheap, and the GUI wants each one
         if (have_frame_[k] && std::llabs(step - last_step_[k]) < throttle_.field_every_steps) return false;
         return !have_frame_[k] || seconds_since(last_frame_[k]) >= 1.0 / throttle_.frames_per_second;
     }
@@ -79,7 +83,11 @@ public:
         QPointer<JobRunner> runner = runner_;
         const auto job = job_;
         QMetaObject::invokeMethod(
-            runner_, [runner, job, frame] { if (runner) runner->deliver_field(job, frame); }, Qt::QueuedConnection);
+            runner_,
+            [runner, job, frame] {
+                if (runner) runner->deliver_field(job, frame);
+            },
+            Qt::QueuedConnection);
     }
 
     void flush() {
@@ -87,7 +95,7 @@ public:
         flush_locked();
     }
 
-private:
+  private:
     void flush_locked() {
         last_flush_ = Clock::now();
         if (pending_.empty()) return;
@@ -96,7 +104,11 @@ private:
         QPointer<JobRunner> runner = runner_;
         const auto job = job_;
         QMetaObject::invokeMethod(
-            runner_, [runner, job, batch] { if (runner) runner->deliver_events(job, batch); }, Qt::QueuedConnection);
+            runner_,
+            [runner, job, batch] {
+                if (runner) runner->deliver_events(job, batch);
+            },
+            Qt::QueuedConnection);
     }
 
     JobRunner* runner_;
@@ -114,7 +126,7 @@ private:
 struct JobRunner::Impl {
     JobThrottle throttle;
     QThread* thread = nullptr;
-    std::uint64_t job = 0;  // id of the current job; deliveries from older jobs are dropped
+    std::uint64_t job = 0; // id of the current job; deliveries from older jobs are dropped
     QString name;
     std::shared_ptr<CancelToken> token;
     std::shared_ptr<std::atomic<bool>> frame_busy;
@@ -141,11 +153,21 @@ JobRunner::~JobRunner() {
     }
 }
 
-void JobRunner::set_throttle(const JobThrottle& throttle) { d_->throttle = throttle; }
-JobThrottle JobRunner::throttle() const { return d_->throttle; }
-bool JobRunner::running() const { return d_->thread != nullptr; }
-QString JobRunner::current_name() const { return d_->name; }
-bool JobRunner::paused() const { return d_->paused; }
+void JobRunner::set_throttle(const JobThrottle& throttle) {
+    d_->throttle = throttle;
+}
+JobThrottle JobRunner::throttle() const {
+    return d_->throttle;
+}
+bool JobRunner::running() const {
+    return d_->thread != nullptr;
+}
+QString JobRunner::current_name() const {
+    return d_->name;
+}
+bool JobRunner::paused() const {
+    return d_->paused;
+}
 
 bool JobRunner::start(const QString& name, JobWork work) {
     if (d_->thread) return false;
@@ -160,17 +182,20 @@ bool JobRunner::start(const QString& name, JobWork work) {
     auto adapter = std::make_shared<Adapter>(this, job, d_->throttle, d_->frame_busy);
     auto token = d_->token;
     Impl* impl = d_.get();
-    // The lambda owns copies of everything it touches except the result slots in Impl, which the GUI thread reads
-    // only after QThread::finished (the thread's end orders the memory accesses).
+    // The lambda owns copies of everything it touches except the result slots in Impl, which the GUI thread
+    // reads only after QThread::finished (the thread's end orders the memory accesses).
     QPointer<JobRunner> self = this;
     d_->thread = QThread::create([impl, adapter, token, self, job, work = std::move(work)] {
         JobContext ctx;
         ctx.observer = adapter.get();
         ctx.cancel = token.get();
         ctx.post = [self, job, adapter](std::function<void()> fn) {
-            adapter->flush();  // the events before it arrive first
+            adapter->flush(); // the events before it arrive first
             QMetaObject::invokeMethod(
-                self.data(), [self, job, fn = std::move(fn)] { if (self && self->d_->job == job) fn(); },
+                self.data(),
+                [self, job, fn = std::move(fn)] {
+                    if (self && self->d_->job == job) fn();
+                },
                 Qt::QueuedConnection);
         };
         try {
@@ -189,7 +214,8 @@ bool JobRunner::start(const QString& name, JobWork work) {
         adapter->flush();
     });
     d_->thread->setObjectName("fwi-job");
-    connect(d_->thread, &QThread::finished, this, [this, job] { on_thread_finished(job); }, Qt::QueuedConnection);
+    connect(
+        d_->thread, &QThread::finished, this, [this, job] { on_thread_finished(job); }, Qt::QueuedConnection);
     d_->clock.start();
     d_->thread->start(QThread::LowPriority);
     emit started(name);
@@ -206,7 +232,7 @@ void JobRunner::pause(bool paused) {
 void JobRunner::cancel() {
     if (!d_->thread) return;
     d_->token->cancel();
-    d_->token->pause(false);  // a paused job must wake up to see the cancel
+    d_->token->pause(false); // a paused job must wake up to see the cancel
 }
 
 bool JobRunner::wait(int ms) {
@@ -225,7 +251,7 @@ void JobRunner::deliver_events(std::uint64_t job, EventBatch batch) {
 
 void JobRunner::deliver_field(std::uint64_t job, FieldFramePtr frame) {
     if (job != d_->job || !d_->thread) return;
-    emit field(frame);  // direct connections draw (or copy) now
+    emit field(frame); // direct connections draw (or copy) now
     d_->frame_busy->store(false);
 }
 
@@ -243,7 +269,7 @@ void JobRunner::on_thread_finished(std::uint64_t job) {
         d_->paused = false;
         emit paused_changed(false);
     }
-    if (commit && (outcome == Succeeded || outcome == Cancelled)) {  // Cancelled with a commit: stopped early
+    if (commit && (outcome == Succeeded || outcome == Cancelled)) { // Cancelled with a commit: stopped early
         try {
             commit();
         } catch (const std::exception& e) {

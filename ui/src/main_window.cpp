@@ -1,4 +1,5 @@
-// MainWindow: construction of the views, docks, actions, menus and status bar. Jobs and files: main_window_run.cpp.
+// MainWindow: construction of the views, docks, actions, menus and status bar. Jobs and files:
+// main_window_run.cpp.
 #include "fwi/ui/main_window.hpp"
 
 #include "fwi/ui/acquisition_editor.hpp"
@@ -6,7 +7,6 @@
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/engine_jobs.hpp"
 #include "fwi/ui/gather_view.hpp"
-#include "main_window_impl.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/plot_view.hpp"
@@ -14,6 +14,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "main_window_impl.hpp"
 
 #include <QActionGroup>
 #include <QApplication>
@@ -66,15 +67,33 @@ MainWindow::~MainWindow() {
     d_->runner->wait(60'000);
 }
 
-ProjectDocument* MainWindow::document() const { return d_->doc; }
-ModelView* MainWindow::model_view() const { return d_->view; }
-AcquisitionPanel* MainWindow::acquisition_panel() const { return d_->acquisition; }
-SettingsPanel* MainWindow::settings_panel() const { return d_->settings; }
-ImageView* MainWindow::wavefield_view() const { return d_->wavefield; }
-ImageView* MainWindow::gradient_view() const { return d_->gradient; }
-GatherView* MainWindow::gather_view() const { return d_->gathers; }
-RunMonitor* MainWindow::run_monitor() const { return d_->monitor; }
-JobRunner* MainWindow::job_runner() const { return d_->runner; }
+ProjectDocument* MainWindow::document() const {
+    return d_->doc;
+}
+ModelView* MainWindow::model_view() const {
+    return d_->view;
+}
+AcquisitionPanel* MainWindow::acquisition_panel() const {
+    return d_->acquisition;
+}
+SettingsPanel* MainWindow::settings_panel() const {
+    return d_->settings;
+}
+ImageView* MainWindow::wavefield_view() const {
+    return d_->wavefield;
+}
+ImageView* MainWindow::gradient_view() const {
+    return d_->gradient;
+}
+GatherView* MainWindow::gather_view() const {
+    return d_->gathers;
+}
+RunMonitor* MainWindow::run_monitor() const {
+    return d_->monitor;
+}
+JobRunner* MainWindow::job_runner() const {
+    return d_->runner;
+}
 
 void MainWindow::build_views() {
     d_->view = new ModelView(this);
@@ -113,7 +132,8 @@ void MainWindow::build_views() {
     };
     d_->settings->setMinimumWidth(380);
     QDockWidget* settings = dock(d_->settings, tr("Settings"), "dock_settings", Qt::LeftDockWidgetArea);
-    QDockWidget* acquisition = dock(d_->acquisition, tr("Acquisition"), "dock_acquisition", Qt::LeftDockWidgetArea);
+    QDockWidget* acquisition =
+        dock(d_->acquisition, tr("Acquisition"), "dock_acquisition", Qt::LeftDockWidgetArea);
     tabifyDockWidget(acquisition, settings);
     acquisition->raise();
     QDockWidget* wave = dock(d_->wavefield, tr("Wavefield"), "dock_wavefield", Qt::RightDockWidgetArea);
@@ -122,11 +142,14 @@ void MainWindow::build_views() {
     wave->raise();
     QDockWidget* gathers = dock(d_->gathers, tr("Shot gathers"), "dock_gathers", Qt::RightDockWidgetArea);
     tabifyDockWidget(grad, gathers);
-    QDockWidget* memory = dock(d_->monitor->memory_plot(), tr("Memory"), "dock_memory", Qt::BottomDockWidgetArea);
-    QDockWidget* timeline =
-        dock(d_->monitor->timeline_plot(), tr("Schedule timeline"), "dock_timeline", Qt::BottomDockWidgetArea);
-    QDockWidget* misfit = dock(d_->monitor->misfit_plot(), tr("Misfit"), "dock_misfit", Qt::BottomDockWidgetArea);
-    QDockWidget* timing = dock(d_->monitor->timing_plot(), tr("Timing"), "dock_timing", Qt::BottomDockWidgetArea);
+    QDockWidget* memory =
+        dock(d_->monitor->memory_plot(), tr("Memory"), "dock_memory", Qt::BottomDockWidgetArea);
+    QDockWidget* timeline = dock(d_->monitor->timeline_plot(), tr("Schedule timeline"), "dock_timeline",
+                                 Qt::BottomDockWidgetArea);
+    QDockWidget* misfit =
+        dock(d_->monitor->misfit_plot(), tr("Misfit"), "dock_misfit", Qt::BottomDockWidgetArea);
+    QDockWidget* timing =
+        dock(d_->monitor->timing_plot(), tr("Timing"), "dock_timing", Qt::BottomDockWidgetArea);
     QDockWidget* log_dock = dock(d_->log, tr("Log"), "dock_log", Qt::BottomDockWidgetArea);
     tabifyDockWidget(timing, log_dock);
     timing->raise();
@@ -138,15 +161,19 @@ void MainWindow::build_views() {
     resizeDocks({memory}, {230}, Qt::Vertical);
 
     connect(d_->view, &ImageView::cursor_moved, this, [this](double x, double z, double v, bool inside) {
-        d_->cursor_label->setText(inside ? tr("x %1 m, z %2 m, vp %3 m/s").arg(x, 0, 'f', 1).arg(z, 0, 'f', 1).arg(v, 0, 'f', 0)
-                                         : QString());
+        d_->cursor_label->setText(
+            inside ? tr("x %1 m, z %2 m, vp %3 m/s").arg(x, 0, 'f', 1).arg(z, 0, 'f', 1).arg(v, 0, 'f', 0)
+                   : QString());
     });
     for (ImageView* v : {d_->wavefield, d_->gradient})
         connect(v, &ImageView::cursor_moved, this, [this](double x, double z, double value, bool inside) {
-            d_->cursor_label->setText(inside ? tr("x %1 m, z %2 m, value %3").arg(x, 0, 'f', 1).arg(z, 0, 'f', 1).arg(value, 0, 'g', 4)
-                                             : QString());
+            d_->cursor_label->setText(
+                inside
+                    ? tr("x %1 m, z %2 m, value %3").arg(x, 0, 'f', 1).arg(z, 0, 'f', 1).arg(value, 0, 'g', 4)
+                    : QString());
         });
-    connect(d_->gathers, &GatherView::cursor_info, this, [this](const QString& t) { d_->cursor_label->setText(t); });
+    connect(d_->gathers, &GatherView::cursor_info, this,
+            [this](const QString& t) { d_->cursor_label->setText(t); });
 }
 
 void MainWindow::build_menus_and_toolbar() {
@@ -186,8 +213,9 @@ void MainWindow::build_menus_and_toolbar() {
     view->addAction(a.reset_view);
     QMenu* which = view->addMenu(tr("Show &model"));
     auto* which_group = new QActionGroup(this);
-    for (const auto& [key, label] : {std::pair{"current", tr("Current model")}, std::pair{"initial", tr("Initial model")},
-                                     std::pair{"true", tr("True model")}}) {
+    for (const auto& [key, label] :
+         {std::pair{"current", tr("Current model")}, std::pair{"initial", tr("Initial model")},
+          std::pair{"true", tr("True model")}}) {
         QAction* act = which->addAction(label);
         act->setCheckable(true);
         act->setChecked(QString(key) == "current");
@@ -198,7 +226,8 @@ void MainWindow::build_menus_and_toolbar() {
     for (const QString& name : colormap_names())
         colours->addAction(name, this, [this, name] { d_->view->set_colormap(colormap_from_name(name)); });
     view->addSeparator();
-    for (QDockWidget* d : d_->docks) view->addAction(d->toggleViewAction());
+    for (QDockWidget* d : d_->docks)
+        view->addAction(d->toggleViewAction());
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(a.run_forward);
@@ -210,7 +239,8 @@ void MainWindow::build_menus_and_toolbar() {
     QMenu* backend = run->addMenu(tr("&Backend"));
     auto* backend_group = new QActionGroup(this);
     std::vector<std::string> names{"auto"};
-    for (const std::string& b : backends()) names.push_back(b);
+    for (const std::string& b : backends())
+        names.push_back(b);
     for (const std::string& b : names) {
         QAction* act = backend->addAction(QString::fromStdString(b));
         act->setCheckable(true);
@@ -219,7 +249,7 @@ void MainWindow::build_menus_and_toolbar() {
         connect(act, &QAction::triggered, this, [this, b] {
             d_->backend = b;
             d_->device_label->setText(status_device_text());
-            d_->settings->set_backend(b);  // the prediction uses this backend's measured costs
+            d_->settings->set_backend(b); // the prediction uses this backend's measured costs
         });
     }
 
@@ -276,14 +306,19 @@ void MainWindow::build_status_bar() {
     d_->device_label->setText(status_device_text());
 }
 
-QString MainWindow::status_device_text() const { return tr("Device: %1").arg(device_description(d_->backend)); }
+QString MainWindow::status_device_text() const {
+    return tr("Device: %1").arg(device_description(d_->backend));
+}
 
 QString MainWindow::status_memory_text() const {
     const ProcessMemory m = process_memory();
-    return tr("Memory: %1 (peak %2)").arg(format_bytes(m.resident_bytes), format_bytes(m.peak_resident_bytes));
+    return tr("Memory: %1 (peak %2)")
+        .arg(format_bytes(m.resident_bytes), format_bytes(m.peak_resident_bytes));
 }
 
-void MainWindow::update_memory() { d_->memory_label->setText(status_memory_text()); }
+void MainWindow::update_memory() {
+    d_->memory_label->setText(status_memory_text());
+}
 
 void MainWindow::update_title() {
     setWindowTitle(QString("%1[*] — FWI Studio").arg(d_->doc->title()));
@@ -302,9 +337,10 @@ void MainWindow::update_actions() {
                                    ? tr("Needs observed data: run 'Model observed data' first")
                                    : tr("Misfit gradient at the current model"));
     a.run_invert->setEnabled(a.run_gradient->isEnabled());
-    a.run_invert->setToolTip(d_->doc->project().observed.empty()
-                                 ? tr("Needs observed data: run 'Model observed data' first")
-                                 : tr("Invert the observed data from the initial model (settings: Inversion)"));
+    a.run_invert->setToolTip(
+        d_->doc->project().observed.empty()
+            ? tr("Needs observed data: run 'Model observed data' first")
+            : tr("Invert the observed data from the initial model (settings: Inversion)"));
     a.pause->setEnabled(running);
     a.cancel->setEnabled(running);
     a.open->setEnabled(!running);
@@ -322,7 +358,8 @@ void MainWindow::show_model(const QString& which) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (d_->runner->running()) {
-        if (ask(this, tr("A run is in progress"), tr("Cancel the run and quit?"), false, Answer::No) != Answer::Yes) {
+        if (ask(this, tr("A run is in progress"), tr("Cancel the run and quit?"), false, Answer::No) !=
+            Answer::Yes) {
             event->ignore();
             return;
         }

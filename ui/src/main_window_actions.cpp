@@ -18,7 +18,8 @@
 namespace fwi::ui {
 
 void MainWindow::build_actions() {
-    auto make = [this](const QString& text, QKeySequence key, QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
+    auto make = [this](const QString& text, QKeySequence key,
+                       QStyle::StandardPixmap icon = QStyle::SP_CustomBase) {
         auto* a = new QAction(text, this);
         if (!key.isEmpty()) a->setShortcut(key);
         if (icon != QStyle::SP_CustomBase) a->setIcon(style()->standardIcon(icon));
@@ -62,14 +63,18 @@ void MainWindow::build_actions() {
     }
     a.mode_select->setChecked(true);
     connect(a.mode_select, &QAction::triggered, this, [this] { d_->view->set_edit_mode(EditMode::Select); });
-    connect(a.mode_receiver, &QAction::triggered, this, [this] { d_->view->set_edit_mode(EditMode::AddReceiver); });
-    connect(a.mode_source, &QAction::triggered, this, [this] { d_->view->set_edit_mode(EditMode::AddSource); });
-    connect(a.mode_line, &QAction::triggered, this, [this] { d_->view->set_edit_mode(EditMode::ReceiverLine); });
+    connect(a.mode_receiver, &QAction::triggered, this,
+            [this] { d_->view->set_edit_mode(EditMode::AddReceiver); });
+    connect(a.mode_source, &QAction::triggered, this,
+            [this] { d_->view->set_edit_mode(EditMode::AddSource); });
+    connect(a.mode_line, &QAction::triggered, this,
+            [this] { d_->view->set_edit_mode(EditMode::ReceiverLine); });
     connect(d_->view, &ModelView::edit_mode_changed, this, [this](EditMode m) {
         Impl::Actions& acts = d_->actions;
-        (m == EditMode::Select ? acts.mode_select : m == EditMode::AddReceiver ? acts.mode_receiver
-         : m == EditMode::AddSource                                           ? acts.mode_source
-                                                                              : acts.mode_line)
+        (m == EditMode::Select        ? acts.mode_select
+         : m == EditMode::AddReceiver ? acts.mode_receiver
+         : m == EditMode::AddSource   ? acts.mode_source
+                                      : acts.mode_line)
             ->setChecked(true);
     });
 
@@ -80,12 +85,14 @@ void MainWindow::build_actions() {
     });
     connect(a.open, &QAction::triggered, this, [this] {
         if (!maybe_save()) return;
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("FWI projects (*.fwi)"));
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open project"), QString(), tr("FWI projects (*.fwi)"));
         if (!path.isEmpty()) open_project(path);
     });
     connect(a.save, &QAction::triggered, this, [this] { save(); });
     connect(a.save_as, &QAction::triggered, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), d_->doc->path(), tr("FWI projects (*.fwi)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save project"), d_->doc->path(),
+                                                          tr("FWI projects (*.fwi)"));
         if (!path.isEmpty()) save_project_as(path.endsWith(".fwi") ? path : path + ".fwi");
     });
     connect(a.quit, &QAction::triggered, this, &QWidget::close);
@@ -94,7 +101,8 @@ void MainWindow::build_actions() {
     });
     connect(a.line_dialog, &QAction::triggered, d_->editor, &AcquisitionEditor::add_receiver_line);
     connect(a.reset_view, &QAction::triggered, this, [this] {
-        for (ImageView* v : {static_cast<ImageView*>(d_->view), d_->wavefield, d_->gradient}) v->reset_view();
+        for (ImageView* v : {static_cast<ImageView*>(d_->view), d_->wavefield, d_->gradient})
+            v->reset_view();
     });
     connect(a.run_forward, &QAction::triggered, this, [this] { run_forward(); });
     connect(a.run_gradient, &QAction::triggered, this, [this] { run_gradient(); });
@@ -103,42 +111,56 @@ void MainWindow::build_actions() {
     connect(a.cancel, &QAction::triggered, d_->runner, &JobRunner::cancel);
     connect(a.export_png, &QAction::triggered, this, [this] {
         QStringList names;
-        for (auto& [name, widget] : d_->exportable_views()) names << name;
+        for (auto& [name, widget] : d_->exportable_views())
+            names << name;
         bool ok = false;
-        const QString which = QInputDialog::getItem(this, tr("Export view"), tr("View"), names, 0, false, &ok);
+        const QString which =
+            QInputDialog::getItem(this, tr("Export view"), tr("View"), names, 0, false, &ok);
         if (!ok) return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), which + ".png", tr("PNG images (*.png)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save image"), which + ".png", tr("PNG images (*.png)"));
         if (path.isEmpty()) return;
         for (auto& [name, widget] : d_->exportable_views())
-            if (name == which && !widget->save_png(path)) show_error(this, tr("Export view"), tr("Cannot write %1").arg(path));
+            if (name == which && !widget->save_png(path))
+                show_error(this, tr("Export view"), tr("Cannot write %1").arg(path));
     });
     connect(a.export_csv, &QAction::triggered, this, [this] {
         const std::vector<PlotView*> plots = {d_->monitor->memory_plot(), d_->monitor->timeline_plot(),
                                               d_->monitor->misfit_plot(), d_->monitor->timing_plot()};
         QStringList names;
-        for (PlotView* p : plots) names << p->title();
+        for (PlotView* p : plots)
+            names << p->title();
         bool ok = false;
-        const QString which = QInputDialog::getItem(this, tr("Export plot data"), tr("Plot"), names, 0, false, &ok);
+        const QString which =
+            QInputDialog::getItem(this, tr("Export plot data"), tr("Plot"), names, 0, false, &ok);
         if (!ok) return;
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save plot data"), which + ".csv", tr("CSV files (*.csv)"));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save plot data"), which + ".csv", tr("CSV files (*.csv)"));
         if (path.isEmpty()) return;
         for (PlotView* p : plots)
-            if (p->title() == which && !p->export_csv(path)) show_error(this, tr("Export plot data"), tr("Cannot write %1").arg(path));
+            if (p->title() == which && !p->export_csv(path))
+                show_error(this, tr("Export plot data"), tr("Cannot write %1").arg(path));
     });
     connect(a.about, &QAction::triggered, this, [this] {
-        QMessageBox::about(this, tr("About FWI Studio"),
-                           tr("<b>FWI Studio</b><br>2D acoustic full-waveform inversion with checkpointing and "
-                              "compression.<br>Compute device: %1").arg(status_device_text()));
+        QMessageBox::about(
+            this, tr("About FWI Studio"),
+            tr("<b>FWI Studio</b><br>2D acoustic full-waveform inversion with checkpointing and "
+               "compression.<br>Compute device: %1")
+                .arg(status_device_text()));
     });
     connect(a.guide, &QAction::triggered, this, [this] {
         QMessageBox::information(
             this, tr("User guide"),
-            tr("<p><b>Model view</b>: wheel zooms about the cursor; middle-drag or Shift+drag pans; Ctrl+0 resets.</p>"
-               "<p><b>Editing</b>: S select/move (drag a point; drag on empty space to select a box; Ctrl+click "
+            tr("<p><b>Model view</b>: wheel zooms about the cursor; middle-drag or Shift+drag pans; Ctrl+0 "
+               "resets.</p>"
+               "<p><b>Editing</b>: S select/move (drag a point; drag on empty space to select a box; "
+               "Ctrl+click "
                "toggles), R add receivers, O add sources, N draw a receiver line (drag; the count is in the "
                "toolbar). Delete removes the selection; Ctrl+Z / Ctrl+Shift+Z undo and redo.</p>"
-               "<p><b>Runs</b>: F5 models observed data, F6 computes the gradient, F8 pauses, Esc cancels.</p>"
-               "<p>Right-click any view to save it as PNG, any plot to save its data as CSV. docs/gui.md has more.</p>"));
+               "<p><b>Runs</b>: F5 models observed data, F6 computes the gradient, F8 pauses, Esc "
+               "cancels.</p>"
+               "<p>Right-click any view to save it as PNG, any plot to save its data as CSV. docs/gui.md has "
+               "more.</p>"));
     });
 }
 

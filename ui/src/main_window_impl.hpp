@@ -1,10 +1,11 @@
 #pragma once
-// MainWindow's private state, shared by main_window.cpp (construction) and main_window_run.cpp (jobs and files).
-#include "fwi/ui/main_window.hpp"
-#include "fwi/ui/project_document.hpp"
-#include "fwi/ui/image_view.hpp"
+// MainWindow's private state, shared by main_window.cpp (construction) and main_window_run.cpp (jobs and
+// files).
 #include "fwi/ui/gather_view.hpp"
+#include "fwi/ui/image_view.hpp"
+#include "fwi/ui/main_window.hpp"
 #include "fwi/ui/model_view.hpp"
+#include "fwi/ui/project_document.hpp"
 #include "process_memory.hpp"
 
 #include <QAction>
@@ -60,7 +61,9 @@ struct MainWindow::Impl {
     /// The model the central view shows, falling back like ProjectDocument::display_model().
     const Model& shown_model() const {
         const Experiment& e = doc->experiment();
-        const Model& m = shown == "true" ? e.true_model : shown == "initial" ? e.initial_model : e.current_model;
+        const Model& m = shown == "true"      ? e.true_model
+                         : shown == "initial" ? e.initial_model
+                                              : e.current_model;
         return m.grid.cells() > 0 && !m.vp_mps.empty() ? m : doc->display_model();
     }
     std::vector<std::pair<QString, VtkWidget*>> exportable_views() const {

@@ -55,8 +55,9 @@ void MainWindow::connect_jobs() {
         target->set_image(frame->values, frame->rows, frame->cols, dz, dx);
         if (frame->kind != FieldKind::Gradient)
             target->set_titles("x (m)", "z (m)",
-                               frame->kind == FieldKind::AdjointWavefield ? tr("adjoint, step %1").arg(frame->step)
-                                                                          : tr("wavefield, step %1").arg(frame->step));
+                               frame->kind == FieldKind::AdjointWavefield
+                                   ? tr("adjoint, step %1").arg(frame->step)
+                                   : tr("wavefield, step %1").arg(frame->step));
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
@@ -68,39 +69,41 @@ void MainWindow::connect_jobs() {
         d_->actions.pause->setChecked(paused);
         statusBar()->showMessage(paused ? tr("Paused") : tr("Resumed"), 3000);
     });
-    connect(r, &JobRunner::finished, this,
-            [this](const QString& name, JobRunner::Outcome outcome, const QString& error, double seconds) {
-                d_->progress->setVisible(false);
-                d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
-                d_->actions.pause->setChecked(false);
-                update_actions();
-                switch (outcome) {
-                case JobRunner::Succeeded:
-                    log(tr("%1 finished in %2").arg(name, format_seconds(seconds)));
-                    statusBar()->showMessage(tr("%1 finished in %2").arg(name, format_seconds(seconds)), 8000);
-                    break;
-                case JobRunner::Cancelled:
-                    log(tr("%1 cancelled after %2; %3")
-                            .arg(name, format_seconds(seconds),
-                                 d_->cancel_note.isEmpty() ? tr("the project is unchanged") : d_->cancel_note));
-                    statusBar()->showMessage(tr("%1 cancelled", "job").arg(name), 8000);
-                    break;
-                case JobRunner::Failed:
-                    log(tr("%1 failed: %2").arg(name, error));
-                    show_error(this, tr("%1 failed").arg(name), error + tr("\n\nThe project is unchanged."));
-                    break;
-                }
-            });
+    connect(
+        r, &JobRunner::finished, this,
+        [this](const QString& name, JobRunner::Outcome outcome, const QString& error, double seconds) {
+            d_->progress->setVisible(false);
+            d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
+            d_->actions.pause->setChecked(false);
+            update_actions();
+            switch (outcome) {
+            case JobRunner::Succeeded:
+                log(tr("%1 finished in %2").arg(name, format_seconds(seconds)));
+                statusBar()->showMessage(tr("%1 finished in %2").arg(name, format_seconds(seconds)), 8000);
+                break;
+            case JobRunner::Cancelled:
+                log(tr("%1 cancelled after %2; %3")
+                        .arg(name, format_seconds(seconds),
+                             d_->cancel_note.isEmpty() ? tr("the project is unchanged") : d_->cancel_note));
+                statusBar()->showMessage(tr("%1 cancelled", "job").arg(name), 8000);
+                break;
+            case JobRunner::Failed:
+                log(tr("%1 failed: %2").arg(name, error));
+                show_error(this, tr("%1 failed").arg(name), error + tr("\n\nThe project is unchanged."));
+                break;
+            }
+        });
 }
 
 bool MainWindow::start_job(const QString& name, std::int64_t expected_steps, double predicted_s,
                            std::int64_t inner_steps, JobWork work) {
     if (d_->runner->running()) {
-        statusBar()->showMessage(tr("A run is already in progress (%1)").arg(d_->runner->current_name()), 5000);
+        statusBar()->showMessage(tr("A run is already in progress (%1)").arg(d_->runner->current_name()),
+                                 5000);
         return false;
     }
     JobThrottle throttle = d_->runner->throttle();
-    throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100);  // ~100 frames per shot at most
+    throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100); // ~100 frames per shot at most
     d_->runner->set_throttle(throttle);
     d_->monitor->begin_run(name, expected_steps, predicted_s);
     d_->cancel_note.clear();
@@ -121,14 +124,15 @@ bool MainWindow::run_forward() {
         d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
         d_->gathers->set_gathers(out.gathers, {});
     };
-    return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0, p.inner_steps,
-                     forward_job(e, model, d_->backend, apply));
+    return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0,
+                     p.inner_steps, forward_job(e, model, d_->backend, apply));
 }
 
 bool MainWindow::run_gradient() {
     const Project& project = d_->doc->project();
     if (project.observed.empty()) {
-        show_error(this, tr("Compute gradient"), tr("The project has no observed data: run 'Model observed data' first."));
+        show_error(this, tr("Compute gradient"),
+                   tr("The project has no observed data: run 'Model observed data' first."));
         return false;
     }
     const RunPrediction& p = d_->settings->prediction();
@@ -137,7 +141,8 @@ bool MainWindow::run_gradient() {
         const GradientResult& r = out.result;
         d_->doc->edit_gradient_result(r.gradient, r.misfit, tr("Compute gradient"));
         const Grid2D& g = working_model(d_->doc->experiment()).grid;
-        if (std::int64_t(r.gradient.size()) == g.cells()) d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+        if (std::int64_t(r.gradient.size()) == g.cells())
+            d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
         d_->gathers->set_gathers(out.observed, r.modelled);
         d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
         log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), peak %6")
@@ -155,22 +160,23 @@ bool MainWindow::run_gradient() {
 bool MainWindow::run_invert() {
     const Project& project = d_->doc->project();
     if (project.observed.empty()) {
-        show_error(this, tr("Invert"), tr("The project has no observed data: run 'Model observed data' first."));
+        show_error(this, tr("Invert"),
+                   tr("The project has no observed data: run 'Model observed data' first."));
         return false;
     }
     const Experiment& e = project.experiment;
     const RunPrediction& p = d_->settings->prediction();
     const auto shots = std::int64_t(e.acquisition.shots.size());
     const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
-    // Progress assumes one gradient per iteration (line searches may take more); no time is predicted for the same
-    // reason.
+    // Progress assumes one gradient per iteration (line searches may take more); no time is predicted for the
+    // same reason.
     const std::int64_t evaluations = stages * e.inversion.iterations + 1;
     auto on_record = [this](IterationRecordPtr r) { show_iteration(*r); };
     auto apply = [this](InversionOutput out) {
         const int iterations = out.history.empty() ? 0 : out.history.back().iteration;
         const bool cancelled = out.reason == StopReason::Cancelled;
         if (!out.warnings.empty()) log(tr("Inversion warning: %1").arg(QString::fromStdString(out.warnings)));
-        if (out.history.empty()) return;  // cancelled before the starting model's misfit: nothing to keep
+        if (out.history.empty()) return; // cancelled before the starting model's misfit: nothing to keep
         d_->doc->edit_inversion_result(std::move(out.history), std::move(out.state),
                                        tr("Invert (%n iteration(s))", "", iterations));
         if (cancelled)
@@ -207,13 +213,14 @@ bool MainWindow::open_project(const QString& path) {
     try {
         Project p = load_project(path.toStdString());
         const QString recovery = autosave_path(path);
-        if (QFileInfo::exists(recovery) && QFileInfo(recovery).lastModified() > QFileInfo(path).lastModified() &&
+        if (QFileInfo::exists(recovery) &&
+            QFileInfo(recovery).lastModified() > QFileInfo(path).lastModified() &&
             ask(this, tr("Recover autosave"),
-                tr("An autosaved copy of %1 is newer than the file. Open the autosaved copy?").arg(path), false,
-                Answer::No) == Answer::Yes) {
+                tr("An autosaved copy of %1 is newer than the file. Open the autosaved copy?").arg(path),
+                false, Answer::No) == Answer::Yes) {
             p = load_project(recovery.toStdString());
             d_->doc->reset(std::move(p), path);
-            d_->doc->undo_stack()->resetClean();  // the recovered edits are not in the file yet: dirty
+            d_->doc->undo_stack()->resetClean(); // the recovered edits are not in the file yet: dirty
         } else {
             d_->doc->reset(std::move(p), path);
         }
@@ -282,10 +289,15 @@ bool MainWindow::save() {
 bool MainWindow::maybe_save() {
     if (!d_->doc->dirty()) return true;
     // Unattended (tests): keep the window and the edits, the safe answer.
-    switch (ask(this, tr("Unsaved changes"), tr("Save the changes to %1?").arg(d_->doc->title()), true, Answer::Cancel)) {
-    case Answer::Yes: return save();
-    case Answer::No: QFile::remove(autosave_path(d_->doc->path())); return true;
-    case Answer::Cancel: return false;
+    switch (ask(this, tr("Unsaved changes"), tr("Save the changes to %1?").arg(d_->doc->title()), true,
+                Answer::Cancel)) {
+    case Answer::Yes:
+        return save();
+    case Answer::No:
+        QFile::remove(autosave_path(d_->doc->path()));
+        return true;
+    case Answer::Cancel:
+        return false;
     }
     return false;
 }
@@ -310,7 +322,8 @@ void MainWindow::add_recent(const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
     list.removeAll(abs);
     list.prepend(abs);
-    while (list.size() > max_recent) list.removeLast();
+    while (list.size() > max_recent)
+        list.removeLast();
     QSettings().setValue("recent_projects", list);
     rebuild_recent_menu();
 }
@@ -319,8 +332,8 @@ void MainWindow::rebuild_recent_menu() {
     d_->recent_menu->clear();
     const QStringList list = recent_projects();
     for (const QString& path : list)
-        d_->recent_menu->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(), this,
-                                   [this, path] {
+        d_->recent_menu->addAction(QFileInfo(path).fileName() + "  —  " + QFileInfo(path).absolutePath(),
+                                   this, [this, path] {
                                        if (maybe_save()) open_project(path);
                                    });
     d_->recent_menu->setEnabled(!list.isEmpty());

@@ -58,9 +58,11 @@ struct MarkerLayer {
         colours->Reset();
     }
     /// A closed polygon of `vertices` (display pixels) filled with rgb.
-    void add(const std::vector<std::array<double, 2>>& vertices, std::array<unsigned char, 3> rgb, bool closed = true) {
+    void add(const std::vector<std::array<double, 2>>& vertices, std::array<unsigned char, 3> rgb,
+             bool closed = true) {
         std::vector<vtkIdType> ids;
-        for (const auto& v : vertices) ids.push_back(points->InsertNextPoint(v[0], v[1], 0));
+        for (const auto& v : vertices)
+            ids.push_back(points->InsertNextPoint(v[0], v[1], 0));
         if (closed && vertices.size() >= 3) {
             polys->InsertNextCell(vtkIdType(ids.size()), ids.data());
             colours->InsertNextTypedTuple(rgb.data());
@@ -101,7 +103,7 @@ struct ModelView::Impl {
     EditMode mode = EditMode::Select;
     int line_count = 24;
     MarkerLayer markers;
-    MarkerLayer band;  // rubber band and line preview
+    MarkerLayer band; // rubber band and line preview
     // Gesture state
     enum class Gesture { None, Move, RubberBand, Line, Add } gesture = Gesture::None;
     PointRef moving;
@@ -109,7 +111,9 @@ struct ModelView::Impl {
     bool dragged = false;
 
     std::vector<Point2D>& list(PointKind k) { return k == PointKind::Source ? sources : receivers; }
-    bool selected(PointRef r) const { return std::find(selection.begin(), selection.end(), r) != selection.end(); }
+    bool selected(PointRef r) const {
+        return std::find(selection.begin(), selection.end(), r) != selection.end();
+    }
 };
 
 ModelView::ModelView(QWidget* parent) : ImageView(parent), d_(std::make_unique<Impl>()) {
@@ -132,13 +136,16 @@ void ModelView::set_model(const Model& model) {
     set_image(model.vp_mps, model.grid.nz(), model.grid.nx(), model.grid.dz(), model.grid.dx());
 }
 
-const Grid2D& ModelView::grid() const { return d_->grid; }
+const Grid2D& ModelView::grid() const {
+    return d_->grid;
+}
 
 void ModelView::set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers) {
     d_->sources = std::move(sources);
     d_->receivers = std::move(receivers);
     const auto before = d_->selection.size();
-    std::erase_if(d_->selection, [&](const PointRef& r) { return std::size_t(r.index) >= d_->list(r.kind).size(); });
+    std::erase_if(d_->selection,
+                  [&](const PointRef& r) { return std::size_t(r.index) >= d_->list(r.kind).size(); });
     if (d_->gesture == Impl::Gesture::Move) d_->gesture = Impl::Gesture::None;
     if (before != d_->selection.size()) emit selection_changed();
     request_render();
@@ -152,10 +159,18 @@ void ModelView::set_edit_mode(EditMode mode) {
     update();
 }
 
-EditMode ModelView::edit_mode() const { return d_->mode; }
-void ModelView::set_line_count(int count) { d_->line_count = std::max(1, count); }
-int ModelView::line_count() const { return d_->line_count; }
-std::vector<PointRef> ModelView::selection() const { return d_->selection; }
+EditMode ModelView::edit_mode() const {
+    return d_->mode;
+}
+void ModelView::set_line_count(int count) {
+    d_->line_count = std::max(1, count);
+}
+int ModelView::line_count() const {
+    return d_->line_count;
+}
+std::vector<PointRef> ModelView::selection() const {
+    return d_->selection;
+}
 
 void ModelView::set_selection(std::vector<PointRef> refs) {
     std::sort(refs.begin(), refs.end());
@@ -192,15 +207,17 @@ Point2D ModelView::to_point(QPointF px) const {
 }
 
 bool ModelView::left_press(QPointF px, Qt::KeyboardModifiers mods) {
-    if (!has_image() || (mods & Qt::ShiftModifier)) return false;  // Shift+drag pans
+    if (!has_image() || (mods & Qt::ShiftModifier)) return false; // Shift+drag pans
     d_->press_px = d_->current_px = px;
     d_->dragged = false;
     PointRef hit;
     if (d_->mode != EditMode::ReceiverLine && hit_test(px, hit)) {
         if (mods & Qt::ControlModifier) {
             auto sel = d_->selection;
-            if (d_->selected(hit)) std::erase(sel, hit);
-            else sel.push_back(hit);
+            if (d_->selected(hit))
+                std::erase(sel, hit);
+            else
+                sel.push_back(hit);
             set_selection(sel);
             d_->gesture = Impl::Gesture::None;
             return true;
@@ -211,17 +228,24 @@ bool ModelView::left_press(QPointF px, Qt::KeyboardModifiers mods) {
         return true;
     }
     switch (d_->mode) {
-    case EditMode::Select: d_->gesture = Impl::Gesture::RubberBand; break;
-    case EditMode::ReceiverLine: d_->gesture = Impl::Gesture::Line; break;
+    case EditMode::Select:
+        d_->gesture = Impl::Gesture::RubberBand;
+        break;
+    case EditMode::ReceiverLine:
+        d_->gesture = Impl::Gesture::Line;
+        break;
     case EditMode::AddReceiver:
-    case EditMode::AddSource: d_->gesture = Impl::Gesture::Add; break;
+    case EditMode::AddSource:
+        d_->gesture = Impl::Gesture::Add;
+        break;
     }
     return true;
 }
 
 bool ModelView::left_drag(QPointF px, Qt::KeyboardModifiers) {
     d_->current_px = px;
-    if (std::hypot(px.x() - d_->press_px.x(), px.y() - d_->press_px.y()) > drag_threshold_px) d_->dragged = true;
+    if (std::hypot(px.x() - d_->press_px.x(), px.y() - d_->press_px.y()) > drag_threshold_px)
+        d_->dragged = true;
     update();
     return true;
 }
@@ -271,7 +295,8 @@ bool ModelView::left_release(QPointF px, Qt::KeyboardModifiers mods) {
         set_selection(sel);
         break;
     }
-    case Impl::Gesture::None: break;
+    case Impl::Gesture::None:
+        break;
     }
     return true;
 }
@@ -330,8 +355,8 @@ void ModelView::update_overlays() {
     if (d_->gesture == Impl::Gesture::RubberBand && d_->dragged) {
         const QRectF r = QRectF(d_->press_px, d_->current_px).normalized();
         auto px = [&](double x, double y) { return std::array<double, 2>{x * dpr, (h - y) * dpr}; };
-        b.add({px(r.left(), r.top()), px(r.right(), r.top()), px(r.right(), r.bottom()), px(r.left(), r.bottom()),
-               px(r.left(), r.top())},
+        b.add({px(r.left(), r.top()), px(r.right(), r.top()), px(r.right(), r.bottom()),
+               px(r.left(), r.bottom()), px(r.left(), r.top())},
               {0, 0, 0}, false);
     } else if (d_->gesture == Impl::Gesture::Line && d_->dragged) {
         const Point2D a = to_point(d_->press_px), e = to_point(d_->current_px);

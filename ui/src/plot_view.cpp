@@ -4,8 +4,8 @@
 
 #include <QFile>
 #include <QFileDialog>
-#include <QMenu>
 #include <QLocale>
+#include <QMenu>
 #include <QTextStream>
 
 #include <vtkAxis.h>
@@ -97,9 +97,15 @@ int PlotView::add_series(const QString& name, QColor color, SeriesStyle style, f
     return int(d_->series.size()) - 1;
 }
 
-int PlotView::series_count() const { return int(d_->series.size()); }
-QString PlotView::series_name(int id) const { return d_->series.at(std::size_t(id)).name; }
-QString PlotView::title() const { return d_->title; }
+int PlotView::series_count() const {
+    return int(d_->series.size());
+}
+QString PlotView::series_name(int id) const {
+    return d_->series.at(std::size_t(id)).name;
+}
+QString PlotView::title() const {
+    return d_->title;
+}
 
 int PlotView::find_series(const QString& name) const {
     for (std::size_t i = 0; i < d_->series.size(); ++i)
@@ -124,7 +130,9 @@ void PlotView::append(int id, double x, double y) {
     request_render();
 }
 
-std::size_t PlotView::point_count(int id) const { return d_->series.at(std::size_t(id)).x.size(); }
+std::size_t PlotView::point_count(int id) const {
+    return d_->series.at(std::size_t(id)).x.size();
+}
 
 void PlotView::clear_data() {
     for (Series& s : d_->series) {
@@ -155,7 +163,7 @@ void PlotView::prepare_render(int, int) {
         x->Modified();
         y->Modified();
         s.table->Modified();
-        s.plot->SetVisible(s.x.size() >= (s.line ? 2u : 1u));  // VTK complains about one-point lines
+        s.plot->SetVisible(s.x.size() >= (s.line ? 2u : 1u)); // VTK complains about one-point lines
         s.dirty = false;
         any = true;
     }
@@ -187,8 +195,10 @@ bool PlotView::export_csv(const QString& path) const {
 namespace fwi::ui {
 void PlotView::add_context_actions(QMenu* menu) {
     menu->addAction(tr("Save data as CSV…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save plot data"), QString(), tr("CSV files (*.csv)"));
-        if (!path.isEmpty() && !export_csv(path)) show_error(this, tr("Save plot data"), tr("Cannot write %1").arg(path));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save plot data"), QString(), tr("CSV files (*.csv)"));
+        if (!path.isEmpty() && !export_csv(path))
+            show_error(this, tr("Save plot data"), tr("Cannot write %1").arg(path));
     });
 }
 } // namespace fwi::ui

@@ -10,7 +10,7 @@ namespace fwi::ui {
 namespace {
 // One codec per table (the settings' own), named in the summary: no codec column.
 enum Column { ScheduleColumn, TimeColumn, RamColumn, DiskColumn, FitsColumn, ColumnCount };
-}
+} // namespace
 
 PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
     summary_ = new QLabel(this);
@@ -21,7 +21,8 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
     summary_->setStyleSheet("QLabel { background: #eef3fb; border: 1px solid #b8c8e0; padding: 6px; }");
     table_ = new QTableWidget(0, ColumnCount, this);
     table_->setObjectName("plan_table");
-    table_->setHorizontalHeaderLabels({tr("Schedule"), tr("Gradient"), tr("RAM/shot"), tr("Disk/shot"), tr("Fits")});
+    table_->setHorizontalHeaderLabels(
+        {tr("Schedule"), tr("Gradient"), tr("RAM/shot"), tr("Disk/shot"), tr("Fits")});
     table_->setToolTip(tr("The performance model's alternatives for this run (all shots, measured costs)"));
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -44,7 +45,8 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
         const std::uint64_t ram = row.peak_bytes.empty() ? 0 : row.peak_bytes[0];
         const std::uint64_t disk = row.peak_bytes.size() > 1 ? row.peak_bytes[1] : 0;
         any_disk = any_disk || disk > 0;
-        const QStringList cells{QString::fromStdString(row.schedule), format_seconds(double(p.shots) * row.predicted_s), format_bytes(ram),
+        const QStringList cells{QString::fromStdString(row.schedule),
+                                format_seconds(double(p.shots) * row.predicted_s), format_bytes(ram),
                                 format_bytes(disk), row.fits_budget ? tr("yes") : tr("no")};
         const bool chosen = QString::fromStdString(row.schedule) == p.schedule;
         for (int c = 0; c < ColumnCount; ++c) {
@@ -62,7 +64,11 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
     table_->setVisible(!p.alternatives.empty());
 }
 
-QString PredictionPanel::text() const { return summary_->text(); }
-QTableWidget* PredictionPanel::table() const { return table_; }
+QString PredictionPanel::text() const {
+    return summary_->text();
+}
+QTableWidget* PredictionPanel::table() const {
+    return table_;
+}
 
 } // namespace fwi::ui

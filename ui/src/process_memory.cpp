@@ -12,8 +12,10 @@ ProcessMemory process_memory() {
     std::uint64_t kib = 0;
     std::string unit;
     while (status >> key) {
-        if (key == "VmRSS:" && status >> kib >> unit) m.resident_bytes = kib * 1024;
-        else if (key == "VmHWM:" && status >> kib >> unit) m.peak_resident_bytes = kib * 1024;
+        if (key == "VmRSS:" && status >> kib >> unit)
+            m.resident_bytes = kib * 1024;
+        else if (key == "VmHWM:" && status >> kib >> unit)
+            m.peak_resident_bytes = kib * 1024;
     }
     return m;
 }

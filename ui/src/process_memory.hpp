@@ -5,8 +5,8 @@
 namespace fwi::ui {
 
 struct ProcessMemory {
-    std::uint64_t resident_bytes = 0;       ///< VmRSS
-    std::uint64_t peak_resident_bytes = 0;  ///< VmHWM
+    std::uint64_t resident_bytes = 0;      ///< VmRSS
+    std::uint64_t peak_resident_bytes = 0; ///< VmHWM
 };
 
 ProcessMemory process_memory();

@@ -12,9 +12,8 @@
 namespace fwi::ui {
 
 /// Swaps one part of the project between its value before and after the edit.
-template <class T>
-class PartCommand : public QUndoCommand {
-public:
+template <class T> class PartCommand : public QUndoCommand {
+  public:
     using Access = std::function<T&(Project&)>;
     PartCommand(ProjectDocument* doc, Access access, T after, int part, const QString& text)
         : QUndoCommand(text), doc_(doc), access_(std::move(access)), before_(access_(doc->mutable_project())),
@@ -22,7 +21,7 @@ public:
     void redo() override { assign(after_); }
     void undo() override { assign(before_); }
 
-private:
+  private:
     void assign(const T& value) {
         access_(doc_->mutable_project()) = value;
         doc_->notify(part_);
@@ -32,7 +31,6 @@ private:
     T before_, after_;
     int part_;
 };
-
 
 struct ProjectDocument::Impl {
     Project project;
@@ -56,8 +54,12 @@ ProjectDocument::~ProjectDocument() {
     blockSignals(true);
 }
 
-const Project& ProjectDocument::project() const { return d_->project; }
-const Experiment& ProjectDocument::experiment() const { return d_->project.experiment; }
+const Project& ProjectDocument::project() const {
+    return d_->project;
+}
+const Experiment& ProjectDocument::experiment() const {
+    return d_->project.experiment;
+}
 
 const Model& ProjectDocument::display_model() const {
     const Experiment& e = d_->project.experiment;
@@ -66,17 +68,27 @@ const Model& ProjectDocument::display_model() const {
     return e.true_model;
 }
 
-QString ProjectDocument::path() const { return d_->path; }
+QString ProjectDocument::path() const {
+    return d_->path;
+}
 
 QString ProjectDocument::title() const {
     return d_->path.isEmpty() ? tr("Untitled") : QFileInfo(d_->path).fileName();
 }
 
-bool ProjectDocument::dirty() const { return !d_->undo.isClean(); }
-QUndoStack* ProjectDocument::undo_stack() const { return &d_->undo; }
-Project& ProjectDocument::mutable_project() { return d_->project; }
+bool ProjectDocument::dirty() const {
+    return !d_->undo.isClean();
+}
+QUndoStack* ProjectDocument::undo_stack() const {
+    return &d_->undo;
+}
+Project& ProjectDocument::mutable_project() {
+    return d_->project;
+}
 
-int ProjectDocument::active_shot() const { return d_->active_shot; }
+int ProjectDocument::active_shot() const {
+    return d_->active_shot;
+}
 
 void ProjectDocument::set_active_shot(int shot) {
     shot = std::clamp(shot, 0, std::max(int(d_->project.experiment.acquisition.shots.size()) - 1, 0));
@@ -86,7 +98,7 @@ void ProjectDocument::set_active_shot(int shot) {
 }
 
 void ProjectDocument::notify(int parts) {
-    if (parts & AcquisitionPart) set_active_shot(d_->active_shot);  // re-clamp after shots were removed
+    if (parts & AcquisitionPart) set_active_shot(d_->active_shot); // re-clamp after shots were removed
     emit changed(parts);
 }
 
@@ -112,8 +124,8 @@ void ProjectDocument::mark_saved(const QString& path) {
 
 void ProjectDocument::edit_acquisition(Acquisition value, const QString& text) {
     if (value == experiment().acquisition) return;
-    push_edit([](Project& p) -> Acquisition& { return p.experiment.acquisition; }, std::move(value), AcquisitionPart,
-              text);
+    push_edit([](Project& p) -> Acquisition& { return p.experiment.acquisition; }, std::move(value),
+              AcquisitionPart, text);
 }
 
 void ProjectDocument::edit_propagation(PropagationSettings value, const QString& text) {
@@ -124,8 +136,8 @@ void ProjectDocument::edit_propagation(PropagationSettings value, const QString&
 
 void ProjectDocument::edit_gradient(GradientSettings value, const QString& text) {
     if (value == experiment().gradient) return;
-    push_edit([](Project& p) -> GradientSettings& { return p.experiment.gradient; }, std::move(value), GradientPart,
-              text);
+    push_edit([](Project& p) -> GradientSettings& { return p.experiment.gradient; }, std::move(value),
+              GradientPart, text);
 }
 
 void ProjectDocument::edit_inversion(InversionSettings value, const QString& text) {
@@ -135,12 +147,13 @@ void ProjectDocument::edit_inversion(InversionSettings value, const QString& tex
 }
 
 void ProjectDocument::edit_current_model(Model value, const QString& text) {
-    push_edit([](Project& p) -> Model& { return p.experiment.current_model; }, std::move(value), ModelPart, text);
+    push_edit([](Project& p) -> Model& { return p.experiment.current_model; }, std::move(value), ModelPart,
+              text);
 }
 
 void ProjectDocument::edit_observed(std::vector<ShotRecord> observed, const QString& text) {
-    push_edit([](Project& p) -> std::vector<ShotRecord>& { return p.observed; }, std::move(observed), ResultsPart,
-              text);
+    push_edit([](Project& p) -> std::vector<ShotRecord>& { return p.observed; }, std::move(observed),
+              ResultsPart, text);
 }
 
 void ProjectDocument::edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text) {
@@ -168,12 +181,12 @@ void ProjectDocument::edit_gradient_result(std::vector<float> gradient, double m
 }
 
 void ProjectDocument::edit_history(std::vector<IterationRecord> history, const QString& text) {
-    push_edit([](Project& p) -> std::vector<IterationRecord>& { return p.history; }, std::move(history), ResultsPart,
-              text);
+    push_edit([](Project& p) -> std::vector<IterationRecord>& { return p.history; }, std::move(history),
+              ResultsPart, text);
 }
 
-void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history, OptimizerState optimizer_state,
-                                            const QString& text) {
+void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history,
+                                            OptimizerState optimizer_state, const QString& text) {
     if (history.empty()) return;
     // The parts an inversion writes, swapped together so that undo never leaves a model without its history.
     struct Results {
@@ -202,12 +215,14 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
     };
     const Project& now = project();
     auto* command = new Command(this, text);
-    command->results[0] = {now.experiment.current_model, now.gradient, now.misfit, now.history, now.optimizer_state};
-    Project after;  // apply_record on the same fields gives exactly what `fwi invert` saves
+    command->results[0] = {now.experiment.current_model, now.gradient, now.misfit, now.history,
+                           now.optimizer_state};
+    Project after; // apply_record on the same fields gives exactly what `fwi invert` saves
     after.experiment.current_model = now.experiment.current_model;
     after.gradient = now.gradient;
     after.misfit = now.misfit;
-    for (const IterationRecord& r : history) apply_record(after, r);
+    for (const IterationRecord& r : history)
+        apply_record(after, r);
     command->results[1] = {std::move(after.experiment.current_model), std::move(after.gradient), after.misfit,
                            std::move(after.history), std::move(optimizer_state)};
     d_->undo.push(command);

@@ -20,9 +20,10 @@ struct RunMonitor::Impl {
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
     int runs = 0;
-    QElapsedTimer since_progress;  // progress is shown at most 4 times a second: each status repaint costs
+    QElapsedTimer since_progress; // progress is shown at most 4 times a second: each status repaint costs
     double predicted_s = 0;
-    // Each gradient evaluation's clock starts at 0 (an inversion runs many): its marks continue the previous ones.
+    // Each gradient evaluation's clock starts at 0 (an inversion runs many): its marks continue the previous
+    // ones.
     double wall_offset = 0, last_wall = 0;
     QString name;
 };
@@ -33,16 +34,20 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->misfit = new PlotView(tr("Misfit"), tr("iteration"), tr("misfit"));
     d_->timing = new PlotView(tr("Predicted vs measured time"), tr("run"), tr("seconds"));
     // Planned marks first so that the live ones draw on top.
-    d_->planned_forward = d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
-    d_->planned_recompute = d_->timeline->add_series(tr("planned recompute"), QColor(245, 210, 160), SeriesStyle::Line, 4);
-    d_->planned_adjoint = d_->timeline->add_series(tr("planned adjoint"), QColor(240, 180, 190), SeriesStyle::Line, 4);
+    d_->planned_forward =
+        d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
+    d_->planned_recompute =
+        d_->timeline->add_series(tr("planned recompute"), QColor(245, 210, 160), SeriesStyle::Line, 4);
+    d_->planned_adjoint =
+        d_->timeline->add_series(tr("planned adjoint"), QColor(240, 180, 190), SeriesStyle::Line, 4);
     d_->forward = d_->timeline->add_series(tr("forward"), QColor(30, 110, 220), SeriesStyle::Points);
     d_->recompute = d_->timeline->add_series(tr("recompute"), QColor(240, 150, 20), SeriesStyle::Points);
     d_->adjoint = d_->timeline->add_series(tr("adjoint"), QColor(200, 30, 60), SeriesStyle::Points);
     d_->store = d_->timeline->add_series(tr("store"), QColor(30, 160, 70), SeriesStyle::Points);
     d_->load = d_->timeline->add_series(tr("load"), QColor(130, 60, 180), SeriesStyle::Points);
     d_->misfit_series = d_->misfit->add_series(tr("misfit"), QColor(200, 30, 60), SeriesStyle::Points);
-    d_->inversion_series = d_->misfit->add_series(tr("inversion"), QColor(30, 110, 220), SeriesStyle::Line, 3);
+    d_->inversion_series =
+        d_->misfit->add_series(tr("inversion"), QColor(30, 110, 220), SeriesStyle::Line, 3);
     d_->predicted = d_->timing->add_series(tr("predicted"), QColor(120, 120, 120), SeriesStyle::Points);
     d_->measured = d_->timing->add_series(tr("measured"), QColor(30, 110, 220), SeriesStyle::Points);
     d_->misfit->set_log_y(false);
@@ -54,12 +59,24 @@ RunMonitor::~RunMonitor() {
         if (p && !p->parent()) delete p;
 }
 
-PlotView* RunMonitor::memory_plot() const { return d_->memory; }
-PlotView* RunMonitor::timeline_plot() const { return d_->timeline; }
-PlotView* RunMonitor::misfit_plot() const { return d_->misfit; }
-PlotView* RunMonitor::timing_plot() const { return d_->timing; }
-std::int64_t RunMonitor::steps_done() const { return d_->done; }
-std::size_t RunMonitor::events_seen() const { return d_->events; }
+PlotView* RunMonitor::memory_plot() const {
+    return d_->memory;
+}
+PlotView* RunMonitor::timeline_plot() const {
+    return d_->timeline;
+}
+PlotView* RunMonitor::misfit_plot() const {
+    return d_->misfit;
+}
+PlotView* RunMonitor::timing_plot() const {
+    return d_->timing;
+}
+std::int64_t RunMonitor::steps_done() const {
+    return d_->done;
+}
+std::size_t RunMonitor::events_seen() const {
+    return d_->events;
+}
 
 void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, double predicted_s) {
     d_->name = name;
@@ -98,10 +115,14 @@ void RunMonitor::show_plan(const std::vector<TimelineMark>& marks, int shots) {
         for (const TimelineMark& m : marks) {
             const double t = shot * plan_s + m.time_s;
             const bool contiguous = m.type == previous;
-            if (m.type == EventType::ForwardStep) add(fx, fy, t, double(m.step), contiguous);
-            else if (m.type == EventType::Recompute) add(rx, ry, t, double(m.step), contiguous);
-            else if (m.type == EventType::AdjointStep) add(ax, ay, t, double(m.step), contiguous);
-            else continue;
+            if (m.type == EventType::ForwardStep)
+                add(fx, fy, t, double(m.step), contiguous);
+            else if (m.type == EventType::Recompute)
+                add(rx, ry, t, double(m.step), contiguous);
+            else if (m.type == EventType::AdjointStep)
+                add(ax, ay, t, double(m.step), contiguous);
+            else
+                continue;
             previous = m.type;
         }
     d_->timeline->set_series(d_->planned_forward, std::move(fx), std::move(fy));
@@ -115,9 +136,13 @@ void RunMonitor::clear_all() {
     d_->runs = 0;
 }
 
-void RunMonitor::add_misfit(double iteration, double misfit) { d_->misfit->append(d_->misfit_series, iteration, misfit); }
+void RunMonitor::add_misfit(double iteration, double misfit) {
+    d_->misfit->append(d_->misfit_series, iteration, misfit);
+}
 
-void RunMonitor::begin_inversion() { d_->misfit->set_series(d_->inversion_series, {}, {}); }
+void RunMonitor::begin_inversion() {
+    d_->misfit->set_series(d_->inversion_series, {}, {});
+}
 
 void RunMonitor::add_inversion_misfit(int iteration, double misfit) {
     d_->misfit->append(d_->inversion_series, double(iteration), misfit);
@@ -129,20 +154,31 @@ void RunMonitor::on_events(EventBatch batch) {
         ++d_->events;
         int series = -1;
         switch (e.type) {
-        case EventType::ForwardStep: series = d_->forward; break;
-        case EventType::Recompute: series = d_->recompute; break;
-        case EventType::AdjointStep: series = d_->adjoint; break;
-        case EventType::Store: series = d_->store; break;
-        case EventType::Load: series = d_->load; break;
+        case EventType::ForwardStep:
+            series = d_->forward;
+            break;
+        case EventType::Recompute:
+            series = d_->recompute;
+            break;
+        case EventType::AdjointStep:
+            series = d_->adjoint;
+            break;
+        case EventType::Store:
+            series = d_->store;
+            break;
+        case EventType::Load:
+            series = d_->load;
+            break;
         case EventType::ShotStart:
             d_->shot = e.shot;
             ++d_->shots_seen;
             break;
-        default: break;
+        default:
+            break;
         }
-        if (e.type == EventType::Message) continue;  // other clocks (the inversion's); nothing to plot
+        if (e.type == EventType::Message) continue; // other clocks (the inversion's); nothing to plot
         double wall = e.wall_s + d_->wall_offset;
-        if (wall + 1e-3 < d_->last_wall) {  // a new evaluation's clock
+        if (wall + 1e-3 < d_->last_wall) { // a new evaluation's clock
             d_->wall_offset = d_->last_wall - e.wall_s;
             wall = d_->last_wall;
         }
@@ -153,7 +189,8 @@ void RunMonitor::on_events(EventBatch batch) {
             const QString name = tr("tier %1").arg(t);
             int id = d_->memory->find_series(name);
             if (id < 0) {
-                static const QColor colours[] = {QColor(30, 110, 220), QColor(240, 150, 20), QColor(30, 160, 70)};
+                static const QColor colours[] = {QColor(30, 110, 220), QColor(240, 150, 20),
+                                                 QColor(30, 160, 70)};
                 id = d_->memory->add_series(name, colours[t % 3]);
             }
             d_->memory->append(id, wall, double(e.bytes_per_tier[t]) / 1e6);

@@ -31,9 +31,11 @@ std::string compression_of(const Experiment& e) {
     return e.gradient.compression.empty() ? "none" : e.gradient.compression;
 }
 
-// Step costs depend on the padded shape, the stencil order and the backend only; a codec's on the padded shape.
+// Step costs depend on the padded shape, the stencil order and the backend only; a codec's on the padded
+// shape.
 std::string step_key(const PaddedGrid& g, const std::string& backend) {
-    return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" + backend;
+    return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" +
+           backend;
 }
 std::string codec_key(const std::string& spec, const PaddedGrid& g) {
     return spec + "/" + std::to_string(g.nz()) + "x" + std::to_string(g.nx());
@@ -41,11 +43,15 @@ std::string codec_key(const std::string& spec, const PaddedGrid& g) {
 
 /// A CPU simulation of the experiment: its time axis and padded grid (cheap: no wavefields, no model copy).
 /// Throws ConfigError for settings that cannot run, as the real run would.
-std::unique_ptr<Simulation> shape_simulation(const Experiment& e) { return make_simulation(e, "cpu"); }
+std::unique_ptr<Simulation> shape_simulation(const Experiment& e) {
+    return make_simulation(e, "cpu");
+}
 
 } // namespace
 
-void RunPredictor::set_backend(const std::string& backend) { backend_ = backend.empty() ? "auto" : backend; }
+void RunPredictor::set_backend(const std::string& backend) {
+    backend_ = backend.empty() ? "auto" : backend;
+}
 
 RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::string& backend) {
     Measurement m;
@@ -107,9 +113,9 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         const PaddedGrid g = sim->propagator().padded();
         const GradientSettings& s = e.gradient;
         const std::string spec = compression_of(e);
-        make_codec(spec);  // the engine's own check, before anything is measured
+        make_codec(spec); // the engine's own check, before anything is measured
         const std::string schedule_spec = s.schedule.empty() ? "all" : s.schedule;
-        if (schedule_spec != "auto") make_schedule(schedule_spec);  // validates the spec
+        if (schedule_spec != "auto") make_schedule(schedule_spec); // validates the spec
         p.inner_steps = sim->time().inner_nt;
         p.step_ratio = sim->time().step_ratio;
         p.shots = std::int64_t(e.acquisition.shots.size());
@@ -132,7 +138,8 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
             return p;
         }
 
-        // As resolve_plan(): slots sized with the ratio the codec guarantees, auto chosen from the same request.
+        // As resolve_plan(): slots sized with the ratio the codec guarantees, auto chosen from the same
+        // request.
         StepCosts costs = with_codec(measured, codec, true);
         costs.sampling_interval = s.sampling_interval;
         const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
@@ -140,7 +147,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.alternatives = plan_table(request);
         std::string chosen = schedule_spec;
         if (chosen == "auto") {
-            chosen = choose_auto(request).schedule;  // ResourceError: nothing fits
+            chosen = choose_auto(request).schedule; // ResourceError: nothing fits
             p.automatic = true;
         }
         const auto plan = make_schedule(chosen, costs)->plan(p.inner_steps);
@@ -167,15 +174,20 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
 
 QString RunPrediction::summary() const {
     if (calibrating) return QObject::tr("%1 steps/shot — %2").arg(inner_steps).arg(error.toHtmlEscaped());
-    if (!ok) return QObject::tr("<span style='color:#b00020'>No prediction: %1</span>").arg(error.toHtmlEscaped());
-    QString s = QObject::tr("Forward ≈ <b>%1</b> · gradient ≈ <b>%2</b> with <b>%3</b>%4, %5 · %6 shot(s), %7 steps/shot")
-                    .arg(format_seconds(forward_seconds), format_seconds(gradient_seconds), schedule,
-                         automatic ? QObject::tr(" (auto)") : QString(), QString::fromStdString(codec).toHtmlEscaped())
-                    .arg(shots)
-                    .arg(inner_steps);
+    if (!ok)
+        return QObject::tr("<span style='color:#b00020'>No prediction: %1</span>").arg(error.toHtmlEscaped());
+    QString s =
+        QObject::tr(
+            "Forward ≈ <b>%1</b> · gradient ≈ <b>%2</b> with <b>%3</b>%4, %5 · %6 shot(s), %7 steps/shot")
+            .arg(format_seconds(forward_seconds), format_seconds(gradient_seconds), schedule,
+                 automatic ? QObject::tr(" (auto)") : QString(),
+                 QString::fromStdString(codec).toHtmlEscaped())
+            .arg(shots)
+            .arg(inner_steps);
     if (step_ratio > 1) s += QObject::tr(" (%1 inner steps per sample)").arg(step_ratio);
     const auto of_budget = [](std::uint64_t bytes, std::uint64_t budget) {
-        return budget ? QObject::tr("%1 of %2").arg(format_bytes(bytes), format_bytes(budget)) : format_bytes(bytes);
+        return budget ? QObject::tr("%1 of %2").arg(format_bytes(bytes), format_bytes(budget))
+                      : format_bytes(bytes);
     };
     s += "<br>" + QObject::tr("Peak per shot: RAM %1").arg(of_budget(peak_bytes, budget_bytes));
     if (disk_peak_bytes > 0 || disk_budget_bytes > 0)
@@ -188,7 +200,8 @@ QString RunPrediction::summary() const {
                       .arg(c.advance_steps + c.reverse_forward_steps - inner_steps)
                       .arg([&] {
                           std::int64_t n = 0;
-                          for (auto w : c.writes) n += w;
+                          for (auto w : c.writes)
+                              n += w;
                           return n;
                       }())
                       .arg(c.peak_snapshots);
@@ -199,7 +212,8 @@ QString format_bytes(std::uint64_t bytes) {
     const char* units[] = {"B", "KB", "MB", "GB", "TB"};
     double v = double(bytes);
     int u = 0;
-    while (v >= 1000 && u < 4) v /= 1000, ++u;
+    while (v >= 1000 && u < 4)
+        v /= 1000, ++u;
     return QString::number(v, 'f', u == 0 ? 0 : (v < 10 ? 2 : 1)) + " " + units[u];
 }
 
@@ -207,8 +221,11 @@ QString format_seconds(double s) {
     if (!std::isfinite(s)) return "?";
     if (s < 1) return QString::number(s * 1000, 'f', 0) + " ms";
     if (s < 120) return QString::number(s, 'f', s < 10 ? 1 : 0) + " s";
-    if (s < 7200) return QString::number(std::floor(s / 60)) + " min " + QString::number(std::fmod(s, 60), 'f', 0) + " s";
-    return QString::number(std::floor(s / 3600)) + " h " + QString::number(std::fmod(s, 3600) / 60, 'f', 0) + " min";
+    if (s < 7200)
+        return QString::number(std::floor(s / 60)) + " min " + QString::number(std::fmod(s, 60), 'f', 0) +
+               " s";
+    return QString::number(std::floor(s / 3600)) + " h " + QString::number(std::fmod(s, 3600) / 60, 'f', 0) +
+           " min";
 }
 
 } // namespace fwi::ui

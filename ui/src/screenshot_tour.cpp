@@ -7,8 +7,8 @@
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/plot_view.hpp"
-#include "fwi/ui/project_document.hpp"
 #include "fwi/ui/prediction_panel.hpp"
+#include "fwi/ui/project_document.hpp"
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/settings_panel.hpp"
 
@@ -26,7 +26,8 @@ namespace {
 void settle(int ms) {
     QElapsedTimer t;
     t.start();
-    while (t.elapsed() < ms) QApplication::processEvents(QEventLoop::AllEvents, 20);
+    while (t.elapsed() < ms)
+        QApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
 bool wait_job(MainWindow& w, int ms) {
@@ -55,13 +56,15 @@ void click(QWidget* w, QPoint p) {
 void wait_prediction(MainWindow& w) {
     QElapsedTimer t;
     t.start();
-    while (w.settings_panel()->prediction().calibrating && t.elapsed() < 30'000) settle(100);
+    while (w.settings_panel()->prediction().calibrating && t.elapsed() < 30'000)
+        settle(100);
 }
 
 /// Until the misfit plot's inversion series has `points` points (or the run ended).
 void wait_iterations(MainWindow& w, std::size_t points) {
     PlotView* plot = w.run_monitor()->misfit_plot();
-    while (w.job_runner()->running() && plot->point_count(plot->find_series("inversion")) < points) settle(100);
+    while (w.job_runner()->running() && plot->point_count(plot->find_series("inversion")) < points)
+        settle(100);
 }
 
 void raise_dock(MainWindow& w, const char* name) {
@@ -118,7 +121,8 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     save(&w, "after_forward");
     save(w.gather_view(), "gathers_observed");
 
-    // Inversion: grab the window while it runs (model view and misfit plot follow each iteration), then the end.
+    // Inversion: grab the window while it runs (model view and misfit plot follow each iteration), then the
+    // end.
     raise_dock(w, "dock_gradient");
     raise_dock(w, "dock_misfit");
     if (!w.run_invert()) ++failures;
@@ -140,8 +144,9 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     save(w.run_monitor()->memory_plot(), "plot_memory");
     save(w.run_monitor()->timing_plot(), "plot_timing");
 
-    // Checkpointing explained: the same gradient with Revolve and a small budget. Needs the schedules and codecs
-    // of the engine; where this build lacks them the run fails with a message and the pictures are skipped.
+    // Checkpointing explained: the same gradient with Revolve and a small budget. Needs the schedules and
+    // codecs of the engine; where this build lacks them the run fails with a message and the pictures are
+    // skipped.
     w.open_demo("checkpointing");
     settle(500);
     raise_dock(w, "dock_settings");
@@ -149,7 +154,9 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     save(&w, "checkpointing_settings");
     bool ok = false;
     QObject::connect(w.job_runner(), &JobRunner::finished, &w,
-                     [&ok](const QString&, JobRunner::Outcome o, const QString&, double) { ok = o == JobRunner::Succeeded; });
+                     [&ok](const QString&, JobRunner::Outcome o, const QString&, double) {
+                         ok = o == JobRunner::Succeeded;
+                     });
     if (w.run_forward() && wait_job(w, 120'000) && ok && w.run_gradient() && wait_job(w, 300'000) && ok) {
         save(w.run_monitor()->timeline_plot(), "plot_timeline_revolve");
         save(w.run_monitor()->memory_plot(), "plot_memory_revolve");

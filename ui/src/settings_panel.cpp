@@ -1,12 +1,12 @@
 #include "fwi/ui/settings_panel.hpp"
 
+#include "codec_spec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/time_axis.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/project_document.hpp"
-#include "codec_spec.hpp"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -26,7 +26,8 @@
 namespace fwi::ui {
 namespace {
 
-QDoubleSpinBox* double_box(QWidget* parent, const char* name, double lo, double hi, int decimals, const QString& suffix) {
+QDoubleSpinBox* double_box(QWidget* parent, const char* name, double lo, double hi, int decimals,
+                           const QString& suffix) {
     auto* b = new QDoubleSpinBox(parent);
     b->setObjectName(name);
     b->setRange(lo, hi);
@@ -47,8 +48,8 @@ QSpinBox* int_box(QWidget* parent, const char* name, int lo, int hi, const QStri
 
 constexpr double mb = 1e6;
 const QStringList schedule_kinds = {"all", "uniform", "revolve", "multilevel", "online", "auto"};
-const QStringList codec_kinds = {"none", "zstd", "lz4", "blosc", "zfp-accuracy", "zfp-precision", "zfp-rate",
-                                 "zfp-reversible"};
+const QStringList codec_kinds = {"none",         "zstd",          "lz4",      "blosc",
+                                 "zfp-accuracy", "zfp-precision", "zfp-rate", "zfp-reversible"};
 
 bool codec_has_parameter(const QString& kind) {
     return kind == "zfp-accuracy" || kind == "zfp-precision" || kind == "zfp-rate";
@@ -75,17 +76,27 @@ SettingsPanel::SettingsPanel(ProjectDocument* doc, QWidget* parent) : QWidget(pa
     layout->addWidget(new QLabel(tr("<b>Prediction</b> (measured costs, performance model)"), this));
     layout->addWidget(prediction_panel_);
     connect(doc_, &ProjectDocument::changed, this, [this] {
-        calibration_error_.clear();  // new settings: measure again if they need it
+        calibration_error_.clear(); // new settings: measure again if they need it
         load();
     });
     load();
 }
 
-RunPredictor& SettingsPanel::predictor() { return predictor_; }
-const RunPrediction& SettingsPanel::prediction() const { return prediction_; }
-QString SettingsPanel::prediction_text() const { return prediction_panel_->text(); }
-PredictionPanel* SettingsPanel::prediction_panel() const { return prediction_panel_; }
-bool SettingsPanel::calibrating() const { return calibration_running_; }
+RunPredictor& SettingsPanel::predictor() {
+    return predictor_;
+}
+const RunPrediction& SettingsPanel::prediction() const {
+    return prediction_;
+}
+QString SettingsPanel::prediction_text() const {
+    return prediction_panel_->text();
+}
+PredictionPanel* SettingsPanel::prediction_panel() const {
+    return prediction_panel_;
+}
+bool SettingsPanel::calibrating() const {
+    return calibration_running_;
+}
 
 void SettingsPanel::set_backend(const std::string& backend) {
     predictor_.set_backend(backend);
@@ -224,11 +235,13 @@ void SettingsPanel::load() {
     const InversionSettings& inv = e.inversion;
     iterations_->setValue(inv.iterations);
     QStringList stages;
-    for (double f : inv.stage_freqs_hz) stages << QString::number(f);
+    for (double f : inv.stage_freqs_hz)
+        stages << QString::number(f);
     stages_->setText(stages.join(", "));
     vmin_bound_->setValue(inv.min_velocity_mps);
     vmax_bound_->setValue(inv.max_velocity_mps);
-    // Names the engine accepts but the lists lack (a project written by `fwi invert --optimizer gd`) are added.
+    // Names the engine accepts but the lists lack (a project written by `fwi invert --optimizer gd`) are
+    // added.
     for (auto [box, name] : {std::pair{optimizer_, &inv.optimizer}, std::pair{misfit_, &inv.misfit}}) {
         const QString text = QString::fromStdString(*name);
         if (box->findText(text) < 0) box->addItem(text);
@@ -251,15 +264,19 @@ QString SettingsPanel::read_propagation(PropagationSettings& p) const {
     p.pml_width = pml_->value();
     p.cfl_number = cfl_->value();
     p.max_velocity_mps = vmax_->value();
-    if (duration_->value() < p.dt_s) return tr("The duration (%1 s) is shorter than one sample interval (%2 s).")
-                                             .arg(duration_->value()).arg(p.dt_s);
+    if (duration_->value() < p.dt_s)
+        return tr("The duration (%1 s) is shorter than one sample interval (%2 s).")
+            .arg(duration_->value())
+            .arg(p.dt_s);
     p.nt = std::int64_t(std::llround(duration_->value() / p.dt_s)) + 1;
     if (!p.wavelet.empty() && std::int64_t(p.wavelet.size()) != p.nt)
-        p.wavelet.clear();  // a user wavelet no longer matches: fall back to the Ricker (said in the time label)
+        p.wavelet
+            .clear(); // a user wavelet no longer matches: fall back to the Ricker (said in the time label)
     try {
         Experiment e = doc_->experiment();
         e.propagation = p;
-        if (working_model(e).grid.cells() > 0) make_time_axis(working_model(e).grid, reference_velocity(e), p);
+        if (working_model(e).grid.cells() > 0)
+            make_time_axis(working_model(e).grid, reference_velocity(e), p);
     } catch (const ConfigError& err) {
         return QString::fromUtf8(err.what());
     }
@@ -269,14 +286,18 @@ QString SettingsPanel::read_propagation(PropagationSettings& p) const {
 QString SettingsPanel::read_gradient(GradientSettings& g) const {
     g = doc_->experiment().gradient;
     const QString kind = schedule_->currentText();
-    if (kind == "all" || kind == "auto") g.schedule = kind.toStdString();
+    if (kind == "all" || kind == "auto")
+        g.schedule = kind.toStdString();
     else if (kind == "multilevel")
-        g.schedule = QString("multilevel:%1,%2").arg(schedule_n_->value()).arg(schedule_d_->value()).toStdString();
-    else g.schedule = QString("%1:%2").arg(kind).arg(schedule_n_->value()).toStdString();
+        g.schedule =
+            QString("multilevel:%1,%2").arg(schedule_n_->value()).arg(schedule_d_->value()).toStdString();
+    else
+        g.schedule = QString("%1:%2").arg(kind).arg(schedule_n_->value()).toStdString();
     const QString codec = codec_->currentText();
     const QString param = codec_param_->text().trimmed();
     g.compression = (codec_has_parameter(codec) ? codec + ":" + param : codec).toStdString();
-    if (const std::string error = codec_spec_error(g.compression); !error.empty()) return QString::fromStdString(error);
+    if (const std::string error = codec_spec_error(g.compression); !error.empty())
+        return QString::fromStdString(error);
     g.budget_bytes = std::uint64_t(std::llround(budget_mb_->value() * mb));
     g.disk_budget_bytes = std::uint64_t(std::llround(disk_budget_mb_->value() * mb));
     g.sampling_interval = interval_->value();
@@ -312,7 +333,7 @@ QString SettingsPanel::read_inversion(InversionSettings& inv) const {
 
 void SettingsPanel::refuse(const QString& title, const QString& reason) {
     show_error(this, title, reason);
-    load();  // back to the document's values
+    load(); // back to the document's values
 }
 
 void SettingsPanel::commit_propagation() {
@@ -329,7 +350,7 @@ void SettingsPanel::commit_gradient() {
     const QString error = read_gradient(g);
     if (!error.isEmpty()) return refuse(tr("Gradient settings refused"), error);
     doc_->edit_gradient(g);
-    load();  // enable/disable the dependent fields even when the value did not change
+    load(); // enable/disable the dependent fields even when the value did not change
 }
 
 void SettingsPanel::commit_inversion() {
@@ -361,7 +382,9 @@ void SettingsPanel::update_prediction() {
                    .arg(axis.inner_dt_s * 1000, 0, 'g', 3)
                    .arg(axis.step_ratio);
         const std::string warning = dispersion_warning(m.grid, m.min_velocity(), e.propagation.freq_hz);
-        if (!warning.empty()) info += "<br><span style='color:#b35c00'>" + QString::fromStdString(warning).toHtmlEscaped() + "</span>";
+        if (!warning.empty())
+            info += "<br><span style='color:#b35c00'>" + QString::fromStdString(warning).toHtmlEscaped() +
+                    "</span>";
     } catch (const Error& err) {
         info = "<span style='color:#b00020'>" + QString::fromUtf8(err.what()).toHtmlEscaped() + "</span>";
     }
@@ -370,7 +393,8 @@ void SettingsPanel::update_prediction() {
 }
 
 void SettingsPanel::start_calibration() {
-    // One measurement at a time; a request during one is served when it ends (the cache may already cover it).
+    // One measurement at a time; a request during one is served when it ends (the cache may already cover
+    // it).
     if (calibration_running_) return;
     calibration_running_ = true;
     struct Outcome {
@@ -382,19 +406,22 @@ void SettingsPanel::start_calibration() {
         const Outcome out = watcher->result();
         watcher->deleteLater();
         calibration_running_ = false;
-        if (out.error.isEmpty()) RunPredictor::add(out.measurement);
-        else calibration_error_ = out.error;
+        if (out.error.isEmpty())
+            RunPredictor::add(out.measurement);
+        else
+            calibration_error_ = out.error;
         update_prediction();
         emit calibrated();
     });
     // The worker gets copies: the user may keep editing while it measures.
-    watcher->setFuture(QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend()]() -> Outcome {
-        try {
-            return {RunPredictor::measure(e, backend), {}};
-        } catch (const std::exception& err) {
-            return {{}, QString::fromUtf8(err.what())};
-        }
-    }));
+    watcher->setFuture(
+        QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend()]() -> Outcome {
+            try {
+                return {RunPredictor::measure(e, backend), {}};
+            } catch (const std::exception& err) {
+                return {{}, QString::fromUtf8(err.what())};
+            }
+        }));
 }
 
 } // namespace fwi::ui

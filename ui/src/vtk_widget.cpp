@@ -5,13 +5,13 @@
 #include <QApplication>
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
-#include <QSet>
-#include <QTimer>
 #include <QFileDialog>
 #include <QMenu>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QSet>
 #include <QSurfaceFormat>
+#include <QTimer>
 
 #include <vtkCallbackCommand.h>
 #include <vtkGenericOpenGLRenderWindow.h>
@@ -45,10 +45,10 @@ struct VtkWidget::Impl {
 
 namespace {
 
-/// Paces data-driven repaints of every VtkWidget (see request_render()). It measures what a window repaint costs:
-/// an application event filter notes when an UpdateRequest starts, and the next event marks its end.
+/// Paces data-driven repaints of every VtkWidget (see request_render()). It measures what a window repaint
+/// costs: an application event filter notes when an UpdateRequest starts, and the next event marks its end.
 class RenderThrottle : public QObject {
-public:
+  public:
     static RenderThrottle& instance() {
         static auto* throttle = new RenderThrottle(qApp);
         return *throttle;
@@ -61,7 +61,7 @@ public:
     }
     void forget(VtkWidget* w) { pending_.remove(w); }
 
-protected:
+  protected:
     bool eventFilter(QObject*, QEvent* e) override {
         if (in_update_) {
             in_update_ = false;
@@ -76,14 +76,15 @@ protected:
         return false;
     }
 
-private:
+  private:
     explicit RenderThrottle(QObject* parent) : QObject(parent) {
         clock_.start();
         timer_.setSingleShot(true);
         connect(&timer_, &QTimer::timeout, this, [this] {
             const auto widgets = pending_;
             pending_.clear();
-            for (VtkWidget* w : widgets) w->update();
+            for (VtkWidget* w : widgets)
+                w->update();
         });
         qApp->installEventFilter(this);
     }
@@ -114,7 +115,7 @@ void on_window_event(vtkObject*, unsigned long id, void* client, void* call_data
 
 VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent), d_(std::make_unique<Impl>()) {
     d_->window->SetReadyForRendering(false);
-    d_->window->SetFrameBlitModeToNoBlit();  // paintGL blits into Qt's framebuffer itself
+    d_->window->SetFrameBlitModeToNoBlit(); // paintGL blits into Qt's framebuffer itself
     d_->window->AddRenderer(d_->renderer);
     d_->callback->SetClientData(this);
     d_->callback->SetCallback(on_window_event);
@@ -123,7 +124,9 @@ VtkWidget::VtkWidget(QWidget* parent) : QOpenGLWidget(parent), d_(std::make_uniq
     setMinimumSize(120, 90);
 }
 
-void VtkWidget::request_render() { RenderThrottle::instance().request(this); }
+void VtkWidget::request_render() {
+    RenderThrottle::instance().request(this);
+}
 
 VtkWidget::~VtkWidget() {
     RenderThrottle::instance().forget(this);
@@ -133,12 +136,16 @@ VtkWidget::~VtkWidget() {
     }
 }
 
-vtkRenderer* VtkWidget::renderer() const { return d_->renderer; }
-vtkGenericOpenGLRenderWindow* VtkWidget::render_window() const { return d_->window; }
+vtkRenderer* VtkWidget::renderer() const {
+    return d_->renderer;
+}
+vtkGenericOpenGLRenderWindow* VtkWidget::render_window() const {
+    return d_->window;
+}
 
 void VtkWidget::release_context() {
     if (!d_->context_ready) return;
-    d_->window->Finalize();  // frees VTK's GL objects while the context still exists
+    d_->window->Finalize(); // frees VTK's GL objects while the context still exists
     d_->window->SetReadyForRendering(false);
     d_->context_ready = false;
 }
@@ -193,15 +200,21 @@ void VtkWidget::paintGL() {
     state->ResetGLViewportState();
 }
 
-QImage VtkWidget::snapshot() { return grabFramebuffer(); }
+QImage VtkWidget::snapshot() {
+    return grabFramebuffer();
+}
 
-bool VtkWidget::save_png(const QString& path) { return snapshot().save(path, "PNG"); }
+bool VtkWidget::save_png(const QString& path) {
+    return snapshot().save(path, "PNG");
+}
 
 void VtkWidget::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
     menu.addAction(tr("Save image as PNG…"), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("PNG images (*.png)"));
-        if (!path.isEmpty() && !save_png(path)) show_error(this, tr("Save image"), tr("Cannot write %1").arg(path));
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("PNG images (*.png)"));
+        if (!path.isEmpty() && !save_png(path))
+            show_error(this, tr("Save image"), tr("Cannot write %1").arg(path));
     });
     add_context_actions(&menu);
     menu.exec(event->globalPos());

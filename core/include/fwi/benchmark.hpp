@@ -1,6 +1,7 @@
 #pragma once
 // Throughput of the propagator: cell-updates per second for forward and adjoint steps on a chosen grid.
-// Cells counted are the padded cells computed per step (model + PML), the same convention Deepwave's figures use.
+// Cells counted are the padded cells computed per step (model + PML), the same convention Deepwave's figures
+// use.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -12,7 +13,7 @@ struct BenchCase {
     int order = 8;
     int pml_width = 20;
     std::int64_t steps = 200;
-    int shots = 1;  ///< shots run one after the other (each uses every thread)
+    int shots = 1; ///< shots run one after the other (each uses every thread)
     std::string backend = "auto";
 };
 
@@ -20,8 +21,8 @@ struct BenchResult {
     BenchCase bench;
     std::string device;
     double forward_cell_updates_per_s = 0;
-    double adjoint_cell_updates_per_s = 0;           ///< adjoint step with gradient accumulation
-    double forward_snapshot_cell_updates_per_s = 0;  ///< forward step that also writes the gradient snapshot
+    double adjoint_cell_updates_per_s = 0;          ///< adjoint step with gradient accumulation
+    double forward_snapshot_cell_updates_per_s = 0; ///< forward step that also writes the gradient snapshot
     double forward_seconds = 0, adjoint_seconds = 0;
     std::int64_t cells_per_step = 0;
 };

@@ -1,6 +1,7 @@
 #pragma once
-// Linearised (Born) modelling: the data perturbation of a velocity perturbation, to first order. Its adjoint is the
-// gradient engine run with the data perturbation as adjoint source, which is what the dot-product test checks.
+// Linearised (Born) modelling: the data perturbation of a velocity perturbation, to first order. Its adjoint
+// is the gradient engine run with the data perturbation as adjoint source, which is what the dot-product test
+// checks.
 #include "fwi/gather.hpp"
 #include "fwi/simulation.hpp"
 

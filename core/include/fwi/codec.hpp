@@ -1,14 +1,14 @@
 #pragma once
-// Snapshot/state codecs. A codec turns one 2D float field (row-major, cols = fast axis, see field.hpp) into bytes and
-// back. Lossless codecs round-trip bit for bit (NaN and inf payloads included). Lossy ZFP modes state their error
-// bound (fixed-accuracy: max |error| <= tolerance).
+// Snapshot/state codecs. A codec turns one 2D float field (row-major, cols = fast axis, see field.hpp) into
+// bytes and back. Lossless codecs round-trip bit for bit (NaN and inf payloads included). Lossy ZFP modes
+// state their error bound (fixed-accuracy: max |error| <= tolerance).
 //
-// Every compressed field is one self-describing frame: a 48-byte header (magic, codec id, codec parameter, rows, cols,
-// payload size, payload checksum) followed by the payload. decompress() checks all of it before a decoder library sees
-// a byte, so corrupt or truncated input throws FormatError instead of crashing. A field whose payload would be larger
-// than its raw bytes (incompressible data), or that a lossy ZFP mode cannot represent (NaN/inf), is stored raw, so
-// max_compressed_bytes() = header + raw bytes for every codec. Frames are native-endian: they are scratch data of one
-// machine, not an exchange format.
+// Every compressed field is one self-describing frame: a 48-byte header (magic, codec id, codec parameter,
+// rows, cols, payload size, payload checksum) followed by the payload. decompress() checks all of it before a
+// decoder library sees a byte, so corrupt or truncated input throws FormatError instead of crashing. A field
+// whose payload would be larger than its raw bytes (incompressible data), or that a lossy ZFP mode cannot
+// represent (NaN/inf), is stored raw, so max_compressed_bytes() = header + raw bytes for every codec. Frames
+// are native-endian: they are scratch data of one machine, not an exchange format.
 #include "fwi/field.hpp"
 
 #include <cstddef>
@@ -20,17 +20,17 @@
 namespace fwi {
 
 class Codec {
-public:
+  public:
     virtual ~Codec() = default;
-    virtual std::string name() const = 0;  ///< canonical spec, e.g. "zfp-accuracy:1e-05", "zstd:3"
+    virtual std::string name() const = 0; ///< canonical spec, e.g. "zfp-accuracy:1e-05", "zstd:3"
     virtual bool lossless() const = 0;
     /// Upper bound of what compress() appends for a field of this shape (frame header + raw bytes).
     virtual std::size_t max_compressed_bytes(std::int64_t rows, std::int64_t cols) const = 0;
-    /// Appends the compressed frame of `field` to `out`; returns how many bytes were appended. Throws Error when the
-    /// library fails, ConfigError for a negative shape; `out` is unchanged on a throw.
+    /// Appends the compressed frame of `field` to `out`; returns how many bytes were appended. Throws Error
+    /// when the library fails, ConfigError for a negative shape; `out` is unchanged on a throw.
     virtual std::size_t compress(ConstFieldView field, std::vector<std::byte>& out) const = 0;
-    /// Decompresses exactly one frame `in[0, bytes)` into `field` (whose shape must be the one compressed). Throws
-    /// FormatError for a wrong shape, another codec or parameter, truncated or corrupt bytes.
+    /// Decompresses exactly one frame `in[0, bytes)` into `field` (whose shape must be the one compressed).
+    /// Throws FormatError for a wrong shape, another codec or parameter, truncated or corrupt bytes.
     virtual void decompress(const std::byte* in, std::size_t bytes, FieldView field) const = 0;
 };
 

@@ -9,9 +9,9 @@
 namespace fwi {
 
 struct CodecTiming {
-    double compress_seconds = 0;    ///< median over the repeats, one field
-    double decompress_seconds = 0;  ///< median over the repeats, one field
-    double ratio = 1;               ///< raw bytes / compressed bytes (frame header included)
+    double compress_seconds = 0;   ///< median over the repeats, one field
+    double decompress_seconds = 0; ///< median over the repeats, one field
+    double ratio = 1;              ///< raw bytes / compressed bytes (frame header included)
     std::uint64_t raw_bytes = 0;
     std::uint64_t compressed_bytes = 0;
 };

@@ -7,27 +7,27 @@
 namespace fwi {
 
 class Error : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 /// Malformed or truncated files, wrong shapes, unknown formats.
 class FormatError : public Error {
-public:
+  public:
     using Error::Error;
 };
 /// Impossible settings: bad velocities, points outside the model, CFL-impossible or absurd durations.
 class ConfigError : public Error {
-public:
+  public:
     using Error::Error;
 };
 /// Out of memory budget, disk full, unwritable paths, no device.
 class ResourceError : public Error {
-public:
+  public:
     using Error::Error;
 };
 /// A job was cancelled by the user; not a failure.
 class Cancelled : public Error {
-public:
+  public:
     Cancelled() : Error("cancelled") {}
 };
 

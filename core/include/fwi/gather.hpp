@@ -11,9 +11,10 @@ namespace fwi {
 struct Gather {
     Point2D source;
     std::vector<Point2D> receivers;
-    std::int64_t samples = 0;  ///< samples per trace
-    double dt_s = 0;           ///< sample interval
-    std::vector<float> traces;  ///< receivers.size() x samples, sample fast: trace r sample t at r * samples + t
+    std::int64_t samples = 0; ///< samples per trace
+    double dt_s = 0;          ///< sample interval
+    std::vector<float>
+        traces; ///< receivers.size() x samples, sample fast: trace r sample t at r * samples + t
     bool operator==(const Gather&) const = default;
 };
 
@@ -22,33 +23,36 @@ struct Gather {
 void validate_gather(const Gather& gather, const std::string& what = "gather");
 
 /// SEG-Y rev 1, big-endian IEEE float32 samples, one trace per receiver, shots one after another.
-/// Trace headers: FieldRecord (9) = shot number (1-based), TraceNumber (13) and trace-in-ensemble (25) = receiver
-/// number (1-based), SourceX (73) / GroupX (81) = x, SourceDepth (49) = source z (depth, positive down),
-/// ReceiverGroupElevation (41) = -receiver z (an elevation, positive up), Offset (37) = GroupX - SourceX; coordinates
-/// are integers scaled by SourceGroupScalar (71) / ElevationScalar (69) = -10000 (0.1 mm) unless positions are too large
-/// for that. The binary and trace headers carry dt in whole microseconds; the textual header also records the exact
-/// dt, which read_gathers_segy prefers when it is present. All gathers need the same samples and dt (ConfigError).
-/// Traces round-trip bit for bit; positions to the coordinate scalar's resolution.
+/// Trace headers: FieldRecord (9) = shot number (1-based), TraceNumber (13) and trace-in-ensemble (25) =
+/// receiver number (1-based), SourceX (73) / GroupX (81) = x, SourceDepth (49) = source z (depth, positive
+/// down), ReceiverGroupElevation (41) = -receiver z (an elevation, positive up), Offset (37) = GroupX -
+/// SourceX; coordinates are integers scaled by SourceGroupScalar (71) / ElevationScalar (69) = -10000 (0.1
+/// mm) unless positions are too large for that. The binary and trace headers carry dt in whole microseconds;
+/// the textual header also records the exact dt, which read_gathers_segy prefers when it is present. All
+/// gathers need the same samples and dt (ConfigError). Traces round-trip bit for bit; positions to the
+/// coordinate scalar's resolution.
 void write_gathers_segy(const std::string& path, const std::vector<Gather>& gathers);
-/// Reads SEG-Y written by write_gathers_segy or by other tools (IBM or IEEE float samples): a new gather starts
-/// whenever FieldRecord changes. Throws FormatError naming the file for anything malformed or truncated.
+/// Reads SEG-Y written by write_gathers_segy or by other tools (IBM or IEEE float samples): a new gather
+/// starts whenever FieldRecord changes. Throws FormatError naming the file for anything malformed or
+/// truncated.
 std::vector<Gather> read_gathers_segy(const std::string& path);
 
-/// .npy (float32, C order): one gather as (receivers, samples); several as (shots, receivers, samples), which needs
-/// equal receiver counts and samples (ConfigError otherwise). Geometry and dt are not stored in .npy.
+/// .npy (float32, C order): one gather as (receivers, samples); several as (shots, receivers, samples), which
+/// needs equal receiver counts and samples (ConfigError otherwise). Geometry and dt are not stored in .npy.
 void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathers);
 
-/// Adds white Gaussian noise so that 10 log10(mean signal power / noise power) = snr_db over all samples of all
-/// gathers (reproducible for a seed). ConfigError for a non-finite SNR or all-zero data.
+/// Adds white Gaussian noise so that 10 log10(mean signal power / noise power) = snr_db over all samples of
+/// all gathers (reproducible for a seed). ConfigError for a non-finite SNR or all-zero data.
 void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed);
 
-/// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and receivers_xz_m,
-/// written atomically. Every gather keeps its own geometry and sampling. ResourceError for I/O failures.
+/// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and
+/// receivers_xz_m, written atomically. Every gather keeps its own geometry and sampling. ResourceError for
+/// I/O failures.
 void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers);
 /// Reads write_gathers_hdf5's layout; FormatError (naming the file) for anything else or inconsistent shapes.
 std::vector<Gather> read_gathers_hdf5(const std::string& path);
-/// Reads a 2D (one shot) or 3D (shots, receivers, samples) .npy and attaches the geometry of `acquisition` and dt_s.
-/// Throws FormatError when the shape does not match the acquisition (shot or receiver counts).
+/// Reads a 2D (one shot) or 3D (shots, receivers, samples) .npy and attaches the geometry of `acquisition`
+/// and dt_s. Throws FormatError when the shape does not match the acquisition (shot or receiver counts).
 std::vector<Gather> read_gathers_npy(const std::string& path, const Acquisition& acquisition, double dt_s);
 
 } // namespace fwi

@@ -1,6 +1,6 @@
 #pragma once
-// The gradient of a data misfit with respect to velocity, summed over shots, computed by the ONE executor that turns
-// a checkpoint plan (schedule.hpp) into forward steps, stores, restores and adjoint steps.
+// The gradient of a data misfit with respect to velocity, summed over shots, computed by the ONE executor
+// that turns a checkpoint plan (schedule.hpp) into forward steps, stores, restores and adjoint steps.
 #include "fwi/events.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/settings.hpp"
@@ -13,7 +13,8 @@
 
 namespace fwi {
 
-/// Misfit of one shot: returns J_shot and writes dJ/d(modelled trace sample) (user rate, receivers x samples).
+/// Misfit of one shot: returns J_shot and writes dJ/d(modelled trace sample) (user rate, receivers x
+/// samples).
 using MisfitFunction =
     std::function<double(const Gather& modelled, const Gather& observed, std::vector<float>& adjoint_source)>;
 
@@ -22,8 +23,8 @@ double l2_misfit(const Gather& modelled, const Gather& observed, std::vector<flo
 
 struct GradientOptions {
     GradientSettings settings;
-    std::vector<int> shots;          ///< this rank's / batch's shots; empty = all
-    MisfitFunction misfit;           ///< empty = l2_misfit
+    std::vector<int> shots; ///< this rank's / batch's shots; empty = all
+    MisfitFunction misfit;  ///< empty = l2_misfit
     Observer* observer = nullptr;
     const CancelToken* cancel = nullptr;
     bool keep_modelled = true;
@@ -31,23 +32,24 @@ struct GradientOptions {
 
 struct GradientResult {
     double misfit = 0;
-    std::vector<float> gradient;           ///< dJ/dv on the model grid (s/m per unit misfit)
-    std::vector<Gather> modelled;          ///< user-rate modelled data per shot (if keep_modelled)
-    std::string schedule;                  ///< the plan that ran, e.g. "revolve:12"
-    std::int64_t forward_steps = 0;        ///< all forward steps (first sweep + recomputation + inside reverses)
+    std::vector<float> gradient;    ///< dJ/dv on the model grid (s/m per unit misfit)
+    std::vector<Gather> modelled;   ///< user-rate modelled data per shot (if keep_modelled)
+    std::string schedule;           ///< the plan that ran, e.g. "revolve:12"
+    std::int64_t forward_steps = 0; ///< all forward steps (first sweep + recomputation + inside reverses)
     std::int64_t adjoint_steps = 0;
-    std::int64_t recompute_steps = 0;      ///< forward steps beyond the first sweep
+    std::int64_t recompute_steps = 0; ///< forward steps beyond the first sweep
     std::int64_t checkpoint_writes = 0;
     std::int64_t checkpoint_reads = 0;
-    std::uint64_t peak_snapshot_bytes = 0; ///< peak bytes held in gradient snapshots
-    std::vector<std::uint64_t> peak_bytes_per_tier;  ///< states + snapshots, stored (compressed) size
+    std::uint64_t peak_snapshot_bytes = 0;          ///< peak bytes held in gradient snapshots
+    std::vector<std::uint64_t> peak_bytes_per_tier; ///< states + snapshots, stored (compressed) size
     double compression_ratio = 1;
-    double predicted_seconds = 0;          ///< the performance model's prediction for this plan (0 if unknown)
+    double predicted_seconds = 0; ///< the performance model's prediction for this plan (0 if unknown)
     double seconds = 0;
-    double planning_seconds = 0;           ///< calibration of the performance model and planning (part of seconds)
+    double planning_seconds = 0; ///< calibration of the performance model and planning (part of seconds)
 };
 
-/// Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded, ResourceError, Cancelled.
+/// Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded, ResourceError,
+/// Cancelled.
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options);
 

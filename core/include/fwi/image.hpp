@@ -1,6 +1,7 @@
 #pragma once
-// Pictures of 2D fields written by the product itself (8-bit RGB PNG, no plotting dependency): velocity models,
-// wavefields, gradients and shot gathers. Rows of the field become image rows (z down, x right for models).
+// Pictures of 2D fields written by the product itself (8-bit RGB PNG, no plotting dependency): velocity
+// models, wavefields, gradients and shot gathers. Rows of the field become image rows (z down, x right for
+// models).
 #include "fwi/field.hpp"
 
 #include <array>
@@ -15,11 +16,13 @@ enum class Colormap { Viridis, Seismic, Gray };
 /// Colour of t in [0, 1] (clamped).
 std::array<std::uint8_t, 3> colormap_rgb(Colormap map, double t);
 
-/// Writes `field` as a PNG, mapping [vmin, vmax] onto the colormap, each cell drawn as `scale` x `scale` pixels.
-/// Throws ResourceError naming the path if it cannot be written.
-void write_png(const std::string& path, ConstFieldView field, Colormap map, double vmin, double vmax, int scale = 1);
+/// Writes `field` as a PNG, mapping [vmin, vmax] onto the colormap, each cell drawn as `scale` x `scale`
+/// pixels. Throws ResourceError naming the path if it cannot be written.
+void write_png(const std::string& path, ConstFieldView field, Colormap map, double vmin, double vmax,
+               int scale = 1);
 
-/// Symmetric range [-c, c] with c the given percentile of |values| (robust display of wavefields and gradients).
+/// Symmetric range [-c, c] with c the given percentile of |values| (robust display of wavefields and
+/// gradients).
 double symmetric_clip(const std::vector<float>& values, double percentile = 0.99);
 
 /// Raw RGB pixels to PNG (width x height x 3 bytes).

@@ -5,16 +5,17 @@
 
 namespace fwi {
 
-/// The inversion a project describes: its initial model (and true model, when known), acquisition, propagation and
-/// gradient settings, observed data, and experiment.inversion (stages from stage_freqs_hz with `iterations` each,
-/// velocity bounds, optimizer, misfit). The reference velocity is max(upper bound, the project's own reference), so
-/// that every model the bounds allow is stable. When the project holds an optimizer state and `resume` is true, the
-/// setup resumes from it. ConfigError for a project without observed data, unknown optimizer/misfit names, or an upper
-/// bound above 4 times the project's reference velocity (the time step would shrink as much).
+/// The inversion a project describes: its initial model (and true model, when known), acquisition,
+/// propagation and gradient settings, observed data, and experiment.inversion (stages from stage_freqs_hz
+/// with `iterations` each, velocity bounds, optimizer, misfit). The reference velocity is max(upper bound,
+/// the project's own reference), so that every model the bounds allow is stable. When the project holds an
+/// optimizer state and `resume` is true, the setup resumes from it. ConfigError for a project without
+/// observed data, unknown optimizer/misfit names, or an upper bound above 4 times the project's reference
+/// velocity (the time step would shrink as much).
 InversionSetup inversion_setup(const Project& project, bool resume = false);
 
-/// Records an iteration in the project: appended to the history, and the current model, gradient and misfit set from
-/// it (the model and gradient only when the record carries them).
+/// Records an iteration in the project: appended to the history, and the current model, gradient and misfit
+/// set from it (the model and gradient only when the record carries them).
 void apply_record(Project& project, const IterationRecord& record);
 
 } // namespace fwi

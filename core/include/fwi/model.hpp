@@ -9,7 +9,7 @@ namespace fwi {
 
 struct Model {
     Grid2D grid;
-    std::vector<float> vp_mps;  ///< grid.cells() values, index iz * nx + ix
+    std::vector<float> vp_mps; ///< grid.cells() values, index iz * nx + ix
 
     float at(std::int64_t iz, std::int64_t ix) const { return vp_mps[grid.index(iz, ix)]; }
     float min_velocity() const;
@@ -17,7 +17,8 @@ struct Model {
 };
 
 /// Throws ConfigError naming the first bad cell (NaN, inf, zero or negative velocity) or a bad grid
-/// (non-positive shape or spacing, size mismatch). `what` names the model in the message (e.g. "initial model").
+/// (non-positive shape or spacing, size mismatch). `what` names the model in the message (e.g. "initial
+/// model").
 void validate_model(const Model& model, const std::string& what = "model");
 
 } // namespace fwi

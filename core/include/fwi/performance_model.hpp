@@ -1,10 +1,11 @@
 #pragma once
-// Performance model: predicts the time and peak memory of a checkpoint plan by replaying it (the same replay as
-// simulate_plan) with per-step, per-item and per-byte costs. Kukreja et al. (Euro-Par 2019) in plan form:
+// Performance model: predicts the time and peak memory of a checkpoint plan by replaying it (the same replay
+// as simulate_plan) with per-step, per-item and per-byte costs. Kukreja et al. (Euro-Par 2019) in plan form:
 //   T = forward + recompute + adjoint + store + load + codec,
 // where storage is charged per Store/Restore (states) and per buffered snapshot, each through the codec.
-// Everything is serial: overlap of compression with computation is not modelled (an upper bound for async codecs).
-// Bytes are stored bytes: ceil(raw / compression_ratio). The executor's working state is not counted.
+// Everything is serial: overlap of compression with computation is not modelled (an upper bound for async
+// codecs). Bytes are stored bytes: ceil(raw / compression_ratio). The executor's working state is not
+// counted.
 #include "fwi/schedule.hpp"
 
 #include <cstdint>
@@ -13,12 +14,13 @@
 
 namespace fwi {
 
-/// Cost of moving one item into or out of a tier, in seconds: per item (latency, open/close) plus per stored byte.
+/// Cost of moving one item into or out of a tier, in seconds: per item (latency, open/close) plus per stored
+/// byte.
 struct TierCosts {
     double write_s_per_item = 0;
     double read_s_per_item = 0;
-    double write_s_per_byte = 0;  ///< 1 / write bandwidth (B/s)
-    double read_s_per_byte = 0;   ///< 1 / read bandwidth (B/s)
+    double write_s_per_byte = 0; ///< 1 / write bandwidth (B/s)
+    double read_s_per_byte = 0;  ///< 1 / read bandwidth (B/s)
     bool operator==(const TierCosts&) const = default;
 };
 
@@ -26,49 +28,53 @@ struct TierCosts {
 /// seconds count steps, as in Revolve's own cost model).
 struct StepCosts {
     double forward_step_s = 1;
-    double adjoint_step_s = 1;         ///< one Reverse's adjoint work (its internal forward step is extra)
-    double snapshot_write_s = 0;       ///< extra time of a forward step that also writes its gradient snapshot
-    /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for the
-    /// plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
+    double adjoint_step_s = 1;   ///< one Reverse's adjoint work (its internal forward step is extra)
+    double snapshot_write_s = 0; ///< extra time of a forward step that also writes its gradient snapshot
+    /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
+    /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
     double first_touch_s_per_byte = 0;
-    std::uint64_t state_bytes = 1;     ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
-    std::uint64_t snapshot_bytes = 1;  ///< one gradient snapshot, uncompressed
-    double compression_ratio = 1;      ///< raw / stored, >= 1, for states and snapshots alike
-    double compress_s = 0;             ///< per item stored (state or snapshot)
-    double decompress_s = 0;           ///< per item loaded
-    std::vector<TierCosts> tiers;      ///< index = tier; a missing tier costs nothing
-    int sampling_interval = 1;         ///< only snapshots of steps n with n % k == 0 are kept (and cost)
-    int snapshot_tier = 0;             ///< where the snapshot buffer lives
+    std::uint64_t state_bytes = 1;    ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
+    std::uint64_t snapshot_bytes = 1; ///< one gradient snapshot, uncompressed
+    double compression_ratio = 1;     ///< raw / stored, >= 1, for states and snapshots alike
+    double compress_s = 0;            ///< per item stored (state or snapshot)
+    double decompress_s = 0;          ///< per item loaded
+    std::vector<TierCosts> tiers;     ///< index = tier; a missing tier costs nothing
+    int sampling_interval = 1;        ///< only snapshots of steps n with n % k == 0 are kept (and cost)
+    int snapshot_tier = 0;            ///< where the snapshot buffer lives
 
-    std::uint64_t stored_state_bytes() const;     ///< ceil(state_bytes / compression_ratio)
-    std::uint64_t stored_snapshot_bytes() const;  ///< ceil(snapshot_bytes / compression_ratio)
-    TierCosts tier(int t) const;                  ///< tiers[t], or zero costs
-    double write_s(int tier, std::uint64_t stored_bytes) const;  ///< tier write + compression of one item
-    double read_s(int tier, std::uint64_t stored_bytes) const;   ///< tier read + decompression of one item
+    std::uint64_t stored_state_bytes() const;                   ///< ceil(state_bytes / compression_ratio)
+    std::uint64_t stored_snapshot_bytes() const;                ///< ceil(snapshot_bytes / compression_ratio)
+    TierCosts tier(int t) const;                                ///< tiers[t], or zero costs
+    double write_s(int tier, std::uint64_t stored_bytes) const; ///< tier write + compression of one item
+    double read_s(int tier, std::uint64_t stored_bytes) const;  ///< tier read + decompression of one item
     /// Throws ConfigError naming the field: negative times, ratio < 1, zero sizes, interval < 1.
     void validate() const;
 };
 
 struct Prediction {
     double total_s = 0;
-    double forward_s = 0;    ///< the first computation of each of the l steps, and every snapshot write
-    double recompute_s = 0;  ///< every further forward step (in Advance or inside Reverse)
+    double forward_s = 0;   ///< the first computation of each of the l steps, and every snapshot write
+    double recompute_s = 0; ///< every further forward step (in Advance or inside Reverse)
     double adjoint_s = 0;
-    double store_s = 0;      ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
-    double load_s = 0;       ///< tier reads of states and snapshots (codec time excluded)
-    double codec_s = 0;      ///< compression and decompression
-    std::vector<std::uint64_t> peak_bytes;  ///< per tier (as PlanCounts' vectors); the snapshot tier includes the buffer
-    std::uint64_t peak_total_bytes = 0;     ///< most bytes held at once over all tiers
+    double store_s =
+        0;             ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
+    double load_s = 0; ///< tier reads of states and snapshots (codec time excluded)
+    double codec_s = 0; ///< compression and decompression
+    std::vector<std::uint64_t>
+        peak_bytes; ///< per tier (as PlanCounts' vectors); the snapshot tier includes the buffer
+    std::uint64_t peak_total_bytes = 0; ///< most bytes held at once over all tiers
     PlanCounts counts;
 };
 
-/// Replays `plan` (validating it like simulate_plan; throws PlanError) and prices it. Throws ConfigError for bad costs.
+/// Replays `plan` (validating it like simulate_plan; throws PlanError) and prices it. Throws ConfigError for
+/// bad costs.
 Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const StepCosts& costs);
 
 /// How many states fit `budget_bytes` if each compresses at least `pessimistic_ratio` times: floor(budget /
-/// ceil(state_bytes / ratio)) - the same stored size predict() charges. Start with a low ratio and let the executor
-/// correct the count as real sizes arrive. Throws ConfigError for state_bytes == 0 or ratio < 1.
-std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes, double pessimistic_ratio);
+/// ceil(state_bytes / ratio)) - the same stored size predict() charges. Start with a low ratio and let the
+/// executor correct the count as real sizes arrive. Throws ConfigError for state_bytes == 0 or ratio < 1.
+std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes,
+                              double pessimistic_ratio);
 
 /// A codec candidate for the plan table, with its expected ratio and per-item times.
 struct CodecEstimate {
@@ -80,27 +86,28 @@ struct CodecEstimate {
 
 struct PlanRequest {
     std::int64_t steps = 0;
-    StepCosts costs;                    ///< its compression fields are replaced by each codec's estimate
-    std::uint64_t budget_bytes = 0;     ///< tier 0 (RAM or device); 0 = unlimited
-    bool disk_tier = false;             ///< offer multilevel schedules with tier 1
-    std::uint64_t disk_budget_bytes = 0;  ///< tier 1; 0 = unlimited
+    StepCosts costs;                     ///< its compression fields are replaced by each codec's estimate
+    std::uint64_t budget_bytes = 0;      ///< tier 0 (RAM or device); 0 = unlimited
+    bool disk_tier = false;              ///< offer multilevel schedules with tier 1
+    std::uint64_t disk_budget_bytes = 0; ///< tier 1; 0 = unlimited
     std::vector<CodecEstimate> codecs{CodecEstimate{}};
 };
 
 struct PlanRow {
-    std::string schedule;  ///< a make_schedule() spec; multilevel rows need the same costs to rebuild the same plan
+    std::string
+        schedule; ///< a make_schedule() spec; multilevel rows need the same costs to rebuild the same plan
     std::string codec;
-    std::int64_t ram_slots = 0;   ///< tier-0 state slots the schedule may use (not "slots": a Qt macro)
-    std::int64_t disk_slots = 0;  ///< tier-1 state slots
+    std::int64_t ram_slots = 0;  ///< tier-0 state slots the schedule may use (not "slots": a Qt macro)
+    std::int64_t disk_slots = 0; ///< tier-1 state slots
     double predicted_s = 0;
-    double speedup_vs_store_all = 0;  ///< uncompressed store-all's predicted time / predicted_s
-    std::vector<std::uint64_t> peak_bytes;  ///< per tier
+    double speedup_vs_store_all = 0;       ///< uncompressed store-all's predicted time / predicted_s
+    std::vector<std::uint64_t> peak_bytes; ///< per tier
     bool fits_budget = false;
     Prediction prediction;
 };
 
-/// For each codec: store-all, the best-fitting uniform:K, revolve:S and online:S with S filling the budget, and
-/// multilevel:R,D when a disk tier is offered. Rows that cannot fit are listed with fits_budget = false.
+/// For each codec: store-all, the best-fitting uniform:K, revolve:S and online:S with S filling the budget,
+/// and multilevel:R,D when a disk tier is offered. Rows that cannot fit are listed with fits_budget = false.
 /// Throws ConfigError for steps < 1, bad costs or a bad codec estimate.
 std::vector<PlanRow> plan_table(const PlanRequest& request);
 

@@ -1,7 +1,8 @@
 #pragma once
-// The project: everything FWI Studio persists, in one HDF5 file (.fwi). The GUI and the CLI read and write the same
-// files. The schema (every group, dataset and attribute, with types, shapes and units) and its versioning policy are
-// in docs/file-format.md. Arrays keep the product's axis order: (z, x), x fast (grid.hpp).
+// The project: everything FWI Studio persists, in one HDF5 file (.fwi). The GUI and the CLI read and write
+// the same files. The schema (every group, dataset and attribute, with types, shapes and units) and its
+// versioning policy are in docs/file-format.md. Arrays keep the product's axis order: (z, x), x fast
+// (grid.hpp).
 #include "fwi/model.hpp"
 #include "fwi/settings.hpp"
 
@@ -20,40 +21,42 @@ inline constexpr int project_schema_version = 1;
 struct ShotRecord {
     std::int64_t receivers = 0;
     std::int64_t samples = 0;
-    double dt_s = 0;            ///< sample interval
-    std::vector<float> traces;  ///< receivers x samples, sample fast: traces[r * samples + n]
+    double dt_s = 0;           ///< sample interval
+    std::vector<float> traces; ///< receivers x samples, sample fast: traces[r * samples + n]
     bool operator==(const ShotRecord&) const = default;
 };
 
 /// One step of an inversion, kept so that the user can look back at (and restart from) any iteration.
 struct IterationRecord {
     int iteration = 0;
-    int stage = 0;                                          ///< frequency-continuation stage
-    double freq_hz = 0;                                     ///< the stage's low-pass cut-off (0 = unfiltered)
+    int stage = 0;      ///< frequency-continuation stage
+    double freq_hz = 0; ///< the stage's low-pass cut-off (0 = unfiltered)
     double misfit = std::numeric_limits<double>::quiet_NaN();
-    double model_error = std::numeric_limits<double>::quiet_NaN();  ///< vs the true model, when known
-    double seconds = 0;                                     ///< wall time of the iteration
-    Model model;                                            ///< the model after the iteration; may be empty
-    std::vector<float> gradient;                            ///< model cells; may be empty
+    double model_error = std::numeric_limits<double>::quiet_NaN(); ///< vs the true model, when known
+    double seconds = 0;                                            ///< wall time of the iteration
+    Model model;                 ///< the model after the iteration; may be empty
+    std::vector<float> gradient; ///< model cells; may be empty
 };
 
 struct Project {
-    Experiment experiment;                      ///< models, acquisition and every setting
-    std::vector<ShotRecord> observed;           ///< one per shot; may be empty (not simulated or imported yet)
-    std::vector<float> gradient;                ///< last computed gradient (model cells); may be empty
-    double misfit = std::numeric_limits<double>::quiet_NaN();  ///< last misfit; NaN = none
+    Experiment experiment;            ///< models, acquisition and every setting
+    std::vector<ShotRecord> observed; ///< one per shot; may be empty (not simulated or imported yet)
+    std::vector<float> gradient;      ///< last computed gradient (model cells); may be empty
+    double misfit = std::numeric_limits<double>::quiet_NaN(); ///< last misfit; NaN = none
     std::vector<IterationRecord> history;
-    std::map<std::string, std::vector<double>> optimizer_state;  ///< opaque; written back verbatim (resume)
-    std::map<std::string, std::string> metadata;                 ///< free text: created_by, notes, ...
+    std::map<std::string, std::vector<double>> optimizer_state; ///< opaque; written back verbatim (resume)
+    std::map<std::string, std::string> metadata;                ///< free text: created_by, notes, ...
 };
 
-/// Reads a project. FormatError naming the file (and the object at fault) for a missing, unreadable, corrupt or
-/// truncated file, a file that is not a project, or one written with a newer schema than project_schema_version.
+/// Reads a project. FormatError naming the file (and the object at fault) for a missing, unreadable, corrupt
+/// or truncated file, a file that is not a project, or one written with a newer schema than
+/// project_schema_version.
 Project load_project(const std::string& path);
 
-/// Writes a project atomically (temporary file in the same directory, then rename), so the previous file survives
-/// any failure. ResourceError naming `path` when it cannot be written; ConfigError for content that cannot be saved
-/// (a model whose values do not fill its grid, an empty or '/'-containing optimizer-state name or metadata key).
+/// Writes a project atomically (temporary file in the same directory, then rename), so the previous file
+/// survives any failure. ResourceError naming `path` when it cannot be written; ConfigError for content that
+/// cannot be saved (a model whose values do not fill its grid, an empty or '/'-containing optimizer-state
+/// name or metadata key).
 void save_project(const std::string& path, const Project& project);
 
 } // namespace fwi

@@ -10,16 +10,18 @@
 
 namespace fwi {
 
-/// The velocity that fixes the CFL step and the PML: propagation.max_velocity_mps if set, else the largest velocity
-/// of the project's models (true, initial, current). ConfigError if the project has no model.
+/// The velocity that fixes the CFL step and the PML: propagation.max_velocity_mps if set, else the largest
+/// velocity of the project's models (true, initial, current). ConfigError if the project has no model.
 double reference_velocity(const Experiment& experiment);
 
 /// The model a run should use by default: current, else initial, else true. ConfigError if none.
 const Model& working_model(const Experiment& experiment);
 
-std::unique_ptr<Simulation> make_simulation(const Experiment& experiment, const std::string& backend = "auto");
+std::unique_ptr<Simulation> make_simulation(const Experiment& experiment,
+                                            const std::string& backend = "auto");
 
-/// Observed data as gathers (geometry from the acquisition). ConfigError if the project has none or shapes differ.
+/// Observed data as gathers (geometry from the acquisition). ConfigError if the project has none or shapes
+/// differ.
 std::vector<Gather> observed_gathers(const Project& project);
 std::vector<ShotRecord> to_records(const std::vector<Gather>& gathers);
 

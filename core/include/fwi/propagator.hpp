@@ -1,7 +1,7 @@
 #pragma once
 // The propagator backend interface (CPU reference in core; CUDA in gpu/ registers itself).
-// Scheme and adjoint are documented in core/src/propagator/cpu_kernels.hpp. One Propagator serves one model and one
-// time step; states are per shot.
+// Scheme and adjoint are documented in core/src/propagator/cpu_kernels.hpp. One Propagator serves one model
+// and one time step; states are per shot.
 #include "fwi/field.hpp"
 #include "fwi/grid.hpp"
 #include "fwi/model.hpp"
@@ -15,8 +15,8 @@
 
 namespace fwi {
 
-/// The computational grid: the model padded by `pml` C-PML cells on each side and a `halo` of order/2 cells that
-/// stay zero. Padded index (pz, px) holds model cell (pz - origin, px - origin) inside the model region.
+/// The computational grid: the model padded by `pml` C-PML cells on each side and a `halo` of order/2 cells
+/// that stay zero. Padded index (pz, px) holds model cell (pz - origin, px - origin) inside the model region.
 struct PaddedGrid {
     Grid2D model;
     int order = 8;
@@ -32,15 +32,15 @@ struct PropagatorSetup {
     Grid2D grid;
     int order = 8;
     int pml_width = 20;
-    double dt_s = 0;                ///< the INNER time step
-    double pml_velocity_mps = 0;    ///< reference velocity for the PML profile (kept fixed for exact gradients)
-    double freq_hz = 5;             ///< dominant frequency for the CFS alpha of the PML
-    double pml_reflection = 1e-3;   ///< target normal-incidence reflection coefficient
+    double dt_s = 0;              ///< the INNER time step
+    double pml_velocity_mps = 0;  ///< reference velocity for the PML profile (kept fixed for exact gradients)
+    double freq_hz = 5;           ///< dominant frequency for the CFS alpha of the PML
+    double pml_reflection = 1e-3; ///< target normal-incidence reflection coefficient
 };
 
 /// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc, 8 x 8 points).
 struct PointStencil {
-    std::vector<std::int64_t> cell;  ///< padded linear indices
+    std::vector<std::int64_t> cell; ///< padded linear indices
     std::vector<float> weight;
 };
 
@@ -49,28 +49,31 @@ struct ShotGeometry {
     std::vector<PointStencil> receivers;
 };
 
-/// Forward state: u^n, u^(n-1) and the C-PML memory variables. Resuming from a copy reproduces the run bit for bit.
+/// Forward state: u^n, u^(n-1) and the C-PML memory variables. Resuming from a copy reproduces the run bit
+/// for bit.
 class WaveState {
-public:
+  public:
     virtual ~WaveState() = default;
-    std::int64_t step = 0;  ///< n: the next forward step to run
-    /// Host views of every array that makes the state (PML variables as packed strips). For device states the views
-    /// are of a host staging copy: call to_host() before reading them and from_host() after writing them.
+    std::int64_t step = 0; ///< n: the next forward step to run
+    /// Host views of every array that makes the state (PML variables as packed strips). For device states the
+    /// views are of a host staging copy: call to_host() before reading them and from_host() after writing
+    /// them.
     virtual std::vector<FieldView> fields() = 0;
     virtual void to_host() {}
     virtual void from_host() {}
 };
 
-/// Adjoint state: mu = c * lambda_u at n+1 and n+2, and the adjoints of the PML variables. `step` = n + 1 where n
-/// is the forward step whose adjoint comes next; a new adjoint state for a run of N forward steps has step = N.
+/// Adjoint state: mu = c * lambda_u at n+1 and n+2, and the adjoints of the PML variables. `step` = n + 1
+/// where n is the forward step whose adjoint comes next; a new adjoint state for a run of N forward steps has
+/// step = N.
 class AdjointState {
-public:
+  public:
     virtual ~AdjointState() = default;
     std::int64_t step = 0;
 };
 
 class Propagator {
-public:
+  public:
     virtual ~Propagator() = default;
     virtual std::string backend() const = 0;
     virtual const PaddedGrid& padded() const = 0;
@@ -81,38 +84,42 @@ public:
     virtual std::unique_ptr<WaveState> new_state() const = 0;
     virtual std::unique_ptr<AdjointState> new_adjoint_state() const = 0;
 
-    /// Records receiver samples of the current state (sample n = state.step) into traces[r * trace_length + n].
+    /// Records receiver samples of the current state (sample n = state.step) into traces[r * trace_length +
+    /// n].
     virtual void record(const WaveState& state, const ShotGeometry& geometry, float* traces,
                         std::int64_t trace_length) const = 0;
-    /// Forward steps n = state.step .. state.step+count-1. `source` holds the inner-rate source amplitude per step;
-    /// if `traces` is not null, receiver r's sample n goes to traces[r * trace_length + n].
+    /// Forward steps n = state.step .. state.step+count-1. `source` holds the inner-rate source amplitude per
+    /// step; if `traces` is not null, receiver r's sample n goes to traces[r * trace_length + n].
     virtual void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
                          std::span<const float> source, float* traces, std::int64_t trace_length) = 0;
     /// One forward step n = state.step (recording sample n if traces) that also writes the gradient snapshot
     /// B^n = (u^(n+1) - 2u^n + u^(n-1)) / c over the padded grid into `snapshot` (padded().cells() floats).
-    virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
-                                       float* traces, std::int64_t trace_length, float* snapshot) = 0;
-    /// One source-free forward step with `secondary` (padded cells) added to u^(n+1): the Born scattered field.
+    virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                       std::span<const float> source, float* traces,
+                                       std::int64_t trace_length, float* snapshot) = 0;
+    /// One source-free forward step with `secondary` (padded cells) added to u^(n+1): the Born scattered
+    /// field.
     virtual void forward_scattered(WaveState& state, const float* secondary) = 0;
-    /// The adjoint of forward step n = adj.step - 1 (recurrences in core/src/propagator/cpu_kernels.hpp). First adds
-    /// weight * lambda_u^(n+1) * B^n to the gradient with respect to c = v^2 dt^2 when snapshot (B^n) is not null,
-    /// then steps, then injects residual sample n (residual[r * trace_length + n]); adj.step becomes n.
+    /// The adjoint of forward step n = adj.step - 1 (recurrences in core/src/propagator/cpu_kernels.hpp).
+    /// First adds weight * lambda_u^(n+1) * B^n to the gradient with respect to c = v^2 dt^2 when snapshot
+    /// (B^n) is not null, then steps, then injects residual sample n (residual[r * trace_length + n]);
+    /// adj.step becomes n.
     virtual void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                          std::int64_t trace_length, const float* snapshot, float weight) = 0;
-    /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells), added to
-    /// `gradient_mps` (model cells). Clears the internal accumulator.
+    /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells),
+    /// added to `gradient_mps` (model cells). Clears the internal accumulator.
     virtual void take_velocity_gradient(std::span<float> gradient_mps) = 0;
 
     /// Host copy of u^n (or of lambda_u) restricted to the model region (for display), model cells.
     virtual void model_region_wavefield(const WaveState& state, std::span<float> out) const = 0;
     virtual void model_region_adjoint(const AdjointState& adj, std::span<float> out) const = 0;
-    /// The padded-grid perturbation dc = 2 v dt^2 E dv of a model-grid velocity perturbation (E extends edges into
-    /// the PML), for Born modelling; its transpose is what take_velocity_gradient applies.
+    /// The padded-grid perturbation dc = 2 v dt^2 E dv of a model-grid velocity perturbation (E extends edges
+    /// into the PML), for Born modelling; its transpose is what take_velocity_gradient applies.
     virtual std::vector<float> padded_velocity_perturbation(std::span<const float> dv_mps) const = 0;
 };
 
-/// Throws ConfigError naming what is wrong with a setup (order, PML width, time step, grid, reference velocity, a
-/// model smaller than the stencil). Every backend calls it first.
+/// Throws ConfigError naming what is wrong with a setup (order, PML width, time step, grid, reference
+/// velocity, a model smaller than the stencil). Every backend calls it first.
 void validate_propagator_setup(const PropagatorSetup& setup);
 
 /// Hicks (2002) interpolation of a point at (x_m, z_m) (model coordinates) onto the padded grid.
@@ -122,7 +129,7 @@ PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const
 /// Backend registry: "cpu" always; "cuda" when gpu/ is built and a device is present.
 struct BackendInfo {
     std::string name;
-    std::function<bool()> available;  ///< false e.g. without a CUDA driver
+    std::function<bool()> available; ///< false e.g. without a CUDA driver
     std::function<std::string()> device_name;
     std::function<std::unique_ptr<Propagator>(const PropagatorSetup&)> make;
 };

@@ -45,8 +45,8 @@ struct ResolvedPlan {
 /// "auto" the fastest predicted schedule that fits the budget (slots sized pessimistically, see with_codec).
 /// Validates the plan (simulate_plan) and, for uncompressed runs, refuses up front a plan whose memory cannot
 /// fit the budget: ResourceError naming the need and the budget. Throws ConfigError for a bad spec.
-/// The step and codec costs are measured once per process for each backend, padded grid, order, PML and codec, and
-/// reused by later calls (an inversion's gradients share them).
+/// The step and codec costs are measured once per process for each backend, padded grid, order, PML and
+/// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
 } // namespace fwi

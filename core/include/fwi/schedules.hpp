@@ -1,6 +1,7 @@
 #pragma once
-// The checkpoint schedules (pure plans, see fwi/schedule.hpp) and the factory that builds them from a spec string.
-// Slots count states kept in a tier; for Revolve and the online schedule the initial state counts as one slot.
+// The checkpoint schedules (pure plans, see fwi/schedule.hpp) and the factory that builds them from a spec
+// string. Slots count states kept in a tier; for Revolve and the online schedule the initial state counts as
+// one slot.
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
 
@@ -11,69 +12,71 @@
 
 namespace fwi {
 
-/// Minimal Advance steps to reverse l steps with s slots (state 0 in one of them) when each Reverse runs its own
-/// forward step: t(l, s) = r l - C(s + r, s + 1), r = min { r : C(s + r, s) >= l } (Griewank & Walther 2000).
-/// Requires l >= 1, s >= 1; throws Error otherwise.
+/// Minimal Advance steps to reverse l steps with s slots (state 0 in one of them) when each Reverse runs its
+/// own forward step: t(l, s) = r l - C(s + r, s + 1), r = min { r : C(s + r, s) >= l } (Griewank & Walther
+/// 2000). Requires l >= 1, s >= 1; throws Error otherwise.
 std::int64_t revolve_advance_steps(std::int64_t l, std::int64_t s);
 /// The repetition number r above.
 std::int64_t revolve_repetition_number(std::int64_t l, std::int64_t s);
 
 /// "all": AdvanceSnapshots over every step, then reverse from the buffer. No recomputation; l snapshots held.
 class StoreAllSchedule final : public Schedule {
-public:
+  public:
     std::string name() const override { return "all"; }
     std::vector<Action> plan(std::int64_t steps) const override;
 };
 
-/// "uniform:K": K states at equal spacing (state 0 first) are stored during the first sweep, which then goes on with
-/// AdvanceSnapshots over a final (K+1)-th segment. Each stored segment is later restored, its slot freed, recomputed
-/// once with AdvanceSnapshots and reversed from the buffer. Boundaries c_i = floor(i l / (K+1)); K is capped at l-1.
-/// Memory: K states + the longest segment's snapshots. Advance steps: l + c_K (recompute = l - last segment length).
+/// "uniform:K": K states at equal spacing (state 0 first) are stored during the first sweep, which then goes
+/// on with AdvanceSnapshots over a final (K+1)-th segment. Each stored segment is later restored, its slot
+/// freed, recomputed once with AdvanceSnapshots and reversed from the buffer. Boundaries c_i = floor(i l /
+/// (K+1)); K is capped at l-1. Memory: K states + the longest segment's snapshots. Advance steps: l + c_K
+/// (recompute = l - last segment length).
 class UniformSchedule final : public Schedule {
-public:
-    explicit UniformSchedule(std::int64_t slots);  ///< slots >= 1, else ConfigError
+  public:
+    explicit UniformSchedule(std::int64_t slots); ///< slots >= 1, else ConfigError
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
     std::int64_t slot_count() const { return slots_; }
 
-private:
+  private:
     std::int64_t slots_;
 };
 
 /// "revolve:S": optimal binomial checkpointing with S slots in tier 0, built by recursive binomial splitting.
-/// Advance steps == revolve_advance_steps(l, S) exactly; each Reverse runs its own forward step; never more than S
-/// slots (S >= l - 1: every state is stored and Advance steps == l - 1).
+/// Advance steps == revolve_advance_steps(l, S) exactly; each Reverse runs its own forward step; never more
+/// than S slots (S >= l - 1: every state is stored and Advance steps == l - 1).
 class RevolveSchedule final : public Schedule {
-public:
-    explicit RevolveSchedule(std::int64_t slots, int tier = 0);  ///< slots >= 1, else ConfigError
+  public:
+    explicit RevolveSchedule(std::int64_t slots, int tier = 0); ///< slots >= 1, else ConfigError
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
     std::int64_t slot_count() const { return slots_; }
 
-private:
+  private:
     std::int64_t slots_;
     int tier_;
 };
 
-/// "multilevel:R,D": tier 0 (R slots, fast) + tier 1 (D slots, e.g. disk, with the write/read costs of `costs`).
-/// Candidates, each priced exactly with the cost model of fwi/performance_model.hpp:
-///   - multistage(q, n): the first sweep writes states 0, q, ..., (n-1)q to tier 1 (n <= D) and then reverses the
-///     final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back once, copied to tier 0
-///     and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is store-all on tier 1;
+/// "multilevel:R,D": tier 0 (R slots, fast) + tier 1 (D slots, e.g. disk, with the write/read costs of
+/// `costs`). Candidates, each priced exactly with the cost model of fwi/performance_model.hpp:
+///   - multistage(q, n): the first sweep writes states 0, q, ..., (n-1)q to tier 1 (n <= D) and then reverses
+///   the
+///     final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back once, copied to
+///     tier 0 and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is store-all on tier 1;
 ///   - Revolve(D) entirely in tier 1.
 /// It returns the candidate of least predicted time, searching every (q, n) with n q < l, n <= D: O(l log l)
-/// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r)); about
-/// 10-50 ms for l = 10 000. This is optimal within that family under the model - so
-/// never worse than RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
+/// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r));
+/// about 10-50 ms for l = 10 000. This is optimal within that family under the model - so never worse than
+/// RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
 /// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). Requires R >= 1, D >= 0.
 class MultiLevelSchedule final : public Schedule {
-public:
+  public:
     MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs = {});
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
 
-    /// The chosen candidate for `steps` (for tests and reports): disk interval q and count n (n = 0: RAM-only), or
-    /// disk_only = true; and its predicted seconds.
+    /// The chosen candidate for `steps` (for tests and reports): disk interval q and count n (n = 0:
+    /// RAM-only), or disk_only = true; and its predicted seconds.
     struct Choice {
         bool disk_only = false;
         std::int64_t interval = 0;
@@ -83,20 +86,21 @@ public:
     Choice choose(std::int64_t steps) const;
     std::vector<Action> plan_for(std::int64_t steps, const Choice& choice) const;
 
-private:
+  private:
     std::int64_t ram_slots_, disk_slots_;
     StepCosts costs_;
 };
 
-/// "online:S": the step count is unknown during the first sweep. Stumm & Walther (SISC 2010): S slots (state 0
-/// included) are placed so that, wherever the run stops with l <= C(S+2, 2) steps, the reversal takes exactly
-/// revolve_advance_steps(l, S) Advance steps (every segment between checkpoints then has repetition number <= 1 with
-/// the slots freed above it). Past C(S+2, 2) it thins greedily: at each state it keeps its checkpoints or replaces one
-/// by the current state, whichever minimises the reversal cost if the run stopped one step later (always valid;
-/// measured within 1.15 t(l, S) for S <= 20, l <= 2000). The reversal reverses segments top-down with Revolve.
+/// "online:S": the step count is unknown during the first sweep. Stumm & Walther (SISC 2010): S slots (state
+/// 0 included) are placed so that, wherever the run stops with l <= C(S+2, 2) steps, the reversal takes
+/// exactly revolve_advance_steps(l, S) Advance steps (every segment between checkpoints then has repetition
+/// number <= 1 with the slots freed above it). Past C(S+2, 2) it thins greedily: at each state it keeps its
+/// checkpoints or replaces one by the current state, whichever minimises the reversal cost if the run stopped
+/// one step later (always valid; measured within 1.15 t(l, S) for S <= 20, l <= 2000). The reversal reverses
+/// segments top-down with Revolve.
 class OnlineRevolveSchedule final : public OnlineSchedule {
-public:
-    explicit OnlineRevolveSchedule(std::int64_t slots, int tier = 0);  ///< slots >= 1, else ConfigError
+  public:
+    explicit OnlineRevolveSchedule(std::int64_t slots, int tier = 0); ///< slots >= 1, else ConfigError
     std::string name() const override;
     void reset() override;
     std::vector<Action> at_forward_state(std::int64_t n) override;
@@ -104,40 +108,43 @@ public:
     /// C(S+2, 2): the largest l for which the schedule is provably optimal.
     std::int64_t optimal_limit() const;
 
-private:
+  private:
     struct Checkpoint {
         std::int64_t step;
         int slot;
     };
     std::vector<Action> replace(std::int64_t n, std::int64_t drop_step);
-    std::int64_t greedy_drop(std::int64_t n) const;  ///< step to drop for n (-2: keep, -1: store in a free slot)
+    std::int64_t
+    greedy_drop(std::int64_t n) const; ///< step to drop for n (-2: keep, -1: store in a free slot)
 
     std::int64_t slots_;
     int tier_;
-    std::int64_t next_n_ = 0;              ///< the state at_forward_state expects next
-    std::vector<Checkpoint> checkpoints_;  ///< sorted by step
+    std::int64_t next_n_ = 0;             ///< the state at_forward_state expects next
+    std::vector<Checkpoint> checkpoints_; ///< sorted by step
     std::vector<int> free_slots_;
-    std::int64_t level_ = 0, level_offset_ = 0;  ///< optimal phase: sub-problem with level_ slots from level_offset_
-    bool finished_ = false;                ///< reversal() was called
+    std::int64_t level_ = 0,
+                 level_offset_ = 0; ///< optimal phase: sub-problem with level_ slots from level_offset_
+    bool finished_ = false;         ///< reversal() was called
 };
 
-/// Runs an online schedule on a known step count and returns the whole plan (first sweep + reversal), following the
-/// protocol of OnlineSchedule. Calls schedule.reset() first.
+/// Runs an online schedule on a known step count and returns the whole plan (first sweep + reversal),
+/// following the protocol of OnlineSchedule. Calls schedule.reset() first.
 std::vector<Action> plan_online(OnlineSchedule& schedule, std::int64_t steps);
 
 /// "online:S" as an offline Schedule (plan() runs a fresh OnlineRevolveSchedule through plan_online).
 class OnlineAsOfflineSchedule final : public Schedule {
-public:
+  public:
     explicit OnlineAsOfflineSchedule(std::int64_t slots);
     std::string name() const override;
     std::vector<Action> plan(std::int64_t steps) const override;
 
-private:
+  private:
     std::int64_t slots_;
 };
 
-/// all | uniform:K | revolve:S | multilevel:R,D | online:S (spaces around parts are not allowed). `costs` are used
-/// by multilevel only. "auto" must be resolved first with choose_auto(). Throws ConfigError naming the spec.
+/// all | uniform:K | revolve:S | multilevel:R,D | online:S (spaces around parts are not allowed). `costs` are
+/// used by multilevel only. "auto" must be resolved first with choose_auto(). Throws ConfigError naming the
+/// spec.
 std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts& costs = {});
 /// online:S as an OnlineSchedule, for executors that do not know the step count. Throws ConfigError.
 std::unique_ptr<OnlineSchedule> make_online_schedule(const std::string& spec);

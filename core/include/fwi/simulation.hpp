@@ -1,7 +1,8 @@
 #pragma once
-// A Simulation binds a grid, an acquisition and propagation settings to a backend: it computes the time axis ONCE
-// (CFL sub-stepping), resamples the source wavelet over the whole trace, and precomputes every shot's stencils.
-// Forward modelling returns gathers at the user's sampling (receivers downsampled over the whole trace).
+// A Simulation binds a grid, an acquisition and propagation settings to a backend: it computes the time axis
+// ONCE (CFL sub-stepping), resamples the source wavelet over the whole trace, and precomputes every shot's
+// stencils. Forward modelling returns gathers at the user's sampling (receivers downsampled over the whole
+// trace).
 #include "fwi/events.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/propagator.hpp"
@@ -15,9 +16,9 @@
 namespace fwi {
 
 class Simulation {
-public:
-    /// `reference_velocity_mps` fixes the CFL step and the PML profile (0: the model's maximum is used at the first
-    /// set_model). Throws ConfigError for impossible settings or points outside the model.
+  public:
+    /// `reference_velocity_mps` fixes the CFL step and the PML profile (0: the model's maximum is used at the
+    /// first set_model). Throws ConfigError for impossible settings or points outside the model.
     Simulation(const Grid2D& grid, const Acquisition& acquisition, const PropagationSettings& settings,
                double reference_velocity_mps, const std::string& backend = "auto");
 
@@ -41,10 +42,11 @@ public:
     /// The modelled traces of one shot at the user's rate from inner-rate traces.
     std::vector<float> to_user_rate(const std::vector<float>& inner_traces, std::int64_t receivers) const;
     /// The inner-rate adjoint source of a user-rate residual (the exact transpose of to_user_rate).
-    std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual, std::int64_t receivers) const;
+    std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual,
+                                             std::int64_t receivers) const;
     Gather empty_gather(std::size_t shot) const;
 
-private:
+  private:
     Acquisition acquisition_;
     PropagationSettings settings_;
     TimeAxis time_;

@@ -1,6 +1,6 @@
 #pragma once
-// Separable Gaussian smoothing of fields on a model grid (edges handled by renormalising the truncated kernel, so a
-// constant field stays constant). Used for starting models and for gradient smoothing.
+// Separable Gaussian smoothing of fields on a model grid (edges handled by renormalising the truncated
+// kernel, so a constant field stays constant). Used for starting models and for gradient smoothing.
 #include "fwi/grid.hpp"
 #include "fwi/model.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
-// The time axis of a run, computed ONCE per experiment: the user's sampling (dt_s, nt) and the inner step the CFL
-// condition needs. Sources are upsampled and receivers downsampled over the WHOLE trace (never per segment), so
-// checkpointing cannot change the result.
+// The time axis of a run, computed ONCE per experiment: the user's sampling (dt_s, nt) and the inner step the
+// CFL condition needs. Sources are upsampled and receivers downsampled over the WHOLE trace (never per
+// segment), so checkpointing cannot change the result.
 #include "fwi/grid.hpp"
 #include "fwi/settings.hpp"
 
@@ -13,11 +13,11 @@
 namespace fwi {
 
 struct TimeAxis {
-    double dt_s = 0;          ///< user (data) sample interval
-    std::int64_t nt = 0;      ///< user samples
-    int step_ratio = 1;       ///< inner steps per user sample
-    double inner_dt_s = 0;    ///< dt_s / step_ratio
-    std::int64_t inner_nt = 0;  ///< nt * step_ratio
+    double dt_s = 0;           ///< user (data) sample interval
+    std::int64_t nt = 0;       ///< user samples
+    int step_ratio = 1;        ///< inner steps per user sample
+    double inner_dt_s = 0;     ///< dt_s / step_ratio
+    std::int64_t inner_nt = 0; ///< nt * step_ratio
 };
 
 /// Largest stable dt for the leapfrog scheme: cfl_number / (v_max sqrt(1/dx^2 + 1/dz^2)).
@@ -25,12 +25,15 @@ double stable_dt(const Grid2D& grid, double max_velocity_mps, double cfl_number)
 /// Throws ConfigError for non-positive or non-finite dt/nt, or an absurd inner step count (> 10^8).
 TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const PropagationSettings& s);
 
-/// Band-limited resampling of each row of a (rows x n_in) array to n_out samples (FFT; the Nyquist bin is dropped so
-/// that up- and down-sampling are exact transposes up to the factor n_out / n_in). n_in == n_out copies.
-std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in, std::int64_t n_out);
+/// Band-limited resampling of each row of a (rows x n_in) array to n_out samples (FFT; the Nyquist bin is
+/// dropped so that up- and down-sampling are exact transposes up to the factor n_out / n_in). n_in == n_out
+/// copies.
+std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in,
+                                 std::int64_t n_out);
 
-/// A warning when the minimum wavelength at the source's peak frequency spans fewer than `min_cells` cells of the
-/// coarser axis; empty when fine.
-std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz, double min_cells = 6.0);
+/// A warning when the minimum wavelength at the source's peak frequency spans fewer than `min_cells` cells of
+/// the coarser axis; empty when fine.
+std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz,
+                               double min_cells = 6.0);
 
 } // namespace fwi

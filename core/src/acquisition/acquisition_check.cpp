@@ -19,8 +19,10 @@ bool inside(const Point2D& p, const Grid2D& g) {
 [[noreturn]] void throw_outside(const std::string& who, const Point2D& p, const Grid2D& g) {
     std::ostringstream msg;
     msg << who << " at (x=" << p.x_m << " m, z=" << p.z_m << " m) is ";
-    if (!std::isfinite(p.x_m) || !std::isfinite(p.z_m)) msg << "not a finite position";
-    else msg << "outside the model (x in [0, " << g.width_m() << "] m, z in [0, " << g.depth_m() << "] m)";
+    if (!std::isfinite(p.x_m) || !std::isfinite(p.z_m))
+        msg << "not a finite position";
+    else
+        msg << "outside the model (x in [0, " << g.width_m() << "] m, z in [0, " << g.depth_m() << "] m)";
     throw ConfigError(msg.str());
 }
 

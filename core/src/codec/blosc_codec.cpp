@@ -1,6 +1,6 @@
-// blosc[:LEVEL]: lossless blosclz with byte shuffle (groups the bytes of the floats, which helps smooth fields) and
-// one internal thread (the store parallelises over fields). The one checked wrapper of libblosc; the _ctx calls keep
-// no global state, so several store workers may call them at once.
+// blosc[:LEVEL]: lossless blosclz with byte shuffle (groups the bytes of the floats, which helps smooth
+// fields) and one internal thread (the store parallelises over fields). The one checked wrapper of libblosc;
+// the _ctx calls keep no global state, so several store workers may call them at once.
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"
@@ -12,17 +12,18 @@ namespace {
 
 std::size_t checked_size(std::size_t bytes) {
     if (bytes > std::size_t(BLOSC_MAX_BUFFERSIZE))
-        throw ResourceError("blosc: field of " + std::to_string(bytes) + " bytes exceeds the library's limit of " +
-                            std::to_string(BLOSC_MAX_BUFFERSIZE));
+        throw ResourceError("blosc: field of " + std::to_string(bytes) +
+                            " bytes exceeds the library's limit of " + std::to_string(BLOSC_MAX_BUFFERSIZE));
     return bytes;
 }
 
 class BloscCodec final : public FramedCodec {
-public:
+  public:
     explicit BloscCodec(int level)
-        : FramedCodec(CodecId::Blosc, std::uint64_t(level), "blosc:" + std::to_string(level), true), level_(level) {}
+        : FramedCodec(CodecId::Blosc, std::uint64_t(level), "blosc:" + std::to_string(level), true),
+          level_(level) {}
 
-protected:
+  protected:
     std::size_t payload_bound(ConstFieldView field) const override {
         return checked_size(field_bytes(field.rows, field.cols)) + BLOSC_MAX_OVERHEAD;
     }
@@ -39,15 +40,18 @@ protected:
         if (blosc_cbuffer_validate(src, bytes, &announced) != 0 || announced != raw)
             throw FormatError("blosc: corrupt payload header");
         const int n = blosc_decompress_ctx(src, field.data, raw, 1);
-        if (n < 0 || std::size_t(n) != raw) throw FormatError("blosc: corrupt payload (code " + std::to_string(n) + ")");
+        if (n < 0 || std::size_t(n) != raw)
+            throw FormatError("blosc: corrupt payload (code " + std::to_string(n) + ")");
     }
 
-private:
+  private:
     int level_;
 };
 
 } // namespace
 
-std::unique_ptr<Codec> make_blosc_codec(int level) { return std::make_unique<BloscCodec>(level); }
+std::unique_ptr<Codec> make_blosc_codec(int level) {
+    return std::make_unique<BloscCodec>(level);
+}
 
 } // namespace fwi::detail

@@ -53,12 +53,14 @@ std::uint64_t checksum64(const std::byte* data, std::size_t bytes, std::uint64_t
         h = seed + prime5;
     }
     h += std::uint64_t(bytes);
-    for (; p + 8 <= end; p += 8) h = std::rotl(h ^ round(0, load64(p)), 27) * prime1 + prime4;
+    for (; p + 8 <= end; p += 8)
+        h = std::rotl(h ^ round(0, load64(p)), 27) * prime1 + prime4;
     if (p + 4 <= end) {
         h = std::rotl(h ^ (std::uint64_t(load32(p)) * prime1), 23) * prime2 + prime3;
         p += 4;
     }
-    for (; p < end; ++p) h = std::rotl(h ^ (std::uint64_t(std::to_integer<unsigned>(*p)) * prime5), 11) * prime1;
+    for (; p < end; ++p)
+        h = std::rotl(h ^ (std::uint64_t(std::to_integer<unsigned>(*p)) * prime5), 11) * prime1;
     h ^= h >> 33;
     h *= prime2;
     h ^= h >> 29;

@@ -1,6 +1,6 @@
 #pragma once
-// 64-bit payload checksum of codec frames (the XXH64 algorithm): catches corrupt bytes before a decoder library,
-// which trusts its input, reads them. Fast enough (~10 GB/s) to run on raw fields too.
+// 64-bit payload checksum of codec frames (the XXH64 algorithm): catches corrupt bytes before a decoder
+// library, which trusts its input, reads them. Fast enough (~10 GB/s) to run on raw fields too.
 #include <cstddef>
 #include <cstdint>
 

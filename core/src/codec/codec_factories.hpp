@@ -13,7 +13,8 @@ std::unique_ptr<Codec> make_none_codec();
 std::unique_ptr<Codec> make_zstd_codec(int level);
 std::unique_ptr<Codec> make_lz4_codec();
 std::unique_ptr<Codec> make_blosc_codec(int level);
-/// `parameter`: tolerance (Accuracy), bits of precision (Precision), bits per value (Rate), unused (Reversible).
+/// `parameter`: tolerance (Accuracy), bits of precision (Precision), bits per value (Rate), unused
+/// (Reversible).
 std::unique_ptr<Codec> make_zfp_codec(ZfpMode mode, double parameter);
 
 /// Shortest decimal text that reads back as `value` (canonical codec names).

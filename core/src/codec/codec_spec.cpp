@@ -24,8 +24,7 @@ namespace {
     throw ConfigError("compression spec '" + spec + "': " + why);
 }
 
-template <typename T>
-std::optional<T> parse_whole(const std::string& text) {
+template <typename T> std::optional<T> parse_whole(const std::string& text) {
     T value{};
     const char* end = text.data() + text.size();
     const auto result = std::from_chars(text.data(), end, value);
@@ -33,12 +32,14 @@ std::optional<T> parse_whole(const std::string& text) {
     return value;
 }
 
-int parse_level(const std::string& spec, const std::optional<std::string>& param, int fallback, int low, int high) {
+int parse_level(const std::string& spec, const std::optional<std::string>& param, int fallback, int low,
+                int high) {
     if (!param) return fallback;
     const auto level = parse_whole<int>(*param);
     if (!level) bad_spec(spec, "level '" + *param + "' is not an integer");
     if (*level < low || *level > high)
-        bad_spec(spec, "level " + *param + " is outside " + std::to_string(low) + ".." + std::to_string(high));
+        bad_spec(spec,
+                 "level " + *param + " is outside " + std::to_string(low) + ".." + std::to_string(high));
     return *level;
 }
 
@@ -78,11 +79,13 @@ std::unique_ptr<Codec> make_codec(const std::string& spec) {
         no_param(spec, param);
         return make_zfp_codec(ZfpMode::Reversible, 0);
     }
-    if (name == "zstd") return make_zstd_codec(parse_level(spec, param, 3, ZSTD_minCLevel(), ZSTD_maxCLevel()));
+    if (name == "zstd")
+        return make_zstd_codec(parse_level(spec, param, 3, ZSTD_minCLevel(), ZSTD_maxCLevel()));
     if (name == "blosc") return make_blosc_codec(parse_level(spec, param, 5, 0, 9));
     if (name == "zfp-accuracy")
         return make_zfp_codec(ZfpMode::Accuracy, parse_positive(spec, param, "tolerance", HUGE_VAL));
-    if (name == "zfp-rate") return make_zfp_codec(ZfpMode::Rate, parse_positive(spec, param, "rate in bits", 64));
+    if (name == "zfp-rate")
+        return make_zfp_codec(ZfpMode::Rate, parse_positive(spec, param, "rate in bits", 64));
     if (name == "zfp-precision") {
         if (!param) bad_spec(spec, "needs a precision in bits (e.g. 'zfp-precision:16')");
         return make_zfp_codec(ZfpMode::Precision, parse_level(spec, param, 0, 1, 64));

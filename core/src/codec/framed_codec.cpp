@@ -72,7 +72,7 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
         if (!stored_raw) {
             n = encode(field, payload, capacity);
             if (n > capacity) throw Error("codec '" + name_ + "': encoder overran its bound");
-            if (n > raw) stored_raw = true;  // incompressible: raw is smaller, and lossless
+            if (n > raw) stored_raw = true; // incompressible: raw is smaller, and lossless
         }
         if (stored_raw && raw > 0) {
             std::memcpy(payload, field.data, raw);
@@ -100,8 +100,8 @@ void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView f
     const std::size_t raw = field_bytes(field.rows, field.cols);
     const std::string who = "codec '" + name_ + "': ";
     if (bytes < codec_frame_header_bytes)
-        throw FormatError(who + "truncated frame of " + std::to_string(bytes) + " bytes (the header alone is " +
-                          std::to_string(codec_frame_header_bytes) + ")");
+        throw FormatError(who + "truncated frame of " + std::to_string(bytes) +
+                          " bytes (the header alone is " + std::to_string(codec_frame_header_bytes) + ")");
     FrameHeader h;
     std::memcpy(&h, in, sizeof h);
     if (std::memcmp(h.magic, frame_magic, sizeof h.magic) != 0) throw FormatError(who + "not a codec frame");
@@ -117,7 +117,8 @@ void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView f
         throw FormatError(who + "frame announces " + std::to_string(h.payload_bytes) + " payload bytes but " +
                           std::to_string(payload_bytes) + " are present (truncated or corrupt)");
     const bool stored_raw = (h.flags & flag_stored_raw) != 0;
-    if (stored_raw && payload_bytes != raw) throw FormatError(who + "corrupt frame: raw payload of wrong size");
+    if (stored_raw && payload_bytes != raw)
+        throw FormatError(who + "corrupt frame: raw payload of wrong size");
     const std::byte* payload = in + codec_frame_header_bytes;
     if (checksum64(payload, payload_bytes) != h.checksum)
         throw FormatError(who + "frame checksum mismatch (corrupt bytes)");

@@ -17,25 +17,26 @@ int checked_int(std::size_t bytes, const char* what) {
 }
 
 class Lz4Codec final : public FramedCodec {
-public:
+  public:
     Lz4Codec() : FramedCodec(CodecId::Lz4, 0, "lz4", true) {}
 
-protected:
+  protected:
     std::size_t payload_bound(ConstFieldView field) const override {
         return std::size_t(LZ4_compressBound(checked_int(field_bytes(field.rows, field.cols), "field")));
     }
     std::size_t encode(ConstFieldView field, std::byte* dst, std::size_t capacity) const override {
         const int raw = checked_int(field_bytes(field.rows, field.cols), "field");
         const int cap = capacity > std::size_t(INT_MAX) ? INT_MAX : int(capacity);
-        const int n = LZ4_compress_default(reinterpret_cast<const char*>(field.data), reinterpret_cast<char*>(dst),
-                                           raw, cap);
+        const int n = LZ4_compress_default(reinterpret_cast<const char*>(field.data),
+                                           reinterpret_cast<char*>(dst), raw, cap);
         if (n <= 0) throw Error("lz4: compression failed");
         return std::size_t(n);
     }
     void decode(const std::byte* src, std::size_t bytes, FieldView field) const override {
         const int raw = checked_int(field_bytes(field.rows, field.cols), "field");
-        const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(src), reinterpret_cast<char*>(field.data),
-                                          checked_int(bytes, "payload"), raw);
+        const int n =
+            LZ4_decompress_safe(reinterpret_cast<const char*>(src), reinterpret_cast<char*>(field.data),
+                                checked_int(bytes, "payload"), raw);
         if (n < 0) throw FormatError("lz4: corrupt payload");
         if (n != raw)
             throw FormatError("lz4: payload decodes to " + std::to_string(n) + " bytes, expected " +
@@ -45,6 +46,8 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Codec> make_lz4_codec() { return std::make_unique<Lz4Codec>(); }
+std::unique_ptr<Codec> make_lz4_codec() {
+    return std::make_unique<Lz4Codec>();
+}
 
 } // namespace fwi::detail

@@ -7,13 +7,15 @@ namespace fwi::detail {
 namespace {
 
 class NoneCodec final : public FramedCodec {
-public:
+  public:
     NoneCodec() : FramedCodec(CodecId::None, 0, "none", true) {}
 
-protected:
-    std::size_t payload_bound(ConstFieldView field) const override { return field_bytes(field.rows, field.cols); }
+  protected:
+    std::size_t payload_bound(ConstFieldView field) const override {
+        return field_bytes(field.rows, field.cols);
+    }
     std::size_t encode(ConstFieldView, std::byte*, std::size_t) const override {
-        throw Error("codec 'none': nothing to encode");  // unreachable: must_store_raw() is always true
+        throw Error("codec 'none': nothing to encode"); // unreachable: must_store_raw() is always true
     }
     void decode(const std::byte*, std::size_t, FieldView) const override {
         throw FormatError("codec 'none': corrupt frame (payload not marked raw)");
@@ -23,6 +25,8 @@ protected:
 
 } // namespace
 
-std::unique_ptr<Codec> make_none_codec() { return std::make_unique<NoneCodec>(); }
+std::unique_ptr<Codec> make_none_codec() {
+    return std::make_unique<NoneCodec>();
+}
 
 } // namespace fwi::detail

@@ -1,11 +1,12 @@
-// zfp-accuracy | zfp-precision | zfp-rate | zfp-reversible on 2D float fields (cols = fast axis = zfp's nx), serial
-// execution (the store parallelises over fields). The one checked wrapper of libzfp.
+// zfp-accuracy | zfp-precision | zfp-rate | zfp-reversible on 2D float fields (cols = fast axis = zfp's nx),
+// serial execution (the store parallelises over fields). The one checked wrapper of libzfp.
 //
-// libzfp trusts its input: it neither bounds its bit-stream writes (the buffer must hold zfp_stream_maximum_size) nor
-// its reads. The frame's size and checksum checks (framed_codec.cpp) therefore run before decode() sees a byte, and
-// payloads are whole bit-stream words (a libzfp build choice: 8 bits on Debian, 64 upstream), word aligned.
-// Non-finite values are undefined for the lossy transforms, so the lossy modes store such fields raw (exact, hence
-// within any bound); reversible mode encodes NaN/inf bit for bit itself.
+// libzfp trusts its input: it neither bounds its bit-stream writes (the buffer must hold
+// zfp_stream_maximum_size) nor its reads. The frame's size and checksum checks (framed_codec.cpp) therefore
+// run before decode() sees a byte, and payloads are whole bit-stream words (a libzfp build choice: 8 bits on
+// Debian, 64 upstream), word aligned. Non-finite values are undefined for the lossy transforms, so the lossy
+// modes store such fields raw (exact, hence within any bound); reversible mode encodes NaN/inf bit for bit
+// itself.
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"
@@ -17,13 +18,15 @@
 namespace fwi::detail {
 namespace {
 
-std::size_t word_bytes() { return stream_word_bits / 8; }
+std::size_t word_bytes() {
+    return stream_word_bits / 8;
+}
 
 /// One zfp_stream + bitstream + zfp_field, configured for a mode, released on every path.
 class ZfpSession {
-public:
-    ZfpSession(ZfpMode mode, double parameter, void* buffer, std::size_t bytes, float* data, std::int64_t rows,
-               std::int64_t cols)
+  public:
+    ZfpSession(ZfpMode mode, double parameter, void* buffer, std::size_t bytes, float* data,
+               std::int64_t rows, std::int64_t cols)
         : bits_(buffer ? stream_open(buffer, bytes) : nullptr), zfp_(zfp_stream_open(bits_)),
           field_(zfp_field_2d(data, zfp_type_float, std::size_t(cols), std::size_t(rows))) {
         if ((buffer && !bits_) || !zfp_ || !field_) {
@@ -31,10 +34,18 @@ public:
             throw ResourceError("zfp: cannot allocate a stream (out of memory)");
         }
         switch (mode) {
-        case ZfpMode::Accuracy: zfp_stream_set_accuracy(zfp_, parameter); break;
-        case ZfpMode::Precision: zfp_stream_set_precision(zfp_, unsigned(parameter)); break;
-        case ZfpMode::Rate: zfp_stream_set_rate(zfp_, parameter, zfp_type_float, 2, zfp_false); break;
-        case ZfpMode::Reversible: zfp_stream_set_reversible(zfp_); break;
+        case ZfpMode::Accuracy:
+            zfp_stream_set_accuracy(zfp_, parameter);
+            break;
+        case ZfpMode::Precision:
+            zfp_stream_set_precision(zfp_, unsigned(parameter));
+            break;
+        case ZfpMode::Rate:
+            zfp_stream_set_rate(zfp_, parameter, zfp_type_float, 2, zfp_false);
+            break;
+        case ZfpMode::Reversible:
+            zfp_stream_set_reversible(zfp_);
+            break;
         }
         if (bits_) zfp_stream_rewind(zfp_);
     }
@@ -54,7 +65,7 @@ public:
         return n;
     }
 
-private:
+  private:
     void release() {
         if (field_) zfp_field_free(field_);
         if (zfp_) zfp_stream_close(zfp_);
@@ -68,7 +79,9 @@ private:
     zfp_field* field_;
 };
 
-bool word_aligned(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % word_bytes() == 0; }
+bool word_aligned(const void* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % word_bytes() == 0;
+}
 
 std::uint64_t header_param(ZfpMode mode, double parameter) {
     if (mode == ZfpMode::Reversible) return 0;
@@ -78,32 +91,40 @@ std::uint64_t header_param(ZfpMode mode, double parameter) {
 
 CodecId codec_id(ZfpMode mode) {
     switch (mode) {
-    case ZfpMode::Accuracy: return CodecId::ZfpAccuracy;
-    case ZfpMode::Precision: return CodecId::ZfpPrecision;
-    case ZfpMode::Rate: return CodecId::ZfpRate;
-    case ZfpMode::Reversible: break;
+    case ZfpMode::Accuracy:
+        return CodecId::ZfpAccuracy;
+    case ZfpMode::Precision:
+        return CodecId::ZfpPrecision;
+    case ZfpMode::Rate:
+        return CodecId::ZfpRate;
+    case ZfpMode::Reversible:
+        break;
     }
     return CodecId::ZfpReversible;
 }
 
 std::string codec_name(ZfpMode mode, double parameter) {
     switch (mode) {
-    case ZfpMode::Accuracy: return "zfp-accuracy:" + format_number(parameter);
-    case ZfpMode::Precision: return "zfp-precision:" + std::to_string(unsigned(parameter));
-    case ZfpMode::Rate: return "zfp-rate:" + format_number(parameter);
-    case ZfpMode::Reversible: break;
+    case ZfpMode::Accuracy:
+        return "zfp-accuracy:" + format_number(parameter);
+    case ZfpMode::Precision:
+        return "zfp-precision:" + std::to_string(unsigned(parameter));
+    case ZfpMode::Rate:
+        return "zfp-rate:" + format_number(parameter);
+    case ZfpMode::Reversible:
+        break;
     }
     return "zfp-reversible";
 }
 
 class ZfpCodec final : public FramedCodec {
-public:
+  public:
     ZfpCodec(ZfpMode mode, double parameter)
         : FramedCodec(codec_id(mode), header_param(mode, parameter), codec_name(mode, parameter),
                       mode == ZfpMode::Reversible),
           mode_(mode), parameter_(parameter) {}
 
-protected:
+  protected:
     std::size_t payload_bound(ConstFieldView field) const override {
         ZfpSession s(mode_, parameter_, nullptr, 0, const_cast<float*>(field.data), field.rows, field.cols);
         return s.maximum_size();
@@ -116,14 +137,16 @@ protected:
             aligned.resize(capacity / sizeof(std::uint64_t) + 1);
             buffer = aligned.data();
         }
-        ZfpSession s(mode_, parameter_, buffer, capacity, const_cast<float*>(field.data), field.rows, field.cols);
+        ZfpSession s(mode_, parameter_, buffer, capacity, const_cast<float*>(field.data), field.rows,
+                     field.cols);
         const std::size_t n = s.compress();
         if (n > capacity) throw Error("zfp: compressed stream overran its buffer");
         if (buffer != dst) std::memcpy(dst, buffer, n);
         return n;
     }
     void decode(const std::byte* src, std::size_t bytes, FieldView field) const override {
-        if (bytes % word_bytes() != 0) throw FormatError("zfp: payload is not a whole number of stream words");
+        if (bytes % word_bytes() != 0)
+            throw FormatError("zfp: payload is not a whole number of stream words");
         std::vector<std::uint64_t> aligned;
         const void* buffer = src;
         if (!word_aligned(src)) {
@@ -138,10 +161,11 @@ protected:
                               std::to_string(n) + " bytes");
     }
     bool must_store_raw(ConstFieldView field) const override {
-        return mode_ != ZfpMode::Reversible && !all_finite(field);  // reversible mode keeps NaN/inf bits exactly
+        return mode_ != ZfpMode::Reversible &&
+               !all_finite(field); // reversible mode keeps NaN/inf bits exactly
     }
 
-private:
+  private:
     ZfpMode mode_;
     double parameter_;
 };

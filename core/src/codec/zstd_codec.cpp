@@ -1,5 +1,5 @@
-// zstd[:LEVEL]: lossless; the one checked wrapper of libzstd. Contexts are per thread and reused, since creating one
-// per field costs more than compressing a small field.
+// zstd[:LEVEL]: lossless; the one checked wrapper of libzstd. Contexts are per thread and reused, since
+// creating one per field costs more than compressing a small field.
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"
@@ -28,12 +28,13 @@ ZSTD_DCtx* thread_dctx() {
 }
 
 class ZstdCodec final : public FramedCodec {
-public:
+  public:
     explicit ZstdCodec(int level)
-        : FramedCodec(CodecId::Zstd, std::uint64_t(std::int64_t(level)), "zstd:" + std::to_string(level), true),
+        : FramedCodec(CodecId::Zstd, std::uint64_t(std::int64_t(level)), "zstd:" + std::to_string(level),
+                      true),
           level_(level) {}
 
-protected:
+  protected:
     std::size_t payload_bound(ConstFieldView field) const override {
         return ZSTD_compressBound(field_bytes(field.rows, field.cols));
     }
@@ -52,12 +53,14 @@ protected:
                               std::to_string(raw));
     }
 
-private:
+  private:
     int level_;
 };
 
 } // namespace
 
-std::unique_ptr<Codec> make_zstd_codec(int level) { return std::make_unique<ZstdCodec>(level); }
+std::unique_ptr<Codec> make_zstd_codec(int level) {
+    return std::make_unique<ZstdCodec>(level);
+}
 
 } // namespace fwi::detail

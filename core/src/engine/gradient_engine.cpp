@@ -24,8 +24,8 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
     const auto t0 = std::chrono::steady_clock::now();
     const std::size_t nshots = sim.acquisition().shots.size();
     if (observed.size() != nshots)
-        throw ConfigError("observed data has " + std::to_string(observed.size()) + " shots; the acquisition has " +
-                          std::to_string(nshots));
+        throw ConfigError("observed data has " + std::to_string(observed.size()) +
+                          " shots; the acquisition has " + std::to_string(nshots));
     for (std::size_t s = 0; s < nshots; ++s) {
         const auto expected = sim.acquisition().shots[s].receivers.size() * std::size_t(sim.time().nt);
         if (observed[s].traces.size() != expected)
@@ -33,20 +33,21 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
                               std::to_string(observed[s].traces.size()) + " samples; expected " +
                               std::to_string(expected) + " (receivers x nt)");
     }
-    if (options.settings.sampling_interval < 1)
-        throw ConfigError("gradient sampling interval must be >= 1");
+    if (options.settings.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
     sim.set_model(model);
 
     std::vector<int> shots = options.shots;
     if (shots.empty())
-        for (std::size_t s = 0; s < nshots; ++s) shots.push_back(int(s));
+        for (std::size_t s = 0; s < nshots; ++s)
+            shots.push_back(int(s));
 
     PlanExecutor executor(sim, options, t0);
     GradientResult result;
     result.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     result.gradient.assign(std::size_t(model.grid.cells()), 0.0f);
     for (int s : shots) {
-        if (s < 0 || std::size_t(s) >= nshots) throw ConfigError("shot index " + std::to_string(s) + " out of range");
+        if (s < 0 || std::size_t(s) >= nshots)
+            throw ConfigError("shot index " + std::to_string(s) + " out of range");
         ShotOutcome shot = executor.run_shot(s, observed[std::size_t(s)]);
         result.misfit += shot.misfit;
         if (options.keep_modelled) result.modelled.push_back(std::move(shot.modelled));

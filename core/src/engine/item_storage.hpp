@@ -11,14 +11,14 @@
 namespace fwi {
 
 class ItemStorage {
-public:
+  public:
     virtual ~ItemStorage() = default;
     virtual void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) = 0;
     virtual void get(const StoreKey& key, const std::vector<FieldView>& fields) = 0;
     virtual void free(const StoreKey& key) = 0;
     virtual bool contains(const StoreKey& key) const = 0;
-    virtual std::vector<std::uint64_t> bytes_in_use() const = 0;      ///< per tier
-    virtual std::vector<std::uint64_t> peak_bytes() const = 0;        ///< per tier
+    virtual std::vector<std::uint64_t> bytes_in_use() const = 0; ///< per tier
+    virtual std::vector<std::uint64_t> peak_bytes() const = 0;   ///< per tier
     virtual std::uint64_t peak_snapshot_bytes() const = 0;
     virtual std::int64_t writes() const = 0;
     virtual std::int64_t reads() const = 0;

@@ -30,8 +30,9 @@ std::unique_ptr<Simulation> make_simulation(const Experiment& e, const std::stri
 std::vector<Gather> observed_gathers(const Project& p) {
     const auto& shots = p.experiment.acquisition.shots;
     if (p.observed.empty())
-        throw ConfigError("the project has no observed data (model them with `fwi forward PROJECT --store-observed` "
-                          "or import them)");
+        throw ConfigError(
+            "the project has no observed data (model them with `fwi forward PROJECT --store-observed` "
+            "or import them)");
     if (p.observed.size() != shots.size())
         throw ConfigError("the project has observed data for " + std::to_string(p.observed.size()) +
                           " shots but its acquisition has " + std::to_string(shots.size()));
@@ -39,8 +40,9 @@ std::vector<Gather> observed_gathers(const Project& p) {
     for (std::size_t s = 0; s < shots.size(); ++s) {
         const ShotRecord& r = p.observed[s];
         if (r.receivers != std::int64_t(shots[s].receivers.size()))
-            throw ConfigError("observed data of shot " + std::to_string(s) + " has " + std::to_string(r.receivers) +
-                              " traces but the shot has " + std::to_string(shots[s].receivers.size()) + " receivers");
+            throw ConfigError("observed data of shot " + std::to_string(s) + " has " +
+                              std::to_string(r.receivers) + " traces but the shot has " +
+                              std::to_string(shots[s].receivers.size()) + " receivers");
         Gather g;
         g.source = shots[s].source;
         g.receivers = shots[s].receivers;

@@ -13,8 +13,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <tuple>
 #include <sstream>
+#include <tuple>
 
 namespace fwi {
 namespace {
@@ -58,8 +58,8 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
                             " of disk; the disk budget is " + mib(s.disk_budget_bytes));
 }
 
-/// Costs depend on the backend, grid shape, order and codec, not on the velocities: an inversion's many gradients
-/// share one calibration per process (measured once, so a noisy first measurement is kept too).
+/// Costs depend on the backend, grid shape, order and codec, not on the velocities: an inversion's many
+/// gradients share one calibration per process (measured once, so a noisy first measurement is kept too).
 struct Calibration {
     StepCosts steps;
     CodecEstimate codec;
@@ -67,7 +67,8 @@ struct Calibration {
 
 Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     static std::mutex mutex;
-    static std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, int, std::string>, Calibration> cache;
+    static std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, int, std::string>, Calibration>
+        cache;
     const Propagator& p = sim.propagator();
     const PaddedGrid& g = p.padded();
     const auto key = std::make_tuple(p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec);

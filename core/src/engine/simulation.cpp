@@ -19,8 +19,9 @@ Event shot_event(EventType type, double wall_s, std::int64_t step, std::int64_t 
 }
 } // namespace
 
-Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition, const PropagationSettings& settings,
-                       double reference_velocity_mps, const std::string& backend)
+Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition,
+                       const PropagationSettings& settings, double reference_velocity_mps,
+                       const std::string& backend)
     : acquisition_(acquisition), settings_(settings) {
     if (acquisition.shots.empty()) throw ConfigError("the acquisition has no shots");
     if (!(settings.freq_hz > 0) || !std::isfinite(settings.freq_hz))
@@ -39,20 +40,24 @@ Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition, const
         const Shot& shot = acquisition.shots[s];
         if (shot.receivers.empty()) throw ConfigError("shot " + std::to_string(s) + " has no receivers");
         ShotGeometry g;
-        g.source = hicks_stencil(padded, shot.source.x_m, shot.source.z_m, "source of shot " + std::to_string(s));
+        g.source =
+            hicks_stencil(padded, shot.source.x_m, shot.source.z_m, "source of shot " + std::to_string(s));
         for (std::size_t r = 0; r < shot.receivers.size(); ++r)
-            g.receivers.push_back(hicks_stencil(padded, shot.receivers[r].x_m, shot.receivers[r].z_m,
-                                                "receiver " + std::to_string(r) + " of shot " + std::to_string(s)));
+            g.receivers.push_back(
+                hicks_stencil(padded, shot.receivers[r].x_m, shot.receivers[r].z_m,
+                              "receiver " + std::to_string(r) + " of shot " + std::to_string(s)));
         geometries_.push_back(std::move(g));
     }
-    if (settings.wavelet.empty()) set_wavelet(ricker(settings.freq_hz, time_.dt_s, time_.nt));
-    else set_wavelet(settings.wavelet);
+    if (settings.wavelet.empty())
+        set_wavelet(ricker(settings.freq_hz, time_.dt_s, time_.nt));
+    else
+        set_wavelet(settings.wavelet);
 }
 
 void Simulation::set_wavelet(std::vector<float> wavelet) {
     if (std::int64_t(wavelet.size()) != time_.nt)
-        throw ConfigError("wavelet has " + std::to_string(wavelet.size()) + " samples; expected nt = " +
-                          std::to_string(time_.nt));
+        throw ConfigError("wavelet has " + std::to_string(wavelet.size()) +
+                          " samples; expected nt = " + std::to_string(time_.nt));
     for (float w : wavelet)
         if (!std::isfinite(w)) throw ConfigError("wavelet contains a non-finite sample");
     wavelet_ = std::move(wavelet);
@@ -85,18 +90,22 @@ std::vector<float> Simulation::to_user_rate(const std::vector<float>& inner, std
     return resample_rows(inner, receivers, time_.inner_nt, time_.nt);
 }
 
-std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& user, std::int64_t receivers) const {
+std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& user,
+                                                     std::int64_t receivers) const {
     // (downsample)^T = upsample / step_ratio with this FFT pair (see resample_rows).
     std::vector<float> inner = resample_rows(user, receivers, time_.nt, time_.inner_nt);
     if (time_.step_ratio != 1)
-        for (float& v : inner) v /= float(time_.step_ratio);
+        for (float& v : inner)
+            v /= float(time_.step_ratio);
     return inner;
 }
 
-std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer* observer, const CancelToken* cancel) {
+std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer* observer,
+                                        const CancelToken* cancel) {
     std::vector<int> list = shots;
     if (list.empty())
-        for (std::size_t s = 0; s < acquisition_.shots.size(); ++s) list.push_back(int(s));
+        for (std::size_t s = 0; s < acquisition_.shots.size(); ++s)
+            list.push_back(int(s));
     const auto t0 = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     const std::int64_t chunk = std::max<std::int64_t>(1, time_.inner_nt / 200);
@@ -116,8 +125,9 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
                 observer->on_event(shot_event(EventType::ForwardStep, wall(), state->step, n, s));
                 if (observer->wants_field(FieldKind::ForwardWavefield, state->step)) {
                     propagator_->model_region_wavefield(*state, view);
-                    observer->on_field(FieldKind::ForwardWavefield, state->step,
-                                       {view.data(), propagator_->padded().model.nz(), propagator_->padded().model.nx()});
+                    observer->on_field(
+                        FieldKind::ForwardWavefield, state->step,
+                        {view.data(), propagator_->padded().model.nz(), propagator_->padded().model.nx()});
                 }
             }
         }

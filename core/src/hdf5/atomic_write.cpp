@@ -18,7 +18,8 @@ std::string random_suffix() {
     std::random_device device;
     std::uniform_int_distribution<unsigned> digit(0, 15);
     std::string suffix;
-    for (int i = 0; i < 8; ++i) suffix += "0123456789abcdef"[digit(device)];
+    for (int i = 0; i < 8; ++i)
+        suffix += "0123456789abcdef"[digit(device)];
     return suffix;
 }
 
@@ -54,18 +55,19 @@ void write_atomically(const std::string& path, const std::function<void(const Gr
             fill(root);
         }
         file.close();
-        // The data must be on disk before the rename makes it the file; otherwise a crash could leave an empty file
-        // under the old name on some file systems.
+        // The data must be on disk before the rename makes it the file; otherwise a crash could leave an
+        // empty file under the old name on some file systems.
         if (!sync_path(temporary, O_RDONLY))
             throw ResourceError("cannot sync '" + temporary.string() + "': " + std::strerror(errno));
         std::error_code error;
         const auto old_status = fs::status(target, error);
         if (!error && fs::is_regular_file(old_status))
-            fs::permissions(temporary, old_status.permissions(), error);  // keep the old file's mode; best effort
+            fs::permissions(temporary, old_status.permissions(),
+                            error); // keep the old file's mode; best effort
         if (std::rename(temporary.c_str(), target.c_str()) != 0)
             throw ResourceError("cannot replace '" + target.string() + "': " + std::strerror(errno));
         const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path(".");
-        sync_path(directory, O_RDONLY | O_DIRECTORY);  // best effort: makes the rename itself durable
+        sync_path(directory, O_RDONLY | O_DIRECTORY); // best effort: makes the rename itself durable
     } catch (...) {
         std::error_code ignored;
         fs::remove(temporary, ignored);

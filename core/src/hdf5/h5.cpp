@@ -35,8 +35,9 @@ struct StackText {
     std::vector<std::string> messages;
 };
 
-/// HDF5's messages are written for its developers; keep what a user can act on. "... errno = 2, error message =
-/// 'No such file or directory', flags = ..." becomes the system message; multi-line messages keep their first line.
+/// HDF5's messages are written for its developers; keep what a user can act on. "... errno = 2, error message
+/// = 'No such file or directory', flags = ..." becomes the system message; multi-line messages keep their
+/// first line.
 std::string clean_message(std::string message) {
     const std::string key = "error message = '";
     if (const auto at = message.find(key); at != std::string::npos) {
@@ -89,7 +90,9 @@ void throw_error(Access access, const std::string& message) {
 // ---------------------------------------------------------------------------------------------------------------
 // Handles
 
-Handle::Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) { other.id_ = H5I_INVALID_HID; }
+Handle::Handle(Handle&& other) noexcept : id_(other.id_), closer_(other.closer_) {
+    other.id_ = H5I_INVALID_HID;
+}
 
 Handle& Handle::operator=(Handle&& other) noexcept {
     if (this != &other) {
@@ -102,7 +105,7 @@ Handle& Handle::operator=(Handle&& other) noexcept {
 }
 
 Handle::~Handle() {
-    if (close() < 0) H5Eclear2(H5E_DEFAULT);  // destructors cannot report; File::close() does
+    if (close() < 0) H5Eclear2(H5E_DEFAULT); // destructors cannot report; File::close() does
 }
 
 herr_t Handle::close() {
@@ -141,7 +144,6 @@ std::string attribute_label(const std::string& path, const std::string& name) {
     return path + " attribute '" + name + "'";
 }
 
-
 } // namespace
 
 bool Object::has_attribute(const std::string& name) const {
@@ -170,7 +172,8 @@ std::vector<std::string> Object::attribute_names() const {
 
 template <AttributeValue T> void Object::set_attribute(const std::string& name, const T& value) const {
     const std::string label = attribute_label(path_, name);
-    if (has_attribute(name) && H5Adelete(id(), name.c_str()) < 0) fail_call("cannot replace the attribute", label);
+    if (has_attribute(name) && H5Adelete(id(), name.c_str()) < 0)
+        fail_call("cannot replace the attribute", label);
 
     Handle space;
     Handle owned_type;
@@ -199,7 +202,8 @@ template <AttributeValue T> void Object::set_attribute(const std::string& name, 
         data = &value;
     }
     if (!space.valid()) fail_call("cannot make a dataspace", label);
-    Handle attribute(H5Acreate2(id(), name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+    Handle attribute(H5Acreate2(id(), name.c_str(), file_type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                     H5Aclose);
     if (!attribute.valid()) fail_call("cannot create the attribute", label);
     // An empty vector has nothing to write (and data() may be null).
     if (space.valid() && H5Sget_simple_extent_npoints(space.get()) > 0 &&
@@ -207,7 +211,6 @@ template <AttributeValue T> void Object::set_attribute(const std::string& name, 
         fail_call("cannot write the attribute", label);
     if (attribute.close() < 0) fail_call("cannot close the attribute", label);
 }
-
 
 template <AttributeValue T> T Object::attribute(const std::string& name) const {
     const std::string label = attribute_label(path_, name);
@@ -219,13 +222,14 @@ template <AttributeValue T> T Object::attribute(const std::string& name) const {
     if (!type.valid() || !space.valid()) fail_call("cannot inspect the attribute", label);
 
     if constexpr (std::is_same_v<T, std::string>) {
-        return detail::read_string_value(*this, label, type.get(), space.get(), [&](hid_t memory, void* buffer) {
-            return H5Aread(attribute.get(), memory, buffer);
-        });
+        return detail::read_string_value(
+            *this, label, type.get(), space.get(),
+            [&](hid_t memory, void* buffer) { return H5Aread(attribute.get(), memory, buffer); });
     } else {
         using E = typename detail::ElementOf<T>::type;
         const H5T_class_t type_class = H5Tget_class(type.get());
-        const bool numeric = type_class == H5T_INTEGER || (type_class == H5T_FLOAT && !detail::is_integer_v<E>);
+        const bool numeric =
+            type_class == H5T_INTEGER || (type_class == H5T_FLOAT && !detail::is_integer_v<E>);
         if (!numeric) fail(detail::is_integer_v<E> ? "is not an integer" : "is not a number", label);
         const H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
         const hssize_t points = space_class == H5S_NULL ? 0 : H5Sget_simple_extent_npoints(space.get());
@@ -255,8 +259,10 @@ template void Object::set_attribute<double>(const std::string&, const double&) c
 template void Object::set_attribute<std::int64_t>(const std::string&, const std::int64_t&) const;
 template void Object::set_attribute<std::uint64_t>(const std::string&, const std::uint64_t&) const;
 template void Object::set_attribute<std::string>(const std::string&, const std::string&) const;
-template void Object::set_attribute<std::vector<double>>(const std::string&, const std::vector<double>&) const;
-template void Object::set_attribute<std::vector<std::int64_t>>(const std::string&, const std::vector<std::int64_t>&) const;
+template void Object::set_attribute<std::vector<double>>(const std::string&,
+                                                         const std::vector<double>&) const;
+template void Object::set_attribute<std::vector<std::int64_t>>(const std::string&,
+                                                               const std::vector<std::int64_t>&) const;
 template double Object::attribute<double>(const std::string&) const;
 template std::int64_t Object::attribute<std::int64_t>(const std::string&) const;
 template std::uint64_t Object::attribute<std::uint64_t>(const std::string&) const;
@@ -326,7 +332,8 @@ void File::close() {
         H5Fget_obj_count(handle_.get(), H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR);
     if (open_objects != 0) {
         // With objects still open, H5Fclose would only defer the real close; nothing would be flushed yet.
-        throw_error(context_->access, "'" + path() + "': cannot close the file: " + std::to_string(open_objects) +
+        throw_error(context_->access, "'" + path() +
+                                          "': cannot close the file: " + std::to_string(open_objects) +
                                           " HDF5 objects are still open (internal error)");
     }
     if (H5Fflush(handle_.get(), H5F_SCOPE_LOCAL) < 0 || handle_.close() < 0) {

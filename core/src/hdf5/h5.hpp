@@ -1,15 +1,16 @@
 #pragma once
-// A thin checked RAII layer over the HDF5 C API (private to core). Nothing else in FWI Studio calls HDF5 directly.
+// A thin checked RAII layer over the HDF5 C API (private to core). Nothing else in FWI Studio calls HDF5
+// directly.
 //
-// Every call is checked. A failure throws with the file, the object and the innermost messages of HDF5's error
-// stack in the text; HDF5's own automatic printing to stderr is switched off (per thread, HDF5 keeps it per thread
-// in thread-safe builds). Which exception a failure becomes depends on how the file was opened:
+// Every call is checked. A failure throws with the file, the object and the innermost messages of HDF5's
+// error stack in the text; HDF5's own automatic printing to stderr is switched off (per thread, HDF5 keeps it
+// per thread in thread-safe builds). Which exception a failure becomes depends on how the file was opened:
 //   File::open (reading)  -> fwi::FormatError   (missing, unreadable, corrupt, truncated, unexpected content)
 //   File::create (writing) -> fwi::ResourceError (unwritable path, disk full, ...)
 // Handles close themselves (errors on close in destructors are ignored; File::close() reports them).
 //
-// Arrays are row-major with the slowest axis first, as everywhere in FWI Studio (grid.hpp); HDF5 uses the same
-// (C) order, so shapes go to and from files unchanged.
+// Arrays are row-major with the slowest axis first, as everywhere in FWI Studio (grid.hpp); HDF5 uses the
+// same (C) order, so shapes go to and from files unchanged.
 #include "fwi/error.hpp"
 
 #include <hdf5.h>
@@ -29,13 +30,13 @@ enum class Access { Read, Write };
 /// Turns off HDF5's automatic error printing for the calling thread (idempotent, cheap).
 void silence_errors();
 
-/// Serialises HDF5 use when the library was built without thread safety; a no-op lock otherwise. Hold it for the
-/// whole life of every handle of one operation (declare it first).
+/// Serialises HDF5 use when the library was built without thread safety; a no-op lock otherwise. Hold it for
+/// the whole life of every handle of one operation (declare it first).
 std::unique_lock<std::recursive_mutex> lock_library();
 
 /// Owns one hid_t and the function that releases it.
 class Handle {
-public:
+  public:
     using Closer = herr_t (*)(hid_t);
     Handle() = default;
     Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
@@ -50,7 +51,7 @@ public:
     /// Closes now; returns HDF5's status (negative on failure).
     herr_t close();
 
-private:
+  private:
     hid_t id_ = H5I_INVALID_HID;
     Closer closer_ = nullptr;
 };
@@ -63,7 +64,8 @@ struct FileContext {
 
 enum class TypeClass { Integer, Float, String, Other };
 
-/// Chunked + shuffle + deflate for datasets of at least `compress_min_bytes` (when the deflate filter exists).
+/// Chunked + shuffle + deflate for datasets of at least `compress_min_bytes` (when the deflate filter
+/// exists).
 enum class Compression { None, Auto };
 inline constexpr std::size_t compress_min_bytes = 64 * 1024;
 
@@ -71,18 +73,18 @@ class Dataset;
 
 /// The attribute value types the layer reads and writes.
 template <class T>
-concept AttributeValue = std::same_as<T, double> || std::same_as<T, std::int64_t> || std::same_as<T, std::uint64_t> ||
-                         std::same_as<T, std::string> || std::same_as<T, std::vector<double>> ||
-                         std::same_as<T, std::vector<std::int64_t>>;
+concept AttributeValue = std::same_as<T, double> || std::same_as<T, std::int64_t> ||
+    std::same_as<T, std::uint64_t> || std::same_as<T, std::string> || std::same_as<T, std::vector<double>> ||
+    std::same_as<T, std::vector<std::int64_t>>;
 /// The element types of numeric datasets.
 template <class T>
 concept DatasetElement = std::same_as<T, float> || std::same_as<T, double> || std::same_as<T, std::int64_t>;
 
 /// Common to groups and datasets: a path inside the file and attributes.
 class Object {
-public:
+  public:
     const std::string& file_path() const { return context_->path; }
-    const std::string& path() const { return path_; }  ///< inside the file, e.g. "/models/true"
+    const std::string& path() const { return path_; } ///< inside the file, e.g. "/models/true"
     hid_t id() const { return handle_.get(); }
 
     bool has_attribute(const std::string& name) const;
@@ -91,19 +93,20 @@ public:
     /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (variable-length UTF-8).
     /// Vector attributes: std::vector<double>, std::vector<std::int64_t> (rank 1, may be empty).
     template <AttributeValue T> void set_attribute(const std::string& name, const T& value) const;
-    /// Reads with HDF5's numeric conversion (integers may be read as double, not floats as integers); strings may be
-    /// variable- or fixed-length. FormatError if absent, of the wrong kind or the wrong shape.
+    /// Reads with HDF5's numeric conversion (integers may be read as double, not floats as integers); strings
+    /// may be variable- or fixed-length. FormatError if absent, of the wrong kind or the wrong shape.
     template <AttributeValue T> T attribute(const std::string& name) const;
     /// The `int` range-checked version of attribute<std::int64_t>.
     int attribute_int(const std::string& name) const;
 
-    /// Throws the file's error type with the innermost messages of the HDF5 error stack. Call it right after the
-    /// failing HDF5 call (any other HDF5 call clears the stack).
+    /// Throws the file's error type with the innermost messages of the HDF5 error stack. Call it right after
+    /// the failing HDF5 call (any other HDF5 call clears the stack).
     [[noreturn]] void fail_call(const std::string& what, const std::string& name = "") const;
-    /// Throws the file's error type for content that HDF5 accepted but FWI Studio does not (wrong shape, type, ...).
+    /// Throws the file's error type for content that HDF5 accepted but FWI Studio does not (wrong shape,
+    /// type, ...).
     [[noreturn]] void fail(const std::string& what, const std::string& name = "") const;
 
-protected:
+  protected:
     Object(std::shared_ptr<const FileContext> context, std::string path, Handle handle);
     std::string child_path(const std::string& name) const;
 
@@ -113,10 +116,11 @@ protected:
 };
 
 class Group : public Object {
-public:
+  public:
     Group create_group(const std::string& name) const;
     Group open_group(const std::string& name) const;
-    /// Whether a link `name` exists (nested names "a/b" allowed; false when an intermediate group is missing).
+    /// Whether a link `name` exists (nested names "a/b" allowed; false when an intermediate group is
+    /// missing).
     bool has(const std::string& name) const;
     bool has_group(const std::string& name) const;
     bool has_dataset(const std::string& name) const;
@@ -127,45 +131,47 @@ public:
 
     /// Writes a numeric array (float, double, std::int64_t) of the given shape (product == data.size()).
     template <DatasetElement T>
-    Dataset write_dataset(const std::string& name, std::span<const T> data, const std::vector<std::int64_t>& shape,
+    Dataset write_dataset(const std::string& name, std::span<const T> data,
+                          const std::vector<std::int64_t>& shape,
                           Compression compression = Compression::Auto) const;
     /// A scalar variable-length UTF-8 string dataset.
     Dataset write_string(const std::string& name, const std::string& value) const;
     Dataset open_dataset(const std::string& name) const;
 
-private:
+  private:
     friend class File;
     using Object::Object;
 };
 
 class Dataset : public Object {
-public:
-    std::vector<std::int64_t> shape() const;  ///< empty for a scalar
+  public:
+    std::vector<std::int64_t> shape() const; ///< empty for a scalar
     std::int64_t elements() const;
     TypeClass type_class() const;
     /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets only.
     template <DatasetElement T> std::vector<T> read() const;
     std::string read_string() const;
 
-private:
+  private:
     friend class Group;
     using Object::Object;
 };
 
 class File {
-public:
+  public:
     /// Opens an existing file read-only. FormatError (naming the path) when it is missing or not HDF5.
     static File open(const std::string& path);
-    /// Creates a new file; fails if it exists when `exclusive`, truncates it otherwise. ResourceError on failure.
+    /// Creates a new file; fails if it exists when `exclusive`, truncates it otherwise. ResourceError on
+    /// failure.
     static File create(const std::string& path, bool exclusive = true);
 
     const std::string& path() const { return context_->path; }
     Group root() const;
-    /// Flushes and closes, reporting failures (data written to a file that fails to close is not safe to keep).
-    /// Every group and dataset of the file must be closed (destroyed) first.
+    /// Flushes and closes, reporting failures (data written to a file that fails to close is not safe to
+    /// keep). Every group and dataset of the file must be closed (destroyed) first.
     void close();
 
-private:
+  private:
     File(std::shared_ptr<const FileContext> context, Handle handle);
     std::shared_ptr<const FileContext> context_;
     Handle handle_;

@@ -1,5 +1,5 @@
-// The checked HDF5 layer: groups and datasets. Only version-stable calls are used (no H5Ovisit / H5Literate, whose
-// callback types differ between HDF5 1.10 and 1.12+), so the layer builds against either.
+// The checked HDF5 layer: groups and datasets. Only version-stable calls are used (no H5Ovisit / H5Literate,
+// whose callback types differ between HDF5 1.10 and 1.12+), so the layer builds against either.
 #include "hdf5/h5.hpp"
 
 #include "hdf5/h5_types.hpp"
@@ -43,7 +43,8 @@ std::vector<hsize_t> chunk_shape(const std::vector<hsize_t>& dims, std::size_t e
     std::vector<hsize_t> chunk = dims;
     auto bytes = [&] {
         std::size_t n = element_bytes;
-        for (auto c : chunk) n *= std::size_t(c);
+        for (auto c : chunk)
+            n *= std::size_t(c);
         return n;
     };
     while (bytes() > target_bytes) {
@@ -94,7 +95,9 @@ bool Group::has(const std::string& name) const {
     return true;
 }
 
-bool Group::has_group(const std::string& name) const { return has(name) && object_type(id(), name) == H5I_GROUP; }
+bool Group::has_group(const std::string& name) const {
+    return has(name) && object_type(id(), name) == H5I_GROUP;
+}
 
 bool Group::has_dataset(const std::string& name) const {
     return has(name) && object_type(id(), name) == H5I_DATASET;
@@ -105,10 +108,12 @@ std::vector<std::string> Group::children() const {
     if (H5Gget_info(id(), &info) < 0) fail_call("cannot list the group");
     std::vector<std::string> names;
     for (hsize_t i = 0; i < info.nlinks; ++i) {
-        const ssize_t length = H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
+        const ssize_t length =
+            H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
         if (length < 0) fail_call("cannot list the group");
         std::string name(std::size_t(length) + 1, '\0');
-        if (H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(), H5P_DEFAULT) < 0)
+        if (H5Lget_name_by_idx(id(), ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), name.size(),
+                               H5P_DEFAULT) < 0)
             fail_call("cannot list the group");
         name.resize(std::size_t(length));
         names.push_back(std::move(name));
@@ -124,11 +129,13 @@ std::vector<std::string> Group::datasets_recursive() const {
     auto visit = [&](auto&& self, const Group& group, const std::string& prefix, int depth) -> void {
         for (const auto& name : group.children()) {
             H5L_info_t link;
-            if (H5Lget_info(group.id(), name.c_str(), &link, H5P_DEFAULT) < 0) group.fail_call("cannot inspect", name);
-            if (link.type != H5L_TYPE_HARD) continue;  // soft and external links may dangle or loop
+            if (H5Lget_info(group.id(), name.c_str(), &link, H5P_DEFAULT) < 0)
+                group.fail_call("cannot inspect", name);
+            if (link.type != H5L_TYPE_HARD) continue; // soft and external links may dangle or loop
             const H5I_type_t type = object_type(group.id(), name);
             if (type == H5I_DATASET) found.push_back(prefix + name);
-            if (type == H5I_GROUP && depth < max_depth) self(self, group.open_group(name), prefix + name + "/", depth + 1);
+            if (type == H5I_GROUP && depth < max_depth)
+                self(self, group.open_group(name), prefix + name + "/", depth + 1);
         }
     };
     visit(visit, *this, "", 0);
@@ -136,8 +143,8 @@ std::vector<std::string> Group::datasets_recursive() const {
 }
 
 template <DatasetElement T>
-Dataset Group::write_dataset(const std::string& name, std::span<const T> data, const std::vector<std::int64_t>& shape,
-                             Compression compression) const {
+Dataset Group::write_dataset(const std::string& name, std::span<const T> data,
+                             const std::vector<std::int64_t>& shape, Compression compression) const {
     const std::string label = child_path(name);
     std::vector<hsize_t> dims;
     std::size_t elements = 1;
@@ -147,30 +154,34 @@ Dataset Group::write_dataset(const std::string& name, std::span<const T> data, c
         elements *= std::size_t(n);
     }
     if (elements != data.size())
-        fail("shape holds " + std::to_string(elements) + " values but " + std::to_string(data.size()) + " were given",
+        fail("shape holds " + std::to_string(elements) + " values but " + std::to_string(data.size()) +
+                 " were given",
              label);
 
-    Handle space(dims.empty() ? H5Screate(H5S_SCALAR) : H5Screate_simple(int(dims.size()), dims.data(), nullptr),
+    Handle space(dims.empty() ? H5Screate(H5S_SCALAR)
+                              : H5Screate_simple(int(dims.size()), dims.data(), nullptr),
                  H5Sclose);
     Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
     Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-    if (!space.valid() || !lcpl.valid() || !dcpl.valid() || H5Pset_create_intermediate_group(lcpl.get(), 1) < 0)
+    if (!space.valid() || !lcpl.valid() || !dcpl.valid() ||
+        H5Pset_create_intermediate_group(lcpl.get(), 1) < 0)
         fail_call("cannot set up the dataset", label);
     const bool compress = compression == Compression::Auto && !dims.empty() && elements > 0 &&
                           elements * sizeof(T) >= compress_min_bytes && deflate_available();
     if (compress) {
-        // Shuffle groups the bytes of equal significance, which makes floats compress far better under deflate.
+        // Shuffle groups the bytes of equal significance, which makes floats compress far better under
+        // deflate.
         const auto chunk = chunk_shape(dims, sizeof(T));
         if (H5Pset_chunk(dcpl.get(), int(chunk.size()), chunk.data()) < 0 || H5Pset_shuffle(dcpl.get()) < 0 ||
             H5Pset_deflate(dcpl.get(), 4) < 0)
             fail_call("cannot set up compression", label);
     }
-    Handle dataset(H5Dcreate2(id(), name.c_str(), detail::NumberType<T>::file(), space.get(), lcpl.get(), dcpl.get(),
-                              H5P_DEFAULT),
+    Handle dataset(H5Dcreate2(id(), name.c_str(), detail::NumberType<T>::file(), space.get(), lcpl.get(),
+                              dcpl.get(), H5P_DEFAULT),
                    H5Dclose);
     if (!dataset.valid()) fail_call("cannot create the dataset", label);
-    if (elements > 0 &&
-        H5Dwrite(dataset.get(), detail::NumberType<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0)
+    if (elements > 0 && H5Dwrite(dataset.get(), detail::NumberType<T>::memory(), H5S_ALL, H5S_ALL,
+                                 H5P_DEFAULT, data.data()) < 0)
         fail_call("cannot write the dataset", label);
     return Dataset(context_, label, std::move(dataset));
 }
@@ -187,10 +198,12 @@ Dataset Group::write_string(const std::string& name, const std::string& value) c
     Handle type = detail::string_type();
     Handle space(H5Screate(H5S_SCALAR), H5Sclose);
     Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-    if (!type.valid() || !space.valid() || !lcpl.valid() || H5Pset_create_intermediate_group(lcpl.get(), 1) < 0)
+    if (!type.valid() || !space.valid() || !lcpl.valid() ||
+        H5Pset_create_intermediate_group(lcpl.get(), 1) < 0)
         fail_call("cannot set up the string dataset", label);
-    Handle dataset(H5Dcreate2(id(), name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
-                   H5Dclose);
+    Handle dataset(
+        H5Dcreate2(id(), name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
+        H5Dclose);
     if (!dataset.valid()) fail_call("cannot create the dataset", label);
     const char* text = value.c_str();
     if (H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0)
@@ -238,10 +251,14 @@ TypeClass Dataset::type_class() const {
     Handle type(H5Dget_type(id()), H5Tclose);
     if (!type.valid()) fail_call("cannot inspect the dataset type");
     switch (H5Tget_class(type.get())) {
-    case H5T_INTEGER: return TypeClass::Integer;
-    case H5T_FLOAT: return TypeClass::Float;
-    case H5T_STRING: return TypeClass::String;
-    default: return TypeClass::Other;
+    case H5T_INTEGER:
+        return TypeClass::Integer;
+    case H5T_FLOAT:
+        return TypeClass::Float;
+    case H5T_STRING:
+        return TypeClass::String;
+    default:
+        return TypeClass::Other;
     }
 }
 
@@ -254,12 +271,13 @@ template <DatasetElement T> std::vector<T> Dataset::read() const {
     try {
         values.resize(std::size_t(n));
     } catch (const std::bad_alloc&) {
-        throw ResourceError("'" + file_path() + "': " + path() + ": not enough memory to read " + std::to_string(n) +
-                            " values");
+        throw ResourceError("'" + file_path() + "': " + path() + ": not enough memory to read " +
+                            std::to_string(n) + " values");
     } catch (const std::length_error&) {
         fail("claims an impossible size of " + std::to_string(n) + " values");
     }
-    if (n > 0 && H5Dread(id(), detail::NumberType<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+    if (n > 0 &&
+        H5Dread(id(), detail::NumberType<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
         fail_call("cannot read the dataset");
     return values;
 }

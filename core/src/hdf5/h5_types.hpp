@@ -1,6 +1,6 @@
 #pragma once
-// Private to the h5 layer: the HDF5 types of the C++ element types it supports. Files always store little-endian
-// IEEE floats and 64-bit integers, whatever the machine, so they read the same everywhere.
+// Private to the h5 layer: the HDF5 types of the C++ element types it supports. Files always store
+// little-endian IEEE floats and 64-bit integers, whatever the machine, so they read the same everywhere.
 #include "hdf5/h5.hpp"
 
 #include <hdf5.h>
@@ -31,16 +31,10 @@ template <> struct NumberType<std::uint64_t> {
 };
 
 template <class T> struct IsVector : std::false_type {};
-template <class T> struct IsVector<std::vector<T>> : std::true_type {
-    using element = T;
-};
+template <class T> struct IsVector<std::vector<T>> : std::true_type { using element = T; };
 
-template <class T> struct ElementOf {
-    using type = T;
-};
-template <class T> struct ElementOf<std::vector<T>> {
-    using type = T;
-};
+template <class T> struct ElementOf { using type = T; };
+template <class T> struct ElementOf<std::vector<T>> { using type = T; };
 
 template <class T> constexpr bool is_integer_v = std::is_integral_v<T>;
 
@@ -64,7 +58,8 @@ std::string read_string_value(const Object& object, const std::string& label, hi
     if (variable > 0) {
         Handle memory = string_type(cset == H5T_CSET_ERROR ? H5T_CSET_ASCII : cset);
         char* buffer = nullptr;
-        if (!memory.valid() || read(memory.get(), &buffer) < 0) object.fail_call("cannot read the string", label);
+        if (!memory.valid() || read(memory.get(), &buffer) < 0)
+            object.fail_call("cannot read the string", label);
         std::string value = buffer ? buffer : "";
         H5free_memory(buffer);
         return value;
@@ -73,10 +68,12 @@ std::string read_string_value(const Object& object, const std::string& label, hi
     if (size == 0) object.fail_call("cannot inspect the string type", label);
     Handle memory(H5Tcopy(file_type), H5Tclose);
     std::string value(size + 1, '\0');
-    if (!memory.valid() || read(memory.get(), value.data()) < 0) object.fail_call("cannot read the string", label);
+    if (!memory.valid() || read(memory.get(), value.data()) < 0)
+        object.fail_call("cannot read the string", label);
     value.resize(value.find('\0') == std::string::npos ? size : value.find('\0'));
     // Fixed-length strings may be space-padded (Fortran style).
-    while (!value.empty() && value.back() == ' ') value.pop_back();
+    while (!value.empty() && value.back() == ' ')
+        value.pop_back();
     return value;
 }
 

@@ -20,7 +20,8 @@ std::string find_model_dataset(const h5::Group& root) {
     }
     if (candidates.size() == 1) return candidates.front();
     std::string listed;
-    for (const auto& c : candidates) listed += (listed.empty() ? "" : ", ") + c;
+    for (const auto& c : candidates)
+        listed += (listed.empty() ? "" : ", ") + c;
     root.fail(candidates.empty() ? "has no dataset 'vp' and no 2D float dataset"
                                  : "has no dataset 'vp' and several 2D float datasets (" + listed +
                                        "); name the one to read");
@@ -28,7 +29,8 @@ std::string find_model_dataset(const h5::Group& root) {
 
 } // namespace
 
-Model read_model_hdf5(const std::string& path, const std::string& dataset, std::array<double, 2> fallback_spacing_m) {
+Model read_model_hdf5(const std::string& path, const std::string& dataset,
+                      std::array<double, 2> fallback_spacing_m) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();

@@ -16,8 +16,8 @@ bool valid_spacing(const std::array<double, 2>& spacing_m) {
 std::array<double, 2> spacing_from(const Object& holder, const Dataset& dataset) {
     const auto values = holder.attribute<std::vector<double>>(spacing_attribute);
     if (values.size() != 2 || !valid_spacing({values[0], values[1]}))
-        dataset.fail("needs two positive finite values [dz, dx] in attribute '" + std::string(spacing_attribute) +
-                     "' of " + holder.path());
+        dataset.fail("needs two positive finite values [dz, dx] in attribute '" +
+                     std::string(spacing_attribute) + "' of " + holder.path());
     return {values[0], values[1]};
 }
 
@@ -26,23 +26,25 @@ std::array<double, 2> spacing_from(const Object& holder, const Dataset& dataset)
 void write_model(const Group& group, const std::string& name, const Model& model, const std::string& what) {
     const Grid2D& grid = model.grid;
     if (grid.nz() <= 0 || grid.nx() <= 0)
-        throw ConfigError(what + ": cannot save a model with grid shape (" + std::to_string(grid.nz()) + ", " +
-                          std::to_string(grid.nx()) + ")");
+        throw ConfigError(what + ": cannot save a model with grid shape (" + std::to_string(grid.nz()) +
+                          ", " + std::to_string(grid.nx()) + ")");
     if (!valid_spacing(grid.spacing_m))
         throw ConfigError(what + ": cannot save a model with spacing (" + std::to_string(grid.dz()) + ", " +
                           std::to_string(grid.dx()) + ") m");
     if (std::int64_t(model.vp_mps.size()) != grid.cells())
-        throw ConfigError(what + ": holds " + std::to_string(model.vp_mps.size()) + " values but its grid has " +
-                          std::to_string(grid.cells()) + " cells");
+        throw ConfigError(what + ": holds " + std::to_string(model.vp_mps.size()) +
+                          " values but its grid has " + std::to_string(grid.cells()) + " cells");
     const Dataset dataset = group.write_dataset<float>(name, model.vp_mps, {grid.nz(), grid.nx()});
     dataset.set_attribute(spacing_attribute, std::vector<double>{grid.dz(), grid.dx()});
     dataset.set_attribute(units_attribute, std::string("m/s"));
 }
 
-Model read_model(const Dataset& dataset, const Object* spacing_holder, std::array<double, 2> fallback_spacing_m) {
+Model read_model(const Dataset& dataset, const Object* spacing_holder,
+                 std::array<double, 2> fallback_spacing_m) {
     const auto shape = dataset.shape();
     if (shape.size() != 2)
-        dataset.fail("is a model only if it has 2 dimensions (nz, nx), it has " + std::to_string(shape.size()));
+        dataset.fail("is a model only if it has 2 dimensions (nz, nx), it has " +
+                     std::to_string(shape.size()));
     if (shape[0] <= 0 || shape[1] <= 0) dataset.fail("is an empty model");
     const TypeClass type = dataset.type_class();
     if (type != TypeClass::Float && type != TypeClass::Integer) dataset.fail("is not numeric");
@@ -65,7 +67,8 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder, std::arra
     if (dataset.has_attribute(units_attribute)) {
         const std::string units = dataset.attribute<std::string>(units_attribute);
         if (units == "km/s") {
-            for (auto& v : model.vp_mps) v *= 1000.0f;
+            for (auto& v : model.vp_mps)
+                v *= 1000.0f;
         } else if (units != "m/s") {
             dataset.fail("has units '" + units + "'; expected 'm/s' or 'km/s'");
         }
@@ -73,7 +76,8 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder, std::arra
     return model;
 }
 
-void write_cells(const Group& group, const std::string& name, const std::vector<float>& values, const Grid2D& grid) {
+void write_cells(const Group& group, const std::string& name, const std::vector<float>& values,
+                 const Grid2D& grid) {
     if (grid.nz() > 0 && grid.nx() > 0 && std::int64_t(values.size()) == grid.cells())
         group.write_dataset<float>(name, values, {grid.nz(), grid.nx()});
     else

@@ -46,25 +46,29 @@ const Glyph* glyph(char c) {
     const char u = char(std::toupper(static_cast<unsigned char>(c)));
     for (const Glyph& g : kFont)
         if (g.c == u) return &g;
-    return nullptr;  // blanks and unknown characters draw nothing
+    return nullptr; // blanks and unknown characters draw nothing
 }
 
 } // namespace
 
 Canvas::Canvas(int width, int height, Rgb background) : width_(width), height_(height) {
-    if (width <= 0 || height <= 0) throw Error("canvas size " + std::to_string(width) + "x" + std::to_string(height));
+    if (width <= 0 || height <= 0)
+        throw Error("canvas size " + std::to_string(width) + "x" + std::to_string(height));
     rgb_.resize(std::size_t(width) * std::size_t(height) * 3);
-    for (std::size_t i = 0; i < rgb_.size(); i += 3) std::copy(background.begin(), background.end(), rgb_.begin() + std::ptrdiff_t(i));
+    for (std::size_t i = 0; i < rgb_.size(); i += 3)
+        std::copy(background.begin(), background.end(), rgb_.begin() + std::ptrdiff_t(i));
 }
 
 void Canvas::set(int x, int y, Rgb c) {
     if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
-    std::copy(c.begin(), c.end(), rgb_.begin() + std::ptrdiff_t((std::size_t(y) * std::size_t(width_) + std::size_t(x)) * 3));
+    std::copy(c.begin(), c.end(),
+              rgb_.begin() + std::ptrdiff_t((std::size_t(y) * std::size_t(width_) + std::size_t(x)) * 3));
 }
 
 void Canvas::fill_rect(int x0, int y0, int x1, int y1, Rgb c) {
     for (int y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
-        for (int x = std::min(x0, x1); x <= std::max(x0, x1); ++x) set(x, y, c);
+        for (int x = std::min(x0, x1); x <= std::max(x0, x1); ++x)
+            set(x, y, c);
 }
 
 void Canvas::line(double x0, double y0, double x1, double y1, Rgb c, int thickness) {
@@ -74,7 +78,8 @@ void Canvas::line(double x0, double y0, double x1, double y1, Rgb c, int thickne
         const double t = double(i) / steps;
         const int x = int(std::lround(x0 + t * (x1 - x0))), y = int(std::lround(y0 + t * (y1 - y0)));
         for (int dy = lo; dy <= hi; ++dy)
-            for (int dx = lo; dx <= hi; ++dx) set(x + dx, y + dy, c);
+            for (int dx = lo; dx <= hi; ++dx)
+                set(x + dx, y + dy, c);
     }
 }
 
@@ -90,11 +95,15 @@ int Canvas::text(int x, int y, const std::string& s, Rgb c, int scale) {
         const int gx = x + int(i) * 6 * scale;
         for (int row = 0; row < 7; ++row)
             for (int col = 0; col < 5; ++col)
-                if (g->rows[std::size_t(row)] & (0x10 >> col)) fill_rect(gx + col * scale, y + row * scale, gx + col * scale + scale - 1, y + row * scale + scale - 1, c);
+                if (g->rows[std::size_t(row)] & (0x10 >> col))
+                    fill_rect(gx + col * scale, y + row * scale, gx + col * scale + scale - 1,
+                              y + row * scale + scale - 1, c);
     }
     return text_width(s, scale);
 }
 
-void Canvas::write_png(const std::string& path) const { write_png_rgb(path, rgb_, width_, height_); }
+void Canvas::write_png(const std::string& path) const {
+    write_png_rgb(path, rgb_, width_, height_);
+}
 
 } // namespace fwi::inv

@@ -8,8 +8,8 @@
 namespace fwi {
 namespace {
 
-/// Smooths `lines` lines of `len` samples (consecutive samples `stride` apart, lines `line_step` apart) with a
-/// Gaussian of sigma_cells, zero outside the line.
+/// Smooths `lines` lines of `len` samples (consecutive samples `stride` apart, lines `line_step` apart) with
+/// a Gaussian of sigma_cells, zero outside the line.
 void smooth_lines(std::span<double> f, std::int64_t lines, std::int64_t len, std::int64_t stride,
                   std::int64_t line_step, double sigma_cells) {
     if (!(sigma_cells > 0) || len < 2) return;
@@ -21,18 +21,21 @@ void smooth_lines(std::span<double> f, std::int64_t lines, std::int64_t len, std
         k[std::size_t(i + half)] = v;
         sum += v;
     }
-    for (double& v : k) v /= sum;
+    for (double& v : k)
+        v /= sum;
 #pragma omp parallel
     {
         std::vector<double> line(static_cast<std::size_t>(len));
 #pragma omp for schedule(static)
         for (std::int64_t l = 0; l < lines; ++l) {
             double* base = f.data() + l * line_step;
-            for (std::int64_t i = 0; i < len; ++i) line[std::size_t(i)] = base[i * stride];
+            for (std::int64_t i = 0; i < len; ++i)
+                line[std::size_t(i)] = base[i * stride];
             for (std::int64_t i = 0; i < len; ++i) {
                 double s = 0;
                 const std::int64_t j0 = std::max<std::int64_t>(0, i - half), j1 = std::min(len - 1, i + half);
-                for (std::int64_t j = j0; j <= j1; ++j) s += k[std::size_t(j - i + half)] * line[std::size_t(j)];
+                for (std::int64_t j = j0; j <= j1; ++j)
+                    s += k[std::size_t(j - i + half)] * line[std::size_t(j)];
                 base[i * stride] = s;
             }
         }
@@ -45,7 +48,8 @@ std::vector<float> build_mask(const Model& start, const Acquisition& acquisition
     if (!(o.water_depth_m >= 0) || !(o.water_velocity_mps >= 0) || !(o.source_radius_m >= 0))
         throw ConfigError("gradient mask: water depth, water velocity and source radius must be >= 0");
     const Grid2D& g = start.grid;
-    if (start.vp_mps.size() != std::size_t(g.cells())) throw ConfigError("gradient mask: the starting model is empty");
+    if (start.vp_mps.size() != std::size_t(g.cells()))
+        throw ConfigError("gradient mask: the starting model is empty");
     std::vector<float> mask(std::size_t(g.cells()), 1.0f);
     for (std::int64_t iz = 0; iz < g.nz(); ++iz)
         for (std::int64_t ix = 0; ix < g.nx(); ++ix) {
@@ -60,7 +64,8 @@ std::vector<float> build_mask(const Model& start, const Acquisition& acquisition
     return mask;
 }
 
-void symmetric_gaussian_smooth(std::span<double> field, const Grid2D& grid, double sigma_z_m, double sigma_x_m) {
+void symmetric_gaussian_smooth(std::span<double> field, const Grid2D& grid, double sigma_z_m,
+                               double sigma_x_m) {
     if (field.size() != std::size_t(grid.cells()))
         throw ConfigError("smoothing: " + std::to_string(field.size()) + " values for a grid of " +
                           std::to_string(grid.cells()) + " cells");
@@ -74,14 +79,18 @@ GradientPreconditioner::GradientPreconditioner(const Grid2D& grid, std::vector<f
                                                const PreconditionerOptions& options)
     : grid_(grid), mask_(std::move(mask)), options_(options) {
     const auto cells = std::size_t(grid.cells());
-    if (!mask_.empty() && mask_.size() != cells) throw ConfigError("preconditioner: mask size differs from the grid");
-    if (!(options.illumination_epsilon > 0)) throw ConfigError("preconditioner: illumination epsilon must be > 0");
+    if (!mask_.empty() && mask_.size() != cells)
+        throw ConfigError("preconditioner: mask size differs from the grid");
+    if (!(options.illumination_epsilon > 0))
+        throw ConfigError("preconditioner: illumination epsilon must be > 0");
     if (!(options.smoothing_z_m >= 0) || !(options.smoothing_x_m >= 0))
         throw ConfigError("preconditioner: smoothing lengths must be >= 0 m");
     if (!illumination.empty()) {
-        if (illumination.size() != cells) throw ConfigError("preconditioner: illumination size differs from the grid");
+        if (illumination.size() != cells)
+            throw ConfigError("preconditioner: illumination size differs from the grid");
         const double emax = *std::max_element(illumination.begin(), illumination.end());
-        if (!(emax > 0) || !std::isfinite(emax)) throw ConfigError("preconditioner: the illumination is zero or not finite");
+        if (!(emax > 0) || !std::isfinite(emax))
+            throw ConfigError("preconditioner: the illumination is zero or not finite");
         sqrt_d_.resize(cells);
         for (std::size_t i = 0; i < cells; ++i)
             sqrt_d_[i] = 1.0 / std::sqrt(illumination[i] / emax + options.illumination_epsilon);
@@ -91,7 +100,8 @@ GradientPreconditioner::GradientPreconditioner(const Grid2D& grid, std::vector<f
 void GradientPreconditioner::apply(std::vector<double>& v) const {
     auto scale = [&](const auto& w) {
         if (!w.empty())
-            for (std::size_t i = 0; i < v.size(); ++i) v[i] *= double(w[i]);
+            for (std::size_t i = 0; i < v.size(); ++i)
+                v[i] *= double(w[i]);
     };
     scale(mask_);
     scale(sqrt_d_);

@@ -13,7 +13,9 @@ namespace fwi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 const std::vector<double>& state_entry(const OptimizerState& s, const std::string& key, std::size_t size) {
     const auto it = s.find(key);
@@ -34,8 +36,8 @@ int state_count(const OptimizerState& s, const std::string& key) {
 /// Where a run starts: stage and iteration counters (the optimizer itself is restored separately).
 struct Position {
     int stage = 0;
-    int stage_iteration = 0;  ///< iterations already done in `stage`
-    int iteration = 0;        ///< iterations done over all stages
+    int stage_iteration = 0; ///< iterations already done in `stage`
+    int iteration = 0;       ///< iterations done over all stages
     bool resumed = false;
 };
 
@@ -48,7 +50,8 @@ Position resume_position(const InversionSetup& setup, std::size_t cells) {
     p.stage_iteration = state_count(s, "inversion.stage_iteration");
     p.iteration = state_count(s, "inversion.iteration");
     if (state_entry(s, "optimizer.x", 0).size() != cells)
-        throw ConfigError("inversion state: its model has " + std::to_string(state_entry(s, "optimizer.x", 0).size()) +
+        throw ConfigError("inversion state: its model has " +
+                          std::to_string(state_entry(s, "optimizer.x", 0).size()) +
                           " cells; the initial model has " + std::to_string(cells));
     if (std::size_t(p.stage) >= setup.stages.size())
         throw ConfigError("inversion state: stage " + std::to_string(p.stage) + " but the setup has " +
@@ -83,7 +86,8 @@ void check_setup(const InversionSetup& setup, double reference) {
 
 std::vector<InversionStage> make_stages(const std::vector<double>& cutoffs_hz, int iterations) {
     std::vector<InversionStage> out;
-    for (double f : cutoffs_hz) out.push_back({f, iterations});
+    for (double f : cutoffs_hz)
+        out.push_back({f, iterations});
     if (out.empty()) out.push_back({0.0, iterations});
     return out;
 }
@@ -92,9 +96,10 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                               std::function<void(const IterationRecord&)> on_iteration,
                               std::function<void(const OptimizerState&)> on_state) {
     const auto t0 = Clock::now();
-    const double reference = setup.reference_velocity_mps > 0
-                                 ? setup.reference_velocity_mps
-                                 : std::max(setup.optimizer.upper_bound, double(setup.initial_model.max_velocity()));
+    const double reference =
+        setup.reference_velocity_mps > 0
+            ? setup.reference_velocity_mps
+            : std::max(setup.optimizer.upper_bound, double(setup.initial_model.max_velocity()));
     check_setup(setup, reference);
     const Grid2D grid = setup.initial_model.grid;
     Position pos = resume_position(setup, std::size_t(grid.cells()));
@@ -103,11 +108,15 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
     Objective objective(sim, setup.observed, setup.initial_model, setup.objective, observer, cancel);
     auto current_preconditioner = std::make_shared<Preconditioner>(objective.preconditioner());
     OptimizerOptions opt_options = setup.optimizer;
-    opt_options.preconditioner = [current_preconditioner](std::vector<double>& v) { (*current_preconditioner)(v); };
-    Optimizer optimizer = pos.resumed ? Optimizer::resume(objective.function(), setup.resume, opt_options)
-                                      : Optimizer(objective.function(), setup.initial_model.vp_mps, opt_options);
+    opt_options.preconditioner = [current_preconditioner](std::vector<double>& v) {
+        (*current_preconditioner)(v);
+    };
+    Optimizer optimizer = pos.resumed
+                              ? Optimizer::resume(objective.function(), setup.resume, opt_options)
+                              : Optimizer(objective.function(), setup.initial_model.vp_mps, opt_options);
     if (pos.resumed && setup.resume.count("objective.illumination")) {
-        objective.set_illumination(state_entry(setup.resume, "objective.illumination", std::size_t(grid.cells())));
+        objective.set_illumination(
+            state_entry(setup.resume, "objective.illumination", std::size_t(grid.cells())));
     }
 
     InversionResult result;
@@ -132,8 +141,8 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
             Event e;
             e.wall_s = since(t0);
             std::ostringstream text;
-            text << "iteration " << r.iteration << " (stage " << r.stage << ", " << r.freq_hz << " Hz): misfit "
-                 << r.misfit;
+            text << "iteration " << r.iteration << " (stage " << r.stage << ", " << r.freq_hz
+                 << " Hz): misfit " << r.misfit;
             e.text = text.str();
             observer->on_event(e);
         }
@@ -153,7 +162,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 if (s > 0 || pos.resumed) optimizer.objective_changed(false);
             }
             *current_preconditioner = objective.preconditioner();
-            if (s == 0 && !pos.resumed && pos.stage_iteration == 0) {  // the starting model as iteration 0
+            if (s == 0 && !pos.resumed && pos.stage_iteration == 0) { // the starting model as iteration 0
                 const auto t = Clock::now();
                 objective.select_shots(0, 0);
                 optimizer.evaluate();
@@ -177,7 +186,8 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 state["inversion.stage_iteration"] = {double(pos.stage_iteration)};
                 state["inversion.iteration"] = {double(pos.iteration)};
                 state["inversion.stage_cutoff_hz"] = {stage.cutoff_hz};
-                if (!objective.illumination().empty()) state["objective.illumination"] = objective.illumination();
+                if (!objective.illumination().empty())
+                    state["objective.illumination"] = objective.illumination();
                 result.state = state;
                 if (on_state) on_state(result.state);
                 if (setup.min_relative_decrease > 0 &&
@@ -190,8 +200,8 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
     } catch (const Cancelled&) {
         result.reason = StopReason::Cancelled;
     }
-    // The optimizer commits a point only when an iteration completes: x is the last completed iterate, also after a
-    // cancel, and matches result.state.
+    // The optimizer commits a point only when an iteration completes: x is the last completed iterate, also
+    // after a cancel, and matches result.state.
     result.model = Model{grid, optimizer.x()};
     result.evaluations = objective.evaluations();
     result.seconds = since(t0);

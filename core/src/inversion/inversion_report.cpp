@@ -14,7 +14,8 @@ namespace {
 using inv::Canvas;
 using inv::Rgb;
 
-constexpr Rgb kBlack{0, 0, 0}, kGrid{215, 215, 215}, kAxis{90, 90, 90}, kLine{31, 119, 180}, kStage{200, 80, 40};
+constexpr Rgb kBlack{0, 0, 0}, kGrid{215, 215, 215}, kAxis{90, 90, 90}, kLine{31, 119, 180},
+    kStage{200, 80, 40};
 
 std::string format(const char* fmt, double v) {
     char buf[32];
@@ -29,7 +30,8 @@ struct Frame {
     bool log_y = false;
     double px(double x) const { return left + (x - x0) / (x1 - x0) * (right - left); }
     double py(double y) const {
-        const double t = log_y ? (std::log10(y) - std::log10(y0)) / (std::log10(y1) - std::log10(y0)) : (y - y0) / (y1 - y0);
+        const double t = log_y ? (std::log10(y) - std::log10(y0)) / (std::log10(y1) - std::log10(y0))
+                               : (y - y0) / (y1 - y0);
         return bottom - t * (bottom - top);
     }
 };
@@ -93,7 +95,8 @@ void write_model_panels_png(const std::string& path, const std::vector<std::pair
     const Grid2D& g = panels.front().second.grid;
     for (const auto& [title, m] : panels)
         if (!(m.grid == g) || m.vp_mps.size() != std::size_t(g.cells()))
-            throw ConfigError("model picture " + path + ": model '" + title + "' is not on the first model's grid");
+            throw ConfigError("model picture " + path + ": model '" + title +
+                              "' is not on the first model's grid");
     const int w = int(g.nx()) * scale, h = int(g.nz()) * scale, gap = 16, title_h = 24, bar_h = 60;
     const int n = int(panels.size());
     Canvas c(n * w + (n + 1) * gap, title_h + h + bar_h + 2 * gap);
@@ -103,11 +106,13 @@ void write_model_panels_png(const std::string& path, const std::vector<std::pair
         const Model& m = panels[std::size_t(p)].second;
         for (int iz = 0; iz < h; ++iz)
             for (int ix = 0; ix < w; ++ix)
-                c.set(x0 + ix, y0 + iz, colormap_rgb(Colormap::Viridis, (m.at(iz / scale, ix / scale) - vmin) / (vmax - vmin)));
+                c.set(x0 + ix, y0 + iz,
+                      colormap_rgb(Colormap::Viridis, (m.at(iz / scale, ix / scale) - vmin) / (vmax - vmin)));
     }
     // Colour bar: 320 px, labelled at both ends and in the middle.
     const int bx = gap, by = gap + title_h + h + 14, bw = std::min(320, c.width() - 2 * gap);
-    for (int x = 0; x < bw; ++x) c.fill_rect(bx + x, by, bx + x, by + 12, colormap_rgb(Colormap::Viridis, double(x) / (bw - 1)));
+    for (int x = 0; x < bw; ++x)
+        c.fill_rect(bx + x, by, bx + x, by + 12, colormap_rgb(Colormap::Viridis, double(x) / (bw - 1)));
     c.text(bx, by + 20, format("%.0f", vmin), kBlack);
     const std::string mid = format("%.0f", 0.5 * (vmin + vmax)), top = format("%.0f M/S", vmax);
     c.text(bx + bw / 2 - Canvas::text_width(mid) / 2, by + 20, mid, kBlack);
@@ -118,7 +123,8 @@ void write_model_panels_png(const std::string& path, const std::vector<std::pair
 void write_history_png(const std::string& path, const std::vector<IterationRecord>& h) {
     if (h.empty()) throw ConfigError("history picture " + path + ": the history is empty");
     const int width = 960, chart_h = 300;
-    const bool has_error = std::any_of(h.begin(), h.end(), [](const auto& r) { return std::isfinite(r.model_error); });
+    const bool has_error =
+        std::any_of(h.begin(), h.end(), [](const auto& r) { return std::isfinite(r.model_error); });
     Canvas c(width, has_error ? 2 * chart_h + 60 : chart_h + 20);
     const double x0 = h.front().iteration, x1 = std::max(double(h.back().iteration), x0 + 1);
 
@@ -133,14 +139,24 @@ void write_history_png(const std::string& path, const std::vector<IterationRecor
     double hi = 1;
     for (double r : rel)
         if (std::isfinite(r)) hi = std::max(hi, r);
-    Frame f{100, 50, width - 30, chart_h - 30, x0, x1, std::pow(10.0, std::floor(std::log10(lo))), std::pow(10.0, std::ceil(std::log10(hi) + 1e-12)), true};
+    Frame f{100,
+            50,
+            width - 30,
+            chart_h - 30,
+            x0,
+            x1,
+            std::pow(10.0, std::floor(std::log10(lo))),
+            std::pow(10.0, std::ceil(std::log10(hi) + 1e-12)),
+            true};
     if (f.y1 <= f.y0) f.y1 = f.y0 * 10;
     draw_axes(c, f, "MISFIT / FIRST OF ITS STAGE", h);
     for (std::size_t i = 1; i < h.size(); ++i)
         if (h[i].stage == h[i - 1].stage && rel[i] > 0 && rel[i - 1] > 0)
             c.line(f.px(h[i - 1].iteration), f.py(rel[i - 1]), f.px(h[i].iteration), f.py(rel[i]), kLine, 3);
     for (std::size_t i = 0; i < h.size(); ++i)
-        if (rel[i] > 0) c.fill_rect(int(f.px(h[i].iteration)) - 2, int(f.py(rel[i])) - 2, int(f.px(h[i].iteration)) + 2, int(f.py(rel[i])) + 2, kLine);
+        if (rel[i] > 0)
+            c.fill_rect(int(f.px(h[i].iteration)) - 2, int(f.py(rel[i])) - 2, int(f.px(h[i].iteration)) + 2,
+                        int(f.py(rel[i])) + 2, kLine);
 
     if (has_error) {
         double elo = 1e300, ehi = 0;
@@ -150,11 +166,13 @@ void write_history_png(const std::string& path, const std::vector<IterationRecor
                 ehi = std::max(ehi, r.model_error);
             }
         const double pad = std::max(0.05 * (ehi - elo), 1e-3 * ehi);
-        Frame e{100, chart_h + 70, width - 30, 2 * chart_h, x0, x1, std::max(0.0, elo - pad), ehi + pad, false};
+        Frame e{100,       chart_h + 70, width - 30, 2 * chart_h, x0, x1, std::max(0.0, elo - pad),
+                ehi + pad, false};
         draw_axes(c, e, "RELATIVE MODEL ERROR", h);
         for (std::size_t i = 1; i < h.size(); ++i)
             if (std::isfinite(h[i].model_error) && std::isfinite(h[i - 1].model_error))
-                c.line(e.px(h[i - 1].iteration), e.py(h[i - 1].model_error), e.px(h[i].iteration), e.py(h[i].model_error), kLine, 3);
+                c.line(e.px(h[i - 1].iteration), e.py(h[i - 1].model_error), e.px(h[i].iteration),
+                       e.py(h[i].model_error), kLine, 3);
     }
     c.write_png(path);
 }

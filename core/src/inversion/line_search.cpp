@@ -20,7 +20,7 @@ double cubic_minimizer(double a, double fa, double ga, double b, double fb, doub
 namespace {
 
 class Search {
-public:
+  public:
     explicit Search(const LineSearchProblem& p) : p_(p) {}
 
     LineSearchOutcome run() {
@@ -31,7 +31,8 @@ public:
         double a = p_.initial_step;
         for (int i = 1; budget_left(); ++i) {
             PathPoint cur = eval(a);
-            if (!armijo(cur) || (i > 1 && cur.value >= prev.value)) return zoom(std::move(prev), std::move(cur));
+            if (!armijo(cur) || (i > 1 && cur.value >= prev.value))
+                return zoom(std::move(prev), std::move(cur));
             if (curvature(cur)) return accept(std::move(cur), true);
             if (cur.slope >= 0) return zoom(std::move(cur), std::move(prev));
             // Still descending: extrapolate (cubic minimiser kept within [1.5 a, 4 a]).
@@ -44,7 +45,7 @@ public:
         return fallback();
     }
 
-private:
+  private:
     bool budget_left() const { return out_.evaluations < p_.max_evaluations; }
     bool armijo(const PathPoint& q) const { return q.value <= p_.value0 + p_.c1 * q.step * p_.slope0; }
     bool curvature(const PathPoint& q) const { return std::abs(q.slope) <= p_.c2 * std::abs(p_.slope0); }
@@ -67,7 +68,8 @@ private:
         return std::move(out_);
     }
 
-    /// lo has sufficient decrease and the lowest value seen between lo and hi; the interval holds a Wolfe point.
+    /// lo has sufficient decrease and the lowest value seen between lo and hi; the interval holds a Wolfe
+    /// point.
     LineSearchOutcome zoom(PathPoint lo, PathPoint hi) {
         while (budget_left()) {
             const double width = std::abs(hi.step - lo.step);

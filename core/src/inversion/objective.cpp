@@ -36,45 +36,54 @@ std::vector<int> random_shot_subset(const std::vector<int>& from, int count, std
     return pool;
 }
 
-Objective::Objective(Simulation& sim, std::vector<Gather> observed, const Model& start_model, ObjectiveOptions options,
-                     Observer* observer, const CancelToken* cancel)
-    : sim_(sim), observed_(std::move(observed)), options_(std::move(options)), observer_(observer), cancel_(cancel) {
-    // The experiment's wavelet, not sim.wavelet(): another objective may have left a filtered one in the simulation.
+Objective::Objective(Simulation& sim, std::vector<Gather> observed, const Model& start_model,
+                     ObjectiveOptions options, Observer* observer, const CancelToken* cancel)
+    : sim_(sim), observed_(std::move(observed)), options_(std::move(options)), observer_(observer),
+      cancel_(cancel) {
+    // The experiment's wavelet, not sim.wavelet(): another objective may have left a filtered one in the
+    // simulation.
     const PropagationSettings& ps = sim.settings();
     wavelet_ = ps.wavelet.empty() ? ricker(ps.freq_hz, sim.time().dt_s, sim.time().nt) : ps.wavelet;
     const auto& shots = sim.acquisition().shots;
     if (observed_.size() != shots.size())
-        throw ConfigError("observed data hold " + std::to_string(observed_.size()) + " shots; the acquisition has " +
-                          std::to_string(shots.size()));
+        throw ConfigError("observed data hold " + std::to_string(observed_.size()) +
+                          " shots; the acquisition has " + std::to_string(shots.size()));
     for (std::size_t s = 0; s < shots.size(); ++s) {
         const Gather& g = observed_[s];
-        if (g.samples != sim.time().nt || g.traces.size() != shots[s].receivers.size() * std::size_t(g.samples))
-            throw ConfigError("observed data of shot " + std::to_string(s) + " are " + std::to_string(g.traces.size()) +
-                              " samples in " + std::to_string(g.samples) + "-sample traces; expected " +
-                              std::to_string(shots[s].receivers.size()) + " receivers x nt = " +
-                              std::to_string(sim.time().nt));
+        if (g.samples != sim.time().nt ||
+            g.traces.size() != shots[s].receivers.size() * std::size_t(g.samples))
+            throw ConfigError("observed data of shot " + std::to_string(s) + " are " +
+                              std::to_string(g.traces.size()) + " samples in " + std::to_string(g.samples) +
+                              "-sample traces; expected " + std::to_string(shots[s].receivers.size()) +
+                              " receivers x nt = " + std::to_string(sim.time().nt));
         if (std::abs(g.dt_s - sim.time().dt_s) > 1e-9 * sim.time().dt_s)
             throw ConfigError("observed data of shot " + std::to_string(s) + " are sampled at " +
-                              std::to_string(g.dt_s) + " s; the experiment at " + std::to_string(sim.time().dt_s) + " s");
+                              std::to_string(g.dt_s) + " s; the experiment at " +
+                              std::to_string(sim.time().dt_s) + " s");
     }
-    if (options_.batch_shots < 0) throw ConfigError("batch size " + std::to_string(options_.batch_shots) + " must be >= 0");
+    if (options_.batch_shots < 0)
+        throw ConfigError("batch size " + std::to_string(options_.batch_shots) + " must be >= 0");
     if (options_.shots_per_iteration < 0)
-        throw ConfigError("shots per iteration " + std::to_string(options_.shots_per_iteration) + " must be >= 0");
+        throw ConfigError("shots per iteration " + std::to_string(options_.shots_per_iteration) +
+                          " must be >= 0");
     if (options_.illumination_interval < 0) throw ConfigError("illumination interval must be >= 0");
     if (!(start_model.grid == sim.propagator().setup().grid))
         throw ConfigError("the starting model's grid differs from the simulation's");
     usable_ = options_.shots;
     if (usable_.empty())
-        for (std::size_t s = 0; s < shots.size(); ++s) usable_.push_back(int(s));
+        for (std::size_t s = 0; s < shots.size(); ++s)
+            usable_.push_back(int(s));
     for (int s : usable_)
         if (s < 0 || std::size_t(s) >= shots.size())
-            throw ConfigError("shot index " + std::to_string(s) + " out of range (0.." + std::to_string(shots.size() - 1) + ")");
+            throw ConfigError("shot index " + std::to_string(s) + " out of range (0.." +
+                              std::to_string(shots.size() - 1) + ")");
     active_ = usable_;
     base_misfit_ = make_misfit(options_.misfit);
     if (options_.lowpass_order < 1 || options_.lowpass_order > 32)
         throw ConfigError("low-pass order " + std::to_string(options_.lowpass_order) + " not in 1..32");
     mask_ = build_mask(start_model, sim.acquisition(), options_.mask);
-    GradientPreconditioner check(start_model.grid, {}, {}, options_.preconditioner);  // validates the options now
+    GradientPreconditioner check(start_model.grid, {}, {},
+                                 options_.preconditioner); // validates the options now
     set_frequency(0);
 }
 
@@ -91,16 +100,19 @@ void Objective::set_frequency(double cutoff_hz) {
     const int order = options_.lowpass_order;
     stage_observed_ = lowpass_gathers(observed_, cutoff_hz, order);
     if (options_.filter_wavelet) {
-        sim_.set_wavelet(lowpass_rows(wavelet_, 1, std::int64_t(wavelet_.size()), sim_.time().dt_s, cutoff_hz, order));
+        sim_.set_wavelet(
+            lowpass_rows(wavelet_, 1, std::int64_t(wavelet_.size()), sim_.time().dt_s, cutoff_hz, order));
         return;
     }
     misfit_ = [base = base_misfit_, cutoff_hz, order](const Gather& modelled, const Gather& observed,
-                                                       std::vector<float>& adjoint_source) {
+                                                      std::vector<float>& adjoint_source) {
         Gather filtered = modelled;
         const auto rows = std::int64_t(modelled.receivers.size());
-        filtered.traces = lowpass_rows(modelled.traces, rows, modelled.samples, modelled.dt_s, cutoff_hz, order);
+        filtered.traces =
+            lowpass_rows(modelled.traces, rows, modelled.samples, modelled.dt_s, cutoff_hz, order);
         const double j = base(filtered, observed, adjoint_source);
-        adjoint_source = lowpass_rows(adjoint_source, rows, modelled.samples, modelled.dt_s, cutoff_hz, order);
+        adjoint_source =
+            lowpass_rows(adjoint_source, rows, modelled.samples, modelled.dt_s, cutoff_hz, order);
         return j;
     };
 }
@@ -108,7 +120,7 @@ void Objective::set_frequency(double cutoff_hz) {
 Objective::~Objective() {
     try {
         sim_.set_wavelet(wavelet_);
-    } catch (...) {  // the wavelet was valid when the simulation was made; nothing sensible to do otherwise
+    } catch (...) { // the wavelet was valid when the simulation was made; nothing sensible to do otherwise
     }
 }
 
@@ -132,11 +144,13 @@ double Objective::evaluate(const Model& model, std::vector<float>& gradient) {
         opt.keep_modelled = false;
         const GradientResult r = compute_gradient(sim_, model, stage_observed_, opt);
         misfit += r.misfit;
-        for (std::size_t i = 0; i < cells; ++i) sum[i] += double(r.gradient[i]);
+        for (std::size_t i = 0; i < cells; ++i)
+            sum[i] += double(r.gradient[i]);
         propagated_shots_ += std::int64_t(opt.shots.size());
     }
     gradient.resize(cells);
-    for (std::size_t i = 0; i < cells; ++i) gradient[i] = float(sum[i]) * mask_[i];
+    for (std::size_t i = 0; i < cells; ++i)
+        gradient[i] = float(sum[i]) * mask_[i];
     ++evaluations_;
     return misfit;
 }
@@ -162,10 +176,11 @@ std::vector<double> Objective::source_illumination(const Model& model) {
         auto state = p.new_state();
         while (state->step < inner_nt) {
             if (cancel_) cancel_->checkpoint();
-            p.forward(*state, std::min(k, inner_nt - state->step), sim_.geometry(std::size_t(s)), sim_.inner_source(),
-                      nullptr, inner_nt);
+            p.forward(*state, std::min(k, inner_nt - state->step), sim_.geometry(std::size_t(s)),
+                      sim_.inner_source(), nullptr, inner_nt);
             p.model_region_wavefield(*state, u);
-            for (std::size_t i = 0; i < u.size(); ++i) energy[i] += double(u[i]) * u[i];
+            for (std::size_t i = 0; i < u.size(); ++i)
+                energy[i] += double(u[i]) * u[i];
         }
     }
     return energy;

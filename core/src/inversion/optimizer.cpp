@@ -11,13 +11,15 @@ namespace {
 
 double dot(const std::vector<double>& a, const std::vector<double>& b) {
     double s = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+    for (std::size_t i = 0; i < a.size(); ++i)
+        s += a[i] * b[i];
     return s;
 }
 
 double max_abs(const std::vector<double>& v) {
     double m = 0;
-    for (double x : v) m = std::max(m, std::abs(x));
+    for (double x : v)
+        m = std::max(m, std::abs(x));
     return m;
 }
 
@@ -32,28 +34,39 @@ OptimizerMethod parse_optimizer_method(const std::string& name) {
     const std::string n = lower(name);
     if (n == "lbfgs" || n == "l-bfgs") return OptimizerMethod::Lbfgs;
     if (n == "cg" || n == "nlcg" || n == "conjugate-gradient") return OptimizerMethod::ConjugateGradient;
-    if (n == "gd" || n == "steepest-descent" || n == "gradient-descent") return OptimizerMethod::GradientDescent;
+    if (n == "gd" || n == "steepest-descent" || n == "gradient-descent")
+        return OptimizerMethod::GradientDescent;
     throw ConfigError("optimizer '" + name + "' is unknown (use lbfgs, cg or gd)");
 }
 
 const char* to_string(OptimizerMethod m) {
     switch (m) {
-    case OptimizerMethod::Lbfgs: return "lbfgs";
-    case OptimizerMethod::ConjugateGradient: return "cg";
-    case OptimizerMethod::GradientDescent: return "gd";
+    case OptimizerMethod::Lbfgs:
+        return "lbfgs";
+    case OptimizerMethod::ConjugateGradient:
+        return "cg";
+    case OptimizerMethod::GradientDescent:
+        return "gd";
     }
     return "unknown";
 }
 
 const char* to_string(StopReason r) {
     switch (r) {
-    case StopReason::None: return "none";
-    case StopReason::MaxIterations: return "max_iterations";
-    case StopReason::SmallDecrease: return "small_decrease";
-    case StopReason::TargetReached: return "target_reached";
-    case StopReason::Stationary: return "stationary";
-    case StopReason::LineSearchFailed: return "line_search_failed";
-    case StopReason::Cancelled: return "cancelled";
+    case StopReason::None:
+        return "none";
+    case StopReason::MaxIterations:
+        return "max_iterations";
+    case StopReason::SmallDecrease:
+        return "small_decrease";
+    case StopReason::TargetReached:
+        return "target_reached";
+    case StopReason::Stationary:
+        return "stationary";
+    case StopReason::LineSearchFailed:
+        return "line_search_failed";
+    case StopReason::Cancelled:
+        return "cancelled";
     }
     return "unknown";
 }
@@ -72,14 +85,16 @@ Optimizer::Optimizer(ObjectiveFunction objective, std::vector<float> x0, Optimiz
 void Optimizer::check_options() const {
     const auto& o = options_;
     if (!(o.lower_bound < o.upper_bound))
-        throw ConfigError("optimizer: lower bound " + std::to_string(o.lower_bound) + " is not below upper bound " +
-                          std::to_string(o.upper_bound));
-    if (o.memory < 1 || o.memory > 1000) throw ConfigError("optimizer: memory " + std::to_string(o.memory) + " not in 1..1000");
+        throw ConfigError("optimizer: lower bound " + std::to_string(o.lower_bound) +
+                          " is not below upper bound " + std::to_string(o.upper_bound));
+    if (o.memory < 1 || o.memory > 1000)
+        throw ConfigError("optimizer: memory " + std::to_string(o.memory) + " not in 1..1000");
     if (!(o.first_step_fraction > 0) || !std::isfinite(o.first_step_fraction))
         throw ConfigError("optimizer: first step fraction must be positive");
     if (!(o.c1 > 0) || !(o.c1 < 0.5)) throw ConfigError("optimizer: c1 must be in (0, 0.5)");
     if (o.c2 != 0 && (!(o.c2 > o.c1) || !(o.c2 < 1))) throw ConfigError("optimizer: c2 must be in (c1, 1)");
-    if (o.max_evaluations_per_search < 1) throw ConfigError("optimizer: max evaluations per search must be >= 1");
+    if (o.max_evaluations_per_search < 1)
+        throw ConfigError("optimizer: max evaluations per search must be >= 1");
     if (!(o.step_reference >= 0)) throw ConfigError("optimizer: step reference must be >= 0");
 }
 
@@ -138,7 +153,8 @@ std::vector<double> Optimizer::direction(const std::vector<double>& fg, bool ste
         (method == OptimizerMethod::Lbfgs && s_.empty()) ||
         (method == OptimizerMethod::ConjugateGradient && prev_direction_.empty())) {
         precondition(d);
-        for (double& v : d) v = -v;
+        for (double& v : d)
+            v = -v;
     } else if (method == OptimizerMethod::Lbfgs) {
         // Two-loop recursion with H0 = gamma C, gamma = s.y / y.C y of the newest pair.
         const std::size_t m = s_.size();
@@ -146,33 +162,41 @@ std::vector<double> Optimizer::direction(const std::vector<double>& fg, bool ste
         for (std::size_t k = m; k-- > 0;) {
             rho[k] = 1.0 / dot(s_[k], y_[k]);
             alpha[k] = rho[k] * dot(s_[k], d);
-            for (std::size_t i = 0; i < d.size(); ++i) d[i] -= alpha[k] * y_[k][i];
+            for (std::size_t i = 0; i < d.size(); ++i)
+                d[i] -= alpha[k] * y_[k][i];
         }
         std::vector<double> cy = y_.back();
         precondition(cy);
         const double ycy = dot(y_.back(), cy);
         const double gamma = ycy > 0 ? dot(s_.back(), y_.back()) / ycy : 1.0;
         precondition(d);
-        for (double& v : d) v *= gamma;
+        for (double& v : d)
+            v *= gamma;
         for (std::size_t k = 0; k < m; ++k) {
             const double beta = rho[k] * dot(y_[k], d);
-            for (std::size_t i = 0; i < d.size(); ++i) d[i] += s_[k][i] * (alpha[k] - beta);
+            for (std::size_t i = 0; i < d.size(); ++i)
+                d[i] += s_[k][i] * (alpha[k] - beta);
         }
-        for (double& v : d) v = -v;
+        for (double& v : d)
+            v = -v;
     } else {
         // Preconditioned Polak-Ribiere+: beta = max(0, (C g).(g - g_prev) / (C g_prev).g_prev).
         std::vector<double> cg = fg, cgp = prev_grad_;
         precondition(cg);
         precondition(cgp);
         double num = 0;
-        for (std::size_t i = 0; i < fg.size(); ++i) num += cg[i] * (fg[i] - prev_grad_[i]);
+        for (std::size_t i = 0; i < fg.size(); ++i)
+            num += cg[i] * (fg[i] - prev_grad_[i]);
         const double den = dot(cgp, prev_grad_);
         const double beta = den > 0 ? std::max(0.0, num / den) : 0.0;
-        for (std::size_t i = 0; i < d.size(); ++i) d[i] = -cg[i] + beta * prev_direction_[i];
+        for (std::size_t i = 0; i < d.size(); ++i)
+            d[i] = -cg[i] + beta * prev_direction_[i];
     }
-    // Components pointing out of the box from a variable at its bound cannot move: the projected path is flat there.
+    // Components pointing out of the box from a variable at its bound cannot move: the projected path is flat
+    // there.
     for (std::size_t i = 0; i < d.size(); ++i)
-        if ((x_[i] <= options_.lower_bound && d[i] < 0) || (x_[i] >= options_.upper_bound && d[i] > 0)) d[i] = 0;
+        if ((x_[i] <= options_.lower_bound && d[i] < 0) || (x_[i] >= options_.upper_bound && d[i] > 0))
+            d[i] = 0;
     return d;
 }
 
@@ -185,7 +209,8 @@ double Optimizer::first_step(const std::vector<double>& d, bool fresh, double sl
     if (!(ref > 0) && std::isfinite(options_.lower_bound) && std::isfinite(options_.upper_bound))
         ref = options_.upper_bound - options_.lower_bound;
     if (!(ref > 0))
-        for (float v : x_) ref = std::max(ref, double(std::abs(v)));
+        for (float v : x_)
+            ref = std::max(ref, double(std::abs(v)));
     if (!(ref > 0)) ref = 1;
     return options_.first_step_fraction * ref / max_abs(d);
 }
@@ -198,7 +223,7 @@ void Optimizer::update_memory(const std::vector<float>& x_new, const std::vector
         y[i] = double(g_new[i]) - double(grad_[i]);
     }
     const double sy = dot(s, y), yy = dot(y, y);
-    if (!(sy > 2.2e-16 * yy) || !(yy > 0)) return;  // no positive curvature along s: skip the pair
+    if (!(sy > 2.2e-16 * yy) || !(yy > 0)) return; // no positive curvature along s: skip the pair
     s_.push_back(std::move(s));
     y_.push_back(std::move(y));
     if (int(s_.size()) > options_.memory) {
@@ -221,22 +246,24 @@ OptimizerIteration Optimizer::iterate(const CancelToken* cancel) {
         it.evaluations = evaluations_ - evaluations_before;
         return it;
     }
-    const double c2 = options_.c2 > 0 ? options_.c2
-                                      : (options_.method == OptimizerMethod::ConjugateGradient ? 0.1 : 0.9);
+    const double c2 =
+        options_.c2 > 0 ? options_.c2 : (options_.method == OptimizerMethod::ConjugateGradient ? 0.1 : 0.9);
     for (int attempt = 0; attempt < 2; ++attempt) {
         const bool steepest = attempt == 1;
         const bool fresh = steepest || (options_.method == OptimizerMethod::Lbfgs && s_.empty()) ||
                            (options_.method != OptimizerMethod::Lbfgs && !(prev_step_ > 0));
         const std::vector<double> d = direction(fg, steepest);
         double slope0 = 0;
-        for (std::size_t i = 0; i < d.size(); ++i) slope0 += double(grad_[i]) * d[i];
+        for (std::size_t i = 0; i < d.size(); ++i)
+            slope0 += double(grad_[i]) * d[i];
         if (!(slope0 < 0)) {
             if (attempt == 0) {
-                drop_memory();  // J and g at x stay valid
+                drop_memory(); // J and g at x stay valid
                 it.restarted = true;
                 continue;
             }
-            it.stop = StopReason::Stationary;  // even -C g is no descent direction (everything masked or active)
+            it.stop =
+                StopReason::Stationary; // even -C g is no descent direction (everything masked or active)
             break;
         }
         inv::LineSearchProblem p;
@@ -326,7 +353,8 @@ MinimizeResult minimize(ObjectiveFunction objective, std::vector<float> x0, cons
             }
             res.history.push_back(it);
             if (on_iteration) on_iteration(it);
-            if (stop.target_relative_value > 0 && it.value <= stop.target_relative_value * res.initial_value) {
+            if (stop.target_relative_value > 0 &&
+                it.value <= stop.target_relative_value * res.initial_value) {
                 res.reason = StopReason::TargetReached;
                 break;
             }

@@ -1,6 +1,6 @@
-// Optimizer state as a map of named double arrays (the project's optimizer_state). Every float of the state is stored
-// as a double (exact), and everything derived (rho, gamma) is recomputed the same way, so a restored optimizer
-// continues bit for bit.
+// Optimizer state as a map of named double arrays (the project's optimizer_state). Every float of the state
+// is stored as a double (exact), and everything derived (rho, gamma) is recomputed the same way, so a
+// restored optimizer continues bit for bit.
 #include "fwi/error.hpp"
 #include "fwi/optimizer.hpp"
 
@@ -11,7 +11,9 @@ namespace {
 
 constexpr double state_version = 1;
 
-std::vector<double> to_doubles(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+std::vector<double> to_doubles(const std::vector<float>& v) {
+    return {v.begin(), v.end()};
+}
 
 const std::vector<double>& need(const OptimizerState& s, const std::string& key, std::size_t size) {
     const auto it = s.find(key);
@@ -22,7 +24,9 @@ const std::vector<double>& need(const OptimizerState& s, const std::string& key,
     return it->second;
 }
 
-double need_scalar(const OptimizerState& s, const std::string& key) { return need(s, key, 1)[0]; }
+double need_scalar(const OptimizerState& s, const std::string& key) {
+    return need(s, key, 1)[0];
+}
 
 int need_count(const OptimizerState& s, const std::string& key, double max) {
     const double v = need_scalar(s, key);
@@ -34,7 +38,8 @@ int need_count(const OptimizerState& s, const std::string& key, double max) {
 
 std::vector<float> to_floats(const std::vector<double>& v) {
     std::vector<float> out(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) out[i] = float(v[i]);
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out[i] = float(v[i]);
     return out;
 }
 
@@ -70,7 +75,8 @@ Optimizer::Optimizer(ObjectiveFunction objective, OptimizerOptions options)
     check_options();
 }
 
-Optimizer Optimizer::resume(ObjectiveFunction objective, const OptimizerState& state, OptimizerOptions options) {
+Optimizer Optimizer::resume(ObjectiveFunction objective, const OptimizerState& state,
+                            OptimizerOptions options) {
     Optimizer opt(std::move(objective), std::move(options));
     opt.restore(state);
     return opt;
@@ -82,10 +88,11 @@ void Optimizer::restore(const OptimizerState& s) {
                           " is not supported (expected 1)");
     const int method = need_count(s, "optimizer.method", 2);
     if (method != int(options_.method))
-        throw ConfigError(std::string("optimizer state was saved by method ") + to_string(OptimizerMethod(method)) +
-                          ", not " + to_string(options_.method));
+        throw ConfigError(std::string("optimizer state was saved by method ") +
+                          to_string(OptimizerMethod(method)) + ", not " + to_string(options_.method));
     const auto xit = s.find("optimizer.x");
-    if (xit == s.end() || xit->second.empty()) throw ConfigError("optimizer state: 'optimizer.x' is missing or empty");
+    if (xit == s.end() || xit->second.empty())
+        throw ConfigError("optimizer state: 'optimizer.x' is missing or empty");
     const std::size_t n = xit->second.size();
     x_ = to_floats(xit->second);
     iterations_ = need_count(s, "optimizer.iterations", 1e9);
@@ -112,7 +119,8 @@ void Optimizer::restore(const OptimizerState& s) {
         prev_grad_ = need(s, "optimizer.previous_gradient", n);
     }
     for (std::size_t i = 0; i < n; ++i)
-        if (!std::isfinite(x_[i])) throw ConfigError("optimizer state: x[" + std::to_string(i) + "] is not finite");
+        if (!std::isfinite(x_[i]))
+            throw ConfigError("optimizer state: x[" + std::to_string(i) + "] is not finite");
 }
 
 } // namespace fwi

@@ -13,7 +13,9 @@
 namespace fwi::detail {
 namespace {
 
-std::string reason() { return errno ? std::strerror(errno) : "unknown error"; }
+std::string reason() {
+    return errno ? std::strerror(errno) : "unknown error";
+}
 
 } // namespace
 
@@ -22,7 +24,8 @@ std::uint64_t file_size_bytes(const std::string& path) {
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
         throw ResourceError("cannot open '" + path + "': no such file");
-    if (!std::filesystem::is_regular_file(status)) throw ResourceError("cannot read '" + path + "': not a regular file");
+    if (!std::filesystem::is_regular_file(status))
+        throw ResourceError("cannot read '" + path + "': not a regular file");
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) throw ResourceError("cannot read the size of '" + path + "': " + ec.message());
     return size;
@@ -51,7 +54,8 @@ void write_file_bytes(const std::string& path, std::initializer_list<ByteSpan> p
 
 std::string lower_extension(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
     return ext;
 }
 

@@ -11,11 +11,13 @@ void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathe
     if (gathers.empty()) throw ConfigError(".npy '" + path + "': no gathers to write");
     for (std::size_t s = 0; s < gathers.size(); ++s) {
         validate_gather(gathers[s], "shot " + std::to_string(s));
-        if (gathers[s].receivers.size() != gathers[0].receivers.size() || gathers[s].samples != gathers[0].samples) {
+        if (gathers[s].receivers.size() != gathers[0].receivers.size() ||
+            gathers[s].samples != gathers[0].samples) {
             std::ostringstream msg;
-            msg << ".npy '" << path << "': shot " << s << " has " << gathers[s].receivers.size() << " receivers x "
-                << gathers[s].samples << " samples but shot 0 has " << gathers[0].receivers.size() << " x "
-                << gathers[0].samples << " (one array needs equal shapes; use SEG-Y for varying geometry)";
+            msg << ".npy '" << path << "': shot " << s << " has " << gathers[s].receivers.size()
+                << " receivers x " << gathers[s].samples << " samples but shot 0 has "
+                << gathers[0].receivers.size() << " x " << gathers[0].samples
+                << " (one array needs equal shapes; use SEG-Y for varying geometry)";
             throw ConfigError(msg.str());
         }
     }
@@ -27,7 +29,8 @@ void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathe
     } else {
         array.shape = {std::int64_t(gathers.size()), receivers, gathers[0].samples};
         array.data.reserve(gathers.size() * gathers[0].traces.size());
-        for (const Gather& g : gathers) array.data.insert(array.data.end(), g.traces.begin(), g.traces.end());
+        for (const Gather& g : gathers)
+            array.data.insert(array.data.end(), g.traces.begin(), g.traces.end());
     }
     write_npy(path, array);
 }
@@ -35,8 +38,10 @@ void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathe
 std::vector<Gather> read_gathers_npy(const std::string& path, const Acquisition& acquisition, double dt_s) {
     NpyArray array = read_npy(path);
     if (array.shape.size() != 2 && array.shape.size() != 3) {
-        throw FormatError(".npy '" + path + "': gathers need 2 dimensions (receivers, samples) or 3 (shots, receivers, "
-                                            "samples), the file has " + std::to_string(array.shape.size()));
+        throw FormatError(".npy '" + path +
+                          "': gathers need 2 dimensions (receivers, samples) or 3 (shots, receivers, "
+                          "samples), the file has " +
+                          std::to_string(array.shape.size()));
     }
     const bool one_shot = array.shape.size() == 2;
     const std::int64_t shots = one_shot ? 1 : array.shape[0];

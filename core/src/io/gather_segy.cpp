@@ -21,11 +21,13 @@ std::string gathers_text_header(const std::vector<Gather>& gathers, int scalar) 
     char buf[81];
     std::snprintf(buf, 81, "C 1 %s", gathers_marker);
     lines[0] = buf;
-    std::snprintf(buf, 81, "C 2 SHOTS=%zu SAMPLES=%lld", gathers.size(), static_cast<long long>(gathers[0].samples));
+    std::snprintf(buf, 81, "C 2 SHOTS=%zu SAMPLES=%lld", gathers.size(),
+                  static_cast<long long>(gathers[0].samples));
     lines[1] = buf;
     std::snprintf(buf, 81, "C 3 DT_S=%.17g", gathers[0].dt_s);
     lines[2] = buf;
-    std::snprintf(buf, 81, "C 4 FIELDRECORD=SHOT, SOURCEDEPTH=SOURCE Z, GROUP ELEV=-RECEIVER Z, SCALAR %d", scalar);
+    std::snprintf(buf, 81, "C 4 FIELDRECORD=SHOT, SOURCEDEPTH=SOURCE Z, GROUP ELEV=-RECEIVER Z, SCALAR %d",
+                  scalar);
     lines[3] = buf;
     lines[4] = "C 5 IEEE FLOAT32 SAMPLES, ONE TRACE PER RECEIVER";
     std::string text;
@@ -43,12 +45,14 @@ double max_abs_position(const std::vector<Gather>& gathers) {
     auto take = [&](const Point2D& p) { m = std::max({m, std::abs(p.x_m), std::abs(p.z_m)}); };
     for (const Gather& g : gathers) {
         take(g.source);
-        for (const Point2D& r : g.receivers) take(r);
+        for (const Point2D& r : g.receivers)
+            take(r);
     }
     return m;
 }
 
-// Whole microseconds for the 16-bit interval fields; 0 when dt does not fit (the text header keeps the exact value).
+// Whole microseconds for the 16-bit interval fields; 0 when dt does not fit (the text header keeps the exact
+// value).
 std::int32_t dt_microseconds(double dt_s) {
     const double us = std::round(dt_s * 1e6);
     return us >= 1 && us <= detail::segy_max_samples ? std::int32_t(us) : 0;
@@ -69,14 +73,16 @@ void check_gathers_for_segy(const std::string& path, const std::vector<Gather>& 
         }
         traces += g.receivers.size();
         auto finite = [](const Point2D& p) { return std::isfinite(p.x_m) && std::isfinite(p.z_m); };
-        if (!finite(g.source)) throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " source is not finite");
+        if (!finite(g.source))
+            throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " source is not finite");
         for (std::size_t r = 0; r < g.receivers.size(); ++r) {
             if (!finite(g.receivers[r]))
-                throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " receiver " + std::to_string(r) +
-                                  " is not finite");
+                throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " receiver " +
+                                  std::to_string(r) + " is not finite");
         }
     }
-    if (gathers[0].samples > detail::segy_max_samples || traces > std::size_t(std::numeric_limits<int>::max())) {
+    if (gathers[0].samples > detail::segy_max_samples ||
+        traces > std::size_t(std::numeric_limits<int>::max())) {
         std::ostringstream msg;
         msg << "SEG-Y '" << path << "': " << gathers[0].samples << " samples per trace and " << traces
             << " traces exceed SEG-Y's limits (" << detail::segy_max_samples << " samples per trace)";
@@ -99,7 +105,7 @@ void write_gathers_segy(const std::string& path, const std::vector<Gather>& gath
     bin.set(SEGY_BIN_INTERVAL, interval);
     bin.set(SEGY_BIN_SAMPLES, samples);
     bin.set(SEGY_BIN_FORMAT, detail::segy_format_ieee);
-    bin.set(SEGY_BIN_SORTING_CODE, 1);  // as recorded: shot by shot
+    bin.set(SEGY_BIN_SORTING_CODE, 1); // as recorded: shot by shot
     bin.set(SEGY_BIN_MEASUREMENT_SYSTEM, 1);
     bin.set(SEGY_BIN_SEGY_REVISION, 0x0100);
     bin.set(SEGY_BIN_TRACE_FLAG, 1);
@@ -153,7 +159,8 @@ std::vector<Gather> read_gathers_segy(const std::string& path) {
         if (t == 0 && !(dt_s > 0)) {
             std::int32_t us = bin.get(SEGY_BIN_INTERVAL);
             if (us <= 0) us = th.get(SEGY_TR_SAMPLE_INTER);
-            if (us <= 0) throw FormatError("SEG-Y '" + path + "': no sample interval in the binary or trace header");
+            if (us <= 0)
+                throw FormatError("SEG-Y '" + path + "': no sample interval in the binary or trace header");
             dt_s = us / 1e6;
         }
         const std::int32_t record = th.get(SEGY_TR_FIELD_RECORD);
@@ -169,9 +176,11 @@ std::vector<Gather> read_gathers_segy(const std::string& path) {
             current_record = record;
         }
         Gather& g = gathers.back();
-        // Elevation is positive up; our z is depth, positive down. 0.0 - x keeps +0 for a receiver at the surface.
-        g.receivers.push_back({detail::unscaled_coordinate(th.get(SEGY_TR_GROUP_X), scalar),
-                               0.0 - detail::unscaled_coordinate(th.get(SEGY_TR_RECV_GROUP_ELEV), elev_scalar)});
+        // Elevation is positive up; our z is depth, positive down. 0.0 - x keeps +0 for a receiver at the
+        // surface.
+        g.receivers.push_back(
+            {detail::unscaled_coordinate(th.get(SEGY_TR_GROUP_X), scalar),
+             0.0 - detail::unscaled_coordinate(th.get(SEGY_TR_RECV_GROUP_ELEV), elev_scalar)});
         const std::vector<float> samples_of_trace = file.read_trace(t);
         g.traces.insert(g.traces.end(), samples_of_trace.begin(), samples_of_trace.end());
     }

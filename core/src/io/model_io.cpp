@@ -36,7 +36,8 @@ std::string convert_units(Model& model, const std::string& units, const std::str
     const bool km = units == "km/s" || (units == "auto" && model.max_velocity() < km_per_s_threshold);
     if (!km) return "velocities in m/s (" + velocity_range(model) + ")";
     const std::string before = velocity_range(model);
-    for (float& v : model.vp_mps) v *= 1000.0f;
+    for (float& v : model.vp_mps)
+        v *= 1000.0f;
     return units == "auto" ? "velocities looked like km/s (" + before + "); converted to m/s"
                            : "velocities given in km/s (" + before + "); converted to m/s";
 }
@@ -75,10 +76,18 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
 
 void save_model(const std::string& path, const Model& model, const RawLayout& layout) {
     switch (format_of(path)) {
-    case Format::npy: write_model_npy(path, model); break;
-    case Format::segy: write_model_segy(path, model); break;
-    case Format::hdf5: write_model_hdf5(path, model); break;
-    case Format::raw: write_model_raw(path, model, layout.x_major); break;
+    case Format::npy:
+        write_model_npy(path, model);
+        break;
+    case Format::segy:
+        write_model_segy(path, model);
+        break;
+    case Format::hdf5:
+        write_model_hdf5(path, model);
+        break;
+    case Format::raw:
+        write_model_raw(path, model, layout.x_major);
+        break;
     }
 }
 

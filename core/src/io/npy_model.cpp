@@ -39,8 +39,9 @@ void check_model_shape(const Model& model, const std::string& path) {
     if (g.nz() <= 0 || g.nx() <= 0 || !(g.dz() > 0) || !(g.dx() > 0) || !std::isfinite(g.dz()) ||
         !std::isfinite(g.dx()) || std::int64_t(model.vp_mps.size()) != g.cells()) {
         std::ostringstream msg;
-        msg << "cannot write '" << path << "': model grid " << g.nz() << " x " << g.nx() << " at dz=" << g.dz()
-            << " m, dx=" << g.dx() << " m with " << model.vp_mps.size() << " values is inconsistent";
+        msg << "cannot write '" << path << "': model grid " << g.nz() << " x " << g.nx()
+            << " at dz=" << g.dz() << " m, dx=" << g.dx() << " m with " << model.vp_mps.size()
+            << " values is inconsistent";
         throw ConfigError(msg.str());
     }
 }

@@ -37,10 +37,14 @@ std::string resource_path(const std::string& relative) {
 
 Model load_marmousi2(const std::string& which, LoadReport* report) {
     std::string file;
-    if (which == "true") file = "marmousi_II_marine.vp";
-    else if (which == "smooth") file = "marmousi_II_smooth2.vp";
-    else if (which == "start1d") file = "marmousi_II_start_1D.vp";
-    else throw ConfigError("Marmousi-II: unknown variant '" + which + "' (expected true, smooth or start1d)");
+    if (which == "true")
+        file = "marmousi_II_marine.vp";
+    else if (which == "smooth")
+        file = "marmousi_II_smooth2.vp";
+    else if (which == "start1d")
+        file = "marmousi_II_start_1D.vp";
+    else
+        throw ConfigError("Marmousi-II: unknown variant '" + which + "' (expected true, smooth or start1d)");
     RawLayout layout;
     layout.nz = 174;
     layout.nx = 500;

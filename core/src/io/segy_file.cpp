@@ -15,22 +15,30 @@ namespace {
 
 const char* segy_error_name(int code) {
     switch (code) {
-    case SEGY_FOPEN_ERROR: return "cannot open";
-    case SEGY_FSEEK_ERROR: return "seek failed (file shorter than its headers say?)";
-    case SEGY_FREAD_ERROR: return "read failed (file truncated?)";
-    case SEGY_FWRITE_ERROR: return "write failed (disk full?)";
-    case SEGY_INVALID_FIELD: return "invalid header field";
-    case SEGY_TRACE_SIZE_MISMATCH: return "file size is not a whole number of traces (truncated or wrong sample count)";
-    case SEGY_INVALID_ARGS: return "invalid arguments (file shorter than its headers?)";
-    case SEGY_READONLY: return "file is read-only";
-    default: return "segyio error";
+    case SEGY_FOPEN_ERROR:
+        return "cannot open";
+    case SEGY_FSEEK_ERROR:
+        return "seek failed (file shorter than its headers say?)";
+    case SEGY_FREAD_ERROR:
+        return "read failed (file truncated?)";
+    case SEGY_FWRITE_ERROR:
+        return "write failed (disk full?)";
+    case SEGY_INVALID_FIELD:
+        return "invalid header field";
+    case SEGY_TRACE_SIZE_MISMATCH:
+        return "file size is not a whole number of traces (truncated or wrong sample count)";
+    case SEGY_INVALID_ARGS:
+        return "invalid arguments (file shorter than its headers?)";
+    case SEGY_READONLY:
+        return "file is read-only";
+    default:
+        return "segyio error";
     }
 }
 
 } // namespace
 
-template <int Bytes>
-std::int32_t HeaderFields<Bytes>::get(int field) const {
+template <int Bytes> std::int32_t HeaderFields<Bytes>::get(int field) const {
     std::int32_t value = 0;
     const int rc = Bytes == segy_binary_bytes ? segy_get_bfield(m_bytes.data(), field, &value)
                                               : segy_get_field(m_bytes.data(), field, &value);
@@ -38,8 +46,7 @@ std::int32_t HeaderFields<Bytes>::get(int field) const {
     return value;
 }
 
-template <int Bytes>
-void HeaderFields<Bytes>::set(int field, std::int32_t value) {
+template <int Bytes> void HeaderFields<Bytes>::set(int field, std::int32_t value) {
     const int rc = Bytes == segy_binary_bytes ? segy_set_bfield(m_bytes.data(), field, value)
                                               : segy_set_field(m_bytes.data(), field, value);
     if (rc != SEGY_OK) throw FormatError("SEG-Y: invalid header field at byte " + std::to_string(field));
@@ -53,8 +60,8 @@ SegyFile::SegyFile(const std::string& path, Mode mode) : m_path(path), m_mode(mo
     m_file = segy_open(path.c_str(), mode == Mode::read ? "rb" : "w+b");
     if (!m_file) {
         const std::string why = errno ? std::strerror(errno) : "unknown error";
-        throw ResourceError("cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") + ": " +
-                            why);
+        throw ResourceError("cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") +
+                            ": " + why);
     }
 }
 
@@ -129,19 +136,19 @@ int SegyFile::trace_count() {
 TraceHeader SegyFile::read_trace_header(int trace) {
     TraceHeader header;
     check(segy_traceheader(m_file, trace, header.bytes(), m_trace0, m_trace_bytes),
-               "reading trace header " + std::to_string(trace));
+          "reading trace header " + std::to_string(trace));
     return header;
 }
 
 void SegyFile::write_trace_header(int trace, const TraceHeader& header) {
     check(segy_write_traceheader(m_file, trace, header.bytes(), m_trace0, m_trace_bytes),
-                "writing trace header " + std::to_string(trace));
+          "writing trace header " + std::to_string(trace));
 }
 
 std::vector<float> SegyFile::read_trace(int trace) {
     std::vector<float> samples(static_cast<std::size_t>(m_samples));
     check(segy_readtrace(m_file, trace, samples.data(), m_trace0, m_trace_bytes),
-               "reading trace " + std::to_string(trace));
+          "reading trace " + std::to_string(trace));
     check(segy_to_native(m_format, m_samples, samples.data()), "converting trace " + std::to_string(trace));
     return samples;
 }
@@ -150,7 +157,7 @@ void SegyFile::write_trace(int trace, const float* samples) {
     std::vector<float> buf(samples, samples + m_samples);
     check(segy_from_native(m_format, m_samples, buf.data()), "converting trace " + std::to_string(trace));
     check(segy_writetrace(m_file, trace, buf.data(), m_trace0, m_trace_bytes),
-                "writing trace " + std::to_string(trace));
+          "writing trace " + std::to_string(trace));
 }
 
 int coordinate_scalar(double max_abs_m, const std::string& what) {
@@ -159,7 +166,8 @@ int coordinate_scalar(double max_abs_m, const std::string& what) {
         if (max_abs_m * factor <= int32_max) return -factor;
     }
     if (max_abs_m <= int32_max) return 1;
-    throw ConfigError(what + ": coordinate " + std::to_string(max_abs_m) + " m is too large for SEG-Y headers");
+    throw ConfigError(what + ": coordinate " + std::to_string(max_abs_m) +
+                      " m is too large for SEG-Y headers");
 }
 
 std::int32_t scaled_coordinate(double value_m, int scalar) {
@@ -168,7 +176,8 @@ std::int32_t scaled_coordinate(double value_m, int scalar) {
 }
 
 double unscaled_coordinate(std::int32_t value, int scalar) {
-    // SEG-Y: positive scalar multiplies, negative divides, 0 means 1. Division keeps decimal values exact-as-typed.
+    // SEG-Y: positive scalar multiplies, negative divides, 0 means 1. Division keeps decimal values
+    // exact-as-typed.
     if (scalar < 0) return double(value) / double(-scalar);
     if (scalar > 0) return double(value) * double(scalar);
     return double(value);

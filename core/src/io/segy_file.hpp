@@ -1,8 +1,9 @@
 #pragma once
-// The one checked layer over segyio's C API (private to core). Every segyio call goes through here; failures become
-// FormatError (reading: malformed, truncated) or ResourceError (cannot open, cannot write), naming the file and the step.
-// Byte order: segyio hands out headers and samples in file order (big-endian); this layer converts samples to native
-// floats, and HeaderFields reads and writes header fields through segyio's own accessors.
+// The one checked layer over segyio's C API (private to core). Every segyio call goes through here; failures
+// become FormatError (reading: malformed, truncated) or ResourceError (cannot open, cannot write), naming the
+// file and the step. Byte order: segyio hands out headers and samples in file order (big-endian); this layer
+// converts samples to native floats, and HeaderFields reads and writes header fields through segyio's own
+// accessors.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -15,27 +16,27 @@ namespace fwi::detail {
 constexpr int segy_text_bytes = 3200;
 constexpr int segy_binary_bytes = 400;
 constexpr int segy_trace_header_bytes = 240;
-constexpr int segy_max_samples = 32767;  // the binary header's sample count is a signed 16-bit field
+constexpr int segy_max_samples = 32767; // the binary header's sample count is a signed 16-bit field
 constexpr int segy_format_ibm = 1;
 constexpr int segy_format_ieee = 5;
 
-/// A binary (400 bytes) or trace (240 bytes) header with checked field access; `field` is segyio's byte position.
-template <int Bytes>
-class HeaderFields {
-public:
+/// A binary (400 bytes) or trace (240 bytes) header with checked field access; `field` is segyio's byte
+/// position.
+template <int Bytes> class HeaderFields {
+  public:
     std::int32_t get(int field) const;
     void set(int field, std::int32_t value);
     char* bytes() { return m_bytes.data(); }
     const char* bytes() const { return m_bytes.data(); }
 
-private:
+  private:
     std::array<char, Bytes> m_bytes{};
 };
 using BinaryHeader = HeaderFields<segy_binary_bytes>;
 using TraceHeader = HeaderFields<segy_trace_header_bytes>;
 
 class SegyFile {
-public:
+  public:
     enum class Mode { read, create };
     /// Throws ResourceError if the file cannot be opened (read) or created (create).
     SegyFile(const std::string& path, Mode mode);
@@ -58,7 +59,8 @@ public:
 
     int samples() const { return m_samples; }
     int format() const { return m_format; }
-    /// Number of traces; FormatError if the file size is not a whole number of traces (truncated or inconsistent).
+    /// Number of traces; FormatError if the file size is not a whole number of traces (truncated or
+    /// inconsistent).
     int trace_count();
 
     TraceHeader read_trace_header(int trace);
@@ -71,7 +73,7 @@ public:
     /// Closes and reports a failed final flush (ResourceError when writing). The destructor closes silently.
     void close();
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& step, int code) const;
     /// FormatError when reading, ResourceError when writing.
     void check(int code, const std::string& step) const;
@@ -85,13 +87,14 @@ private:
     int m_trace_bytes = 0;
 };
 
-/// The power-of-ten coordinate scalar for SEG-Y headers (SEG-Y: negative = divide): the finest of 1/10000 .. 1 for which
-/// `max_abs_m` still fits in an int32. Throws ConfigError when even whole metres do not fit.
+/// The power-of-ten coordinate scalar for SEG-Y headers (SEG-Y: negative = divide): the finest of 1/10000 ..
+/// 1 for which `max_abs_m` still fits in an int32. Throws ConfigError when even whole metres do not fit.
 int coordinate_scalar(double max_abs_m, const std::string& what);
 std::int32_t scaled_coordinate(double value_m, int scalar);
 double unscaled_coordinate(std::int32_t value, int scalar);
 
-/// Key=value numbers we record in our textual headers ("DZ_M=7.5"); nullopt-like NaN when absent or malformed.
+/// Key=value numbers we record in our textual headers ("DZ_M=7.5"); nullopt-like NaN when absent or
+/// malformed.
 double text_header_number(const std::string& text, const std::string& key);
 
 } // namespace fwi::detail

@@ -58,8 +58,8 @@ void write_model_segy(const std::string& path, const Model& model) {
     const Grid2D& g = model.grid;
     if (g.nz() > detail::segy_max_samples || g.nx() > std::numeric_limits<int>::max()) {
         std::ostringstream msg;
-        msg << "SEG-Y '" << path << "': the model has nz = " << g.nz() << " samples per trace; SEG-Y allows at most "
-            << detail::segy_max_samples;
+        msg << "SEG-Y '" << path << "': the model has nz = " << g.nz()
+            << " samples per trace; SEG-Y allows at most " << detail::segy_max_samples;
         throw ConfigError(msg.str());
     }
     const int nz = int(g.nz()), nx = int(g.nx());
@@ -73,9 +73,9 @@ void write_model_segy(const std::string& path, const Model& model) {
     bin.set(SEGY_BIN_INTERVAL, interval);
     bin.set(SEGY_BIN_SAMPLES, nz);
     bin.set(SEGY_BIN_FORMAT, detail::segy_format_ieee);
-    bin.set(SEGY_BIN_MEASUREMENT_SYSTEM, 1);  // metres
+    bin.set(SEGY_BIN_MEASUREMENT_SYSTEM, 1); // metres
     bin.set(SEGY_BIN_SEGY_REVISION, 0x0100);
-    bin.set(SEGY_BIN_TRACE_FLAG, 1);  // fixed trace length
+    bin.set(SEGY_BIN_TRACE_FLAG, 1); // fixed trace length
     file.write_binary_header(bin, nz);
 
     std::vector<float> column(static_cast<std::size_t>(nz));
@@ -99,13 +99,15 @@ void write_model_segy(const std::string& path, const Model& model) {
         th.set(SEGY_TR_INLINE, 1);
         th.set(SEGY_TR_CROSSLINE, ix + 1);
         file.write_trace_header(ix, th);
-        for (int iz = 0; iz < nz; ++iz) column[std::size_t(iz)] = model.at(iz, ix);
+        for (int iz = 0; iz < nz; ++iz)
+            column[std::size_t(iz)] = model.at(iz, ix);
         file.write_trace(ix, column.data());
     }
     file.close();
 }
 
-Model read_model_segy(const std::string& path, double fallback_dz_m, double fallback_dx_m, std::string* spacing_note) {
+Model read_model_segy(const std::string& path, double fallback_dz_m, double fallback_dx_m,
+                      std::string* spacing_note) {
     detail::SegyFile file(path, detail::SegyFile::Mode::read);
     const std::string text = file.read_text_header();
     const detail::BinaryHeader bin = file.read_binary_header();
@@ -120,7 +122,8 @@ Model read_model_segy(const std::string& path, double fallback_dz_m, double fall
     for (int ix = 0; ix < nx; ++ix) {
         if (ix < 2) headers.push_back(file.read_trace_header(ix));
         const std::vector<float> column = file.read_trace(ix);
-        for (int iz = 0; iz < nz; ++iz) model.vp_mps[std::size_t(iz) * std::size_t(nx) + std::size_t(ix)] = column[std::size_t(iz)];
+        for (int iz = 0; iz < nz; ++iz)
+            model.vp_mps[std::size_t(iz) * std::size_t(nx) + std::size_t(ix)] = column[std::size_t(iz)];
     }
 
     // Spacing: our own exact record first, then the headers, then the caller's fallback.
@@ -165,9 +168,10 @@ Model read_model_segy(const std::string& path, double fallback_dz_m, double fall
     }
     model.grid = Grid2D(nz, nx, dz, dx);
     if (spacing_note) {
-        *spacing_note = dz_from == dx_from ? "dz = " + format_m(dz) + ", dx = " + format_m(dx) + " from " + dz_from
-                                           : "dz = " + format_m(dz) + " from " + dz_from + ", dx = " + format_m(dx) +
-                                                 " from " + dx_from;
+        *spacing_note =
+            dz_from == dx_from
+                ? "dz = " + format_m(dz) + ", dx = " + format_m(dx) + " from " + dz_from
+                : "dz = " + format_m(dz) + " from " + dz_from + ", dx = " + format_m(dx) + " from " + dx_from;
     }
     return model;
 }

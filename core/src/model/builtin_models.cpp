@@ -41,7 +41,8 @@ constexpr double teach_spacing_m = 10.0;
 
 } // namespace
 
-Model layered_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, const std::vector<double>& velocities_mps,
+Model layered_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m,
+                    const std::vector<double>& velocities_mps,
                     const std::vector<double>& interface_depths_m) {
     Model m = empty_model(nz, nx, dz_m, dx_m, "layered model");
     if (velocities_mps.size() != interface_depths_m.size() + 1) {
@@ -50,9 +51,11 @@ Model layered_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, 
             << " interfaces (need one more velocity than interfaces)";
         throw ConfigError(msg.str());
     }
-    for (double v : velocities_mps) check_velocity(v, "layered model", "layer velocity");
+    for (double v : velocities_mps)
+        check_velocity(v, "layered model", "layer velocity");
     for (std::size_t k = 0; k < interface_depths_m.size(); ++k) {
-        if (!std::isfinite(interface_depths_m[k]) || (k > 0 && !(interface_depths_m[k] > interface_depths_m[k - 1]))) {
+        if (!std::isfinite(interface_depths_m[k]) ||
+            (k > 0 && !(interface_depths_m[k] > interface_depths_m[k - 1]))) {
             std::ostringstream msg;
             msg << "layered model: interface " << k << " at " << interface_depths_m[k]
                 << " m must be finite and deeper than the one above";
@@ -62,9 +65,11 @@ Model layered_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, 
     for (std::int64_t iz = 0; iz < nz; ++iz) {
         const double z = double(iz) * dz_m;
         std::size_t layer = 0;
-        while (layer < interface_depths_m.size() && z >= interface_depths_m[layer]) ++layer;
+        while (layer < interface_depths_m.size() && z >= interface_depths_m[layer])
+            ++layer;
         const float v = float(velocities_mps[layer]);
-        for (std::int64_t ix = 0; ix < nx; ++ix) m.vp_mps[m.grid.index(iz, ix)] = v;
+        for (std::int64_t ix = 0; ix < nx; ++ix)
+            m.vp_mps[m.grid.index(iz, ix)] = v;
     }
     return m;
 }
@@ -75,17 +80,18 @@ Model circle_anomaly_model(std::int64_t nz, std::int64_t nx, double dz_m, double
     Model m = empty_model(nz, nx, dz_m, dx_m, "circle model");
     check_velocity(background_mps, "circle model", "background");
     check_velocity(anomaly_mps, "circle model", "anomaly");
-    if (!(radius_m > 0) || !std::isfinite(radius_m) || !(smooth_edge_m >= 0) || !std::isfinite(smooth_edge_m) ||
-        !std::isfinite(centre_x_m) || !std::isfinite(centre_z_m)) {
+    if (!(radius_m > 0) || !std::isfinite(radius_m) || !(smooth_edge_m >= 0) ||
+        !std::isfinite(smooth_edge_m) || !std::isfinite(centre_x_m) || !std::isfinite(centre_z_m)) {
         std::ostringstream msg;
         msg << "circle model: centre (" << centre_x_m << ", " << centre_z_m << ") m, radius " << radius_m
-            << " m and edge " << smooth_edge_m << " m must be finite, the radius positive, the edge non-negative";
+            << " m and edge " << smooth_edge_m
+            << " m must be finite, the radius positive, the edge non-negative";
         throw ConfigError(msg.str());
     }
     for (std::int64_t iz = 0; iz < nz; ++iz) {
         for (std::int64_t ix = 0; ix < nx; ++ix) {
             const double r = std::hypot(double(ix) * dx_m - centre_x_m, double(iz) * dz_m - centre_z_m);
-            double inside = r <= radius_m ? 1.0 : 0.0;  // fraction of the anomaly at this cell
+            double inside = r <= radius_m ? 1.0 : 0.0; // fraction of the anomaly at this cell
             if (smooth_edge_m > 0) {
                 const double t = std::clamp((r - (radius_m - smooth_edge_m / 2)) / smooth_edge_m, 0.0, 1.0);
                 inside = 0.5 * (1.0 + std::cos(std::numbers::pi * t));
@@ -96,7 +102,8 @@ Model circle_anomaly_model(std::int64_t nz, std::int64_t nx, double dz_m, double
     return m;
 }
 
-Model gradient_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, double v_top_mps, double v_bottom_mps) {
+Model gradient_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, double v_top_mps,
+                     double v_bottom_mps) {
     Model m = empty_model(nz, nx, dz_m, dx_m, "gradient model");
     check_velocity(v_top_mps, "gradient model", "top velocity");
     check_velocity(v_bottom_mps, "gradient model", "bottom velocity");
@@ -104,14 +111,15 @@ Model gradient_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m,
     for (std::int64_t iz = 0; iz < nz; ++iz) {
         const double frac = depth_m > 0 ? double(iz) * dz_m / depth_m : 0.0;
         const float v = float(v_top_mps + frac * (v_bottom_mps - v_top_mps));
-        for (std::int64_t ix = 0; ix < nx; ++ix) m.vp_mps[m.grid.index(iz, ix)] = v;
+        for (std::int64_t ix = 0; ix < nx; ++ix)
+            m.vp_mps[m.grid.index(iz, ix)] = v;
     }
     return m;
 }
 
 std::vector<std::string> builtin_model_names() {
-    return {"homogeneous", "layered", "circle", "gradient", "marmousi2", "marmousi2-smooth", "marmousi2-start1d",
-            "marmousi"};
+    return {"homogeneous",      "layered",           "circle",  "gradient", "marmousi2",
+            "marmousi2-smooth", "marmousi2-start1d", "marmousi"};
 }
 
 Model builtin_model(const std::string& name) {
@@ -127,7 +135,8 @@ Model builtin_model(const std::string& name) {
     if (name == "marmousi") return load_marmousi();
     std::ostringstream msg;
     msg << "unknown built-in model '" << name << "' (known:";
-    for (const auto& known : builtin_model_names()) msg << ' ' << known;
+    for (const auto& known : builtin_model_names())
+        msg << ' ' << known;
     msg << ')';
     throw ConfigError(msg.str());
 }

@@ -34,13 +34,14 @@ void validate_model(const Model& model, const std::string& what) {
     }
     if (!(g.dz() > 0) || !(g.dx() > 0) || !std::isfinite(g.dz()) || !std::isfinite(g.dx())) {
         std::ostringstream msg;
-        msg << what << ": grid spacing (dz=" << g.dz() << " m, dx=" << g.dx() << " m) must be positive and finite";
+        msg << what << ": grid spacing (dz=" << g.dz() << " m, dx=" << g.dx()
+            << " m) must be positive and finite";
         throw ConfigError(msg.str());
     }
     if (std::int64_t(model.vp_mps.size()) != g.cells()) {
         std::ostringstream msg;
-        msg << what << ": " << model.vp_mps.size() << " velocity values, but the grid " << g.nz() << " x " << g.nx()
-            << " needs " << g.cells();
+        msg << what << ": " << model.vp_mps.size() << " velocity values, but the grid " << g.nz() << " x "
+            << g.nx() << " needs " << g.cells();
         throw ConfigError(msg.str());
     }
     for (std::int64_t iz = 0; iz < g.nz(); ++iz) {
@@ -49,9 +50,12 @@ void validate_model(const Model& model, const std::string& what) {
             if (std::isfinite(v) && v > 0) continue;
             std::ostringstream msg;
             msg << what << ": velocity at cell (iz=" << iz << ", ix=" << ix << ") is ";
-            if (std::isnan(v)) msg << "NaN";
-            else if (std::isinf(v)) msg << (v > 0 ? "+inf" : "-inf");
-            else msg << v << " m/s (velocities must be positive)";
+            if (std::isnan(v))
+                msg << "NaN";
+            else if (std::isinf(v))
+                msg << (v > 0 ? "+inf" : "-inf");
+            else
+                msg << v << " m/s (velocities must be positive)";
             throw ConfigError(msg.str());
         }
     }

@@ -11,7 +11,8 @@ namespace {
 
 constexpr double max_resampled_cells = 2e8;
 
-// Linear interpolation weights for new node `i` at spacing `d_new` over an old axis of `n_old` nodes at `d_old`.
+// Linear interpolation weights for new node `i` at spacing `d_new` over an old axis of `n_old` nodes at
+// `d_old`.
 struct AxisWeight {
     std::int64_t i0, i1;
     double w1;
@@ -48,12 +49,13 @@ Model resample_model(const Model& model, double dz_m, double dx_m) {
     const double nx_new = std::round(double(g.nx() - 1) * g.dx() / dx_m) + 1;
     if (nz_new * nx_new > max_resampled_cells) {
         std::ostringstream msg;
-        msg << "resample: spacing (dz=" << dz_m << " m, dx=" << dx_m << " m) would give " << nz_new << " x " << nx_new
-            << " cells (limit " << max_resampled_cells << ")";
+        msg << "resample: spacing (dz=" << dz_m << " m, dx=" << dx_m << " m) would give " << nz_new << " x "
+            << nx_new << " cells (limit " << max_resampled_cells << ")";
         throw ConfigError(msg.str());
     }
     Model out;
-    out.grid = Grid2D(resampled_count(g.nz(), g.dz(), dz_m), resampled_count(g.nx(), g.dx(), dx_m), dz_m, dx_m);
+    out.grid =
+        Grid2D(resampled_count(g.nz(), g.dz(), dz_m), resampled_count(g.nx(), g.dx(), dx_m), dz_m, dx_m);
     const auto wz = axis_weights(g.nz(), g.dz(), out.grid.nz(), dz_m);
     const auto wx = axis_weights(g.nx(), g.dx(), out.grid.nx(), dx_m);
     out.vp_mps.resize(std::size_t(out.grid.cells()));
@@ -61,8 +63,10 @@ Model resample_model(const Model& model, double dz_m, double dx_m) {
         const AxisWeight& z = wz[std::size_t(iz)];
         for (std::int64_t ix = 0; ix < out.grid.nx(); ++ix) {
             const AxisWeight& x = wx[std::size_t(ix)];
-            const double top = model.at(z.i0, x.i0) + x.w1 * (double(model.at(z.i0, x.i1)) - model.at(z.i0, x.i0));
-            const double bottom = model.at(z.i1, x.i0) + x.w1 * (double(model.at(z.i1, x.i1)) - model.at(z.i1, x.i0));
+            const double top =
+                model.at(z.i0, x.i0) + x.w1 * (double(model.at(z.i0, x.i1)) - model.at(z.i0, x.i0));
+            const double bottom =
+                model.at(z.i1, x.i0) + x.w1 * (double(model.at(z.i1, x.i1)) - model.at(z.i1, x.i0));
             out.vp_mps[out.grid.index(iz, ix)] = float(top + z.w1 * (bottom - top));
         }
     }

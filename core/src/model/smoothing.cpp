@@ -9,13 +9,14 @@ namespace {
 std::vector<double> kernel(double sigma_cells) {
     const int half = std::max(1, int(std::ceil(3 * sigma_cells)));
     std::vector<double> k(std::size_t(2 * half + 1));
-    for (int i = -half; i <= half; ++i) k[std::size_t(i + half)] = std::exp(-0.5 * (i / sigma_cells) * (i / sigma_cells));
+    for (int i = -half; i <= half; ++i)
+        k[std::size_t(i + half)] = std::exp(-0.5 * (i / sigma_cells) * (i / sigma_cells));
     return k;
 }
 
 /// Smooths `n` lines of `len` samples, consecutive samples `stride` apart, lines `line_step` apart.
-void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int64_t stride, std::int64_t line_step,
-                  double sigma_cells) {
+void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int64_t stride,
+                  std::int64_t line_step, double sigma_cells) {
     if (sigma_cells <= 0 || len < 2) return;
     const auto k = kernel(sigma_cells);
     const auto half = std::int64_t(k.size() / 2);
@@ -25,10 +26,12 @@ void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int
 #pragma omp for
         for (std::int64_t l = 0; l < n; ++l) {
             float* base = f.data() + l * line_step;
-            for (std::int64_t i = 0; i < len; ++i) line[std::size_t(i)] = base[i * stride];
+            for (std::int64_t i = 0; i < len; ++i)
+                line[std::size_t(i)] = base[i * stride];
             for (std::int64_t i = 0; i < len; ++i) {
                 double sum = 0, weight = 0;
-                for (std::int64_t j = std::max<std::int64_t>(0, i - half); j <= std::min(len - 1, i + half); ++j) {
+                for (std::int64_t j = std::max<std::int64_t>(0, i - half); j <= std::min(len - 1, i + half);
+                     ++j) {
                     const double w = k[std::size_t(j - i + half)];
                     sum += w * line[std::size_t(j)];
                     weight += w;

@@ -1,6 +1,6 @@
-// /acquisition (flattened: one array of sources, one of all receivers, and offsets into it) and /data/observed
-// (one (receivers, samples) dataset per shot). Points are stored as rows [z_m, x_m]: slowest axis first, the same
-// order as shapes and spacings everywhere in the file.
+// /acquisition (flattened: one array of sources, one of all receivers, and offsets into it) and
+// /data/observed (one (receivers, samples) dataset per shot). Points are stored as rows [z_m, x_m]: slowest
+// axis first, the same order as shapes and spacings everywhere in the file.
 #include "project/project_io.hpp"
 
 #include <cstdio>
@@ -29,7 +29,8 @@ std::vector<Point2D> read_points(const h5::Group& group, const std::string& name
     if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
     const auto values = dataset.read<double>();
     std::vector<Point2D> points(static_cast<std::size_t>(shape[0]));
-    for (std::size_t i = 0; i < points.size(); ++i) points[i] = Point2D{values[2 * i + 1], values[2 * i]};
+    for (std::size_t i = 0; i < points.size(); ++i)
+        points[i] = Point2D{values[2 * i + 1], values[2 * i]};
     return points;
 }
 
@@ -43,11 +44,13 @@ void write_acquisition(const h5::Group& root, const Acquisition& acquisition) {
     std::vector<std::int64_t> offsets{0};
     for (const auto& shot : acquisition.shots) {
         append_point(sources, shot.source);
-        for (const auto& r : shot.receivers) append_point(receivers, r);
+        for (const auto& r : shot.receivers)
+            append_point(receivers, r);
         offsets.push_back(offsets.back() + std::int64_t(shot.receivers.size()));
     }
     group.set_attribute("shot_count", shots);
-    group.write_dataset<double>("sources", sources, {shots, 2}).set_attribute("columns", std::string(point_columns));
+    group.write_dataset<double>("sources", sources, {shots, 2})
+        .set_attribute("columns", std::string(point_columns));
     group.write_dataset<double>("receivers", receivers, {offsets.back(), 2})
         .set_attribute("columns", std::string(point_columns));
     group.write_dataset<std::int64_t>("receiver_offsets", offsets, {shots + 1});
@@ -61,10 +64,10 @@ Acquisition read_acquisition(const h5::Group& root) {
     const h5::Dataset offsets_dataset = group.open_dataset("receiver_offsets");
     const auto offsets = offsets_dataset.read<std::int64_t>();
     if (shots < 0 || std::int64_t(sources.size()) != shots)
-        group.fail("shot_count " + std::to_string(shots) + " does not match " + std::to_string(sources.size()) +
-                   " sources");
-    if (offsets_dataset.shape().size() != 1 || std::int64_t(offsets.size()) != shots + 1 || offsets.front() != 0 ||
-        offsets.back() != std::int64_t(receivers.size()))
+        group.fail("shot_count " + std::to_string(shots) + " does not match " +
+                   std::to_string(sources.size()) + " sources");
+    if (offsets_dataset.shape().size() != 1 || std::int64_t(offsets.size()) != shots + 1 ||
+        offsets.front() != 0 || offsets.back() != std::int64_t(receivers.size()))
         offsets_dataset.fail("must hold shot_count + 1 offsets from 0 to the receiver count");
 
     Acquisition acquisition;
@@ -72,13 +75,14 @@ Acquisition read_acquisition(const h5::Group& root) {
     for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
         if (offsets[s + 1] < offsets[s]) offsets_dataset.fail("must not decrease");
         acquisition.shots[s].source = sources[s];
-        acquisition.shots[s].receivers.assign(receivers.begin() + offsets[s], receivers.begin() + offsets[s + 1]);
+        acquisition.shots[s].receivers.assign(receivers.begin() + offsets[s],
+                                              receivers.begin() + offsets[s + 1]);
     }
     return acquisition;
 }
 
 void write_observed(const h5::Group& root, const std::vector<ShotRecord>& observed) {
-    if (observed.empty()) return;  // absent = no data yet
+    if (observed.empty()) return; // absent = no data yet
     const h5::Group group = root.create_group("data/observed");
     group.set_attribute("shot_count", std::int64_t(observed.size()));
     for (std::size_t s = 0; s < observed.size(); ++s) {
@@ -87,8 +91,8 @@ void write_observed(const h5::Group& root, const std::vector<ShotRecord>& observ
             std::int64_t(record.traces.size()) != record.receivers * record.samples)
             throw ConfigError("observed data of shot " + std::to_string(s) + ": " +
                               std::to_string(record.traces.size()) + " values for " +
-                              std::to_string(record.receivers) + " receivers x " + std::to_string(record.samples) +
-                              " samples");
+                              std::to_string(record.receivers) + " receivers x " +
+                              std::to_string(record.samples) + " samples");
         group.write_dataset<float>(indexed_name("shot", s), record.traces, {record.receivers, record.samples})
             .set_attribute("dt_s", record.dt_s);
     }

@@ -49,7 +49,8 @@ std::map<std::string, std::string> read_metadata(const h5::Group& root) {
     std::map<std::string, std::string> metadata;
     if (!root.has("metadata")) return metadata;
     const h5::Group group = root.open_group("metadata");
-    for (const auto& name : group.attribute_names()) metadata[name] = group.attribute<std::string>(name);
+    for (const auto& name : group.attribute_names())
+        metadata[name] = group.attribute<std::string>(name);
     return metadata;
 }
 
@@ -64,7 +65,8 @@ Project load_project(const std::string& path) {
     Project project;
     const h5::Group models = root.open_group("models");
     for (const auto& slot : model_slots)
-        if (models.has(slot.name)) project.experiment.*slot.model = h5::read_model(models.open_dataset(slot.name));
+        if (models.has(slot.name))
+            project.experiment.*slot.model = h5::read_model(models.open_dataset(slot.name));
     project.experiment.acquisition = project_io::read_acquisition(root);
     project_io::read_settings(root, project.experiment);
     project.observed = project_io::read_observed(root);
@@ -80,7 +82,8 @@ void save_project(const std::string& path, const Project& project) {
         const h5::Group models = root.create_group("models");
         for (const auto& slot : model_slots) {
             const Model& model = project.experiment.*slot.model;
-            if (!model.vp_mps.empty()) h5::write_model(models, slot.name, model, std::string(slot.name) + " model");
+            if (!model.vp_mps.empty())
+                h5::write_model(models, slot.name, model, std::string(slot.name) + " model");
         }
         project_io::write_acquisition(root, project.experiment.acquisition);
         project_io::write_settings(root, project.experiment);

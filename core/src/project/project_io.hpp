@@ -1,6 +1,6 @@
 #pragma once
-// Private to the project code: one writer and one reader per section of the project file. Each pair lives in one
-// file so that the two directions cannot drift apart. The layout is documented in docs/file-format.md.
+// Private to the project code: one writer and one reader per section of the project file. Each pair lives in
+// one file so that the two directions cannot drift apart. The layout is documented in docs/file-format.md.
 #include "fwi/project.hpp"
 #include "hdf5/h5.hpp"
 

@@ -15,7 +15,7 @@ void check_state_name(const std::string& name) {
 
 std::vector<float> read_cells(const h5::Group& group, const std::string& name) {
     if (!group.has(name)) return {};
-    return group.open_dataset(name).read<float>();  // (nz, nx) or flat: the cells in the same order either way
+    return group.open_dataset(name).read<float>(); // (nz, nx) or flat: the cells in the same order either way
 }
 
 void write_iteration(const h5::Group& group, const IterationRecord& record, std::size_t index) {
@@ -77,7 +77,8 @@ void read_results(const h5::Group& root, Project& project) {
         const std::int64_t count = history.attribute<std::int64_t>("count");
         if (count < 0) history.fail("count is negative");
         for (std::int64_t i = 0; i < count; ++i)
-            project.history.push_back(read_iteration(history.open_group(indexed_name("iter", std::size_t(i)))));
+            project.history.push_back(
+                read_iteration(history.open_group(indexed_name("iter", std::size_t(i)))));
     }
 
     if (results.has("optimizer_state")) {

@@ -1,5 +1,5 @@
-// /settings/{propagation,gradient,inversion}: every field of the structs in fwi/settings.hpp, one attribute each
-// (the user wavelet, an array, as a dataset). Integers are stored as int64, byte counts as uint64.
+// /settings/{propagation,gradient,inversion}: every field of the structs in fwi/settings.hpp, one attribute
+// each (the user wavelet, an array, as a dataset). Integers are stored as int64, byte counts as uint64.
 #include "project/project_io.hpp"
 
 namespace fwi::project_io {

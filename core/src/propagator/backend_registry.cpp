@@ -9,10 +9,12 @@ namespace fwi {
 namespace {
 
 std::vector<BackendInfo>& registry() {
-    static std::vector<BackendInfo> backends{BackendInfo{
-        "cpu", [] { return true; },
-        [] { return "CPU (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; },
-        [](const PropagatorSetup& s) -> std::unique_ptr<Propagator> { return std::make_unique<CpuPropagator>(s); }}};
+    static std::vector<BackendInfo> backends{
+        BackendInfo{"cpu", [] { return true; },
+                    [] { return "CPU (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; },
+                    [](const PropagatorSetup& s) -> std::unique_ptr<Propagator> {
+                        return std::make_unique<CpuPropagator>(s);
+                    }}};
     return backends;
 }
 std::mutex& registry_mutex() {
@@ -55,8 +57,11 @@ std::unique_ptr<Propagator> make_propagator(const std::string& backend, const Pr
     std::lock_guard lock(registry_mutex());
     const std::string name = resolve(backend);
     const BackendInfo* b = find(name);
-    if (!b) throw ConfigError("unknown backend '" + backend + "' (this build has: cpu" + (find("cuda") ? ", cuda)" : ")"));
-    if (!b->available()) throw ConfigError("backend '" + name + "' is built but not available on this machine (no device)");
+    if (!b)
+        throw ConfigError("unknown backend '" + backend + "' (this build has: cpu" +
+                          (find("cuda") ? ", cuda)" : ")"));
+    if (!b->available())
+        throw ConfigError("backend '" + name + "' is built but not available on this machine (no device)");
     return b->make(setup);
 }
 

@@ -1,30 +1,34 @@
 #pragma once
-// CPU reference kernels: 2D constant-density acoustic wave equation, its exact discrete adjoint, and the gradient.
+// CPU reference kernels: 2D constant-density acoustic wave equation, its exact discrete adjoint, and the
+// gradient.
 //
-// EQUATION (Deepwave's "scalar" convention):  d2u/dt2 = v^2 lap(u) + v^2 f,   c := v^2 dt^2 (per padded cell).
-// SCHEME: leapfrog in time, order 2R in space (R = 1..4, stencils.hpp), C-PML memory variables per axis
-// (Pasalic & McGarry 2010), for each axis ax in {x, z}:
+// EQUATION (Deepwave's "scalar" convention):  d2u/dt2 = v^2 lap(u) + v^2 f,   c := v^2 dt^2 (per padded
+// cell). SCHEME: leapfrog in time, order 2R in space (R = 1..4, stencils.hpp), C-PML memory variables per
+// axis (Pasalic & McGarry 2010), for each axis ax in {x, z}:
 //     psi_ax^n   = a psi_ax^(n-1)  + b D1ax u^n
 //     zeta_ax^n  = a zeta_ax^(n-1) + b (D2ax u^n + D1ax psi_ax^n)
 //     u^(n+1)    = 2u^n - u^(n-1) + c * B^n,      B^n = sum_ax (D2ax u^n + D1ax psi_ax^n + zeta_ax^n) + S f^n
-// S spreads the source onto cells (Hicks weights); receivers record d^n_r = sum_i R_ri u^n_i at the START of step n.
-// BOUNDARIES: a, b from pml_profile.hpp (a = 1, b = 0 outside the layers, so psi/zeta stay exactly 0 there); a halo of
-// R zero cells around the padded grid is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly.
-// PASSES per forward step: (1) psi in the layers; (2) per row: interior update, then the PML terms on the cells whose
-// stencil touches a layer (the layer plus R cells); (3) source injection.
+// S spreads the source onto cells (Hicks weights); receivers record d^n_r = sum_i R_ri u^n_i at the START of
+// step n. BOUNDARIES: a, b from pml_profile.hpp (a = 1, b = 0 outside the layers, so psi/zeta stay exactly 0
+// there); a halo of R zero cells around the padded grid is never written, which makes D2^T = D2 and D1^T =
+// -D1 hold exactly. PASSES per forward step: (1) psi in the layers; (2) per row: interior update, then the
+// PML terms on the cells whose stencil touches a layer (the layer plus R cells); (3) source injection.
 //
-// ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c * lambda_u,
-// r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of step n is:
+// ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
+// lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
+// step n is:
 //     s_ax  <- a (mu + s_ax)                        t_ax := (b/a) s_ax   (= b * lambda_zeta')
 //     r_ax  <- a (r_ax - D1ax(mu + t_ax))           w_ax := (b/a) r_ax   (= b * lambda_psi')
 //     mu^n   = 2 mu - mu_prev + c [ (D2x + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
 //     mu^n  += c R^T residual^n
-// GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1) B^n / c.
-// B^n is the "gradient snapshot" the forward writes on request (no cancellation, unlike u^(n+1) - 2u^n + u^(n-1)).
-// BORN: the scattered field obeys the same step with the extra term dc * B^n added to u^(n+1) ("secondary" below).
+// GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1)
+// B^n / c. B^n is the "gradient snapshot" the forward writes on request (no cancellation, unlike u^(n+1) -
+// 2u^n + u^(n-1)). BORN: the scattered field obeys the same step with the extra term dc * B^n added to
+// u^(n+1) ("secondary" below).
 //
-// INVARIANTS: every cell is computed by the same arithmetic whatever the thread count or schedule (no reductions), so a
-// state restored from a copy continues bit for bit, and every checkpoint schedule gives the same gradient bit for bit.
+// INVARIANTS: every cell is computed by the same arithmetic whatever the thread count or schedule (no
+// reductions), so a state restored from a copy continues bit for bit, and every checkpoint schedule gives the
+// same gradient bit for bit.
 #include "propagator/denormals.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
@@ -35,9 +39,9 @@
 namespace fwi::cpu {
 
 struct KernelGrid {
-    std::int64_t nz = 0, nx = 0;  ///< padded
-    std::int64_t z0 = 0, z1 = 0;  ///< computed rows [z0, z1) (everything but the halo)
-    std::int64_t x0 = 0, x1 = 0;  ///< computed columns [x0, x1)
+    std::int64_t nz = 0, nx = 0; ///< padded
+    std::int64_t z0 = 0, z1 = 0; ///< computed rows [z0, z1) (everything but the halo)
+    std::int64_t x0 = 0, x1 = 0; ///< computed columns [x0, x1)
     float inv_dx = 0, inv_dz = 0, inv_dx2 = 0, inv_dz2 = 0;
     const float* c = nullptr;     ///< v^2 dt^2
     const float* inv_c = nullptr; ///< 1 / c
@@ -46,39 +50,43 @@ struct KernelGrid {
 };
 
 struct ForwardFields {
-    const float* u = nullptr;   ///< u^n
-    float* u_next = nullptr;    ///< holds u^(n-1) on entry, u^(n+1) on exit
+    const float* u = nullptr; ///< u^n
+    float* u_next = nullptr;  ///< holds u^(n-1) on entry, u^(n+1) on exit
     float* psi_x = nullptr;
     float* psi_z = nullptr;
     float* zeta_x = nullptr;
     float* zeta_z = nullptr;
-    float* snapshot = nullptr;         ///< optional: receives B^n (the source term is added by the caller)
-    const float* secondary = nullptr;  ///< optional: added to u^(n+1) (Born)
+    float* snapshot = nullptr;        ///< optional: receives B^n (the source term is added by the caller)
+    const float* secondary = nullptr; ///< optional: added to u^(n+1) (Born)
 };
 
 struct AdjointFields {
-    const float* mu = nullptr;  ///< mu^(n+1)
-    float* mu_next = nullptr;   ///< holds mu^(n+2) on entry, mu^n on exit
+    const float* mu = nullptr; ///< mu^(n+1)
+    float* mu_next = nullptr;  ///< holds mu^(n+2) on entry, mu^n on exit
     float* r_x = nullptr;
     float* r_z = nullptr;
     float* s_x = nullptr;
     float* s_z = nullptr;
-    float* grad_c = nullptr;            ///< dJ/dc accumulator (padded)
-    const float* snapshot = nullptr;    ///< optional B^n
-    float weight = 1;                   ///< gradient sampling weight
+    float* grad_c = nullptr;         ///< dJ/dc accumulator (padded)
+    const float* snapshot = nullptr; ///< optional B^n
+    float weight = 1;                ///< gradient sampling weight
 };
 
-/// Index ranges along one axis: the two layers, and the R cells inside each layer that a stencil reaches from it
-/// ("fringes": no memory variables there, but D1 psi is not zero). Needs n_model >= 2R (checked by the propagator).
+/// Index ranges along one axis: the two layers, and the R cells inside each layer that a stencil reaches from
+/// it
+/// ("fringes": no memory variables there, but D1 psi is not zero). Needs n_model >= 2R (checked by the
+/// propagator).
 struct Zones {
     std::pair<std::int64_t, std::int64_t> layers[2];
     std::pair<std::int64_t, std::int64_t> fringes[2];
-    std::pair<std::int64_t, std::int64_t> reach[2];  ///< layer + fringe
+    std::pair<std::int64_t, std::int64_t> reach[2]; ///< layer + fringe
     bool in_layer(std::int64_t i) const {
-        return (i >= layers[0].first && i < layers[0].second) || (i >= layers[1].first && i < layers[1].second);
+        return (i >= layers[0].first && i < layers[0].second) ||
+               (i >= layers[1].first && i < layers[1].second);
     }
     bool in_fringe(std::int64_t i) const {
-        return (i >= fringes[0].first && i < fringes[0].second) || (i >= fringes[1].first && i < fringes[1].second);
+        return (i >= fringes[0].first && i < fringes[0].second) ||
+               (i >= fringes[1].first && i < fringes[1].second);
     }
 };
 
@@ -93,8 +101,7 @@ inline Zones zones(const PmlProfile& p, int r) {
     return z;
 }
 
-template <int R>
-void forward_step(const KernelGrid& g, const ForwardFields& f) {
+template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) {
     using namespace stencil;
     const std::int64_t nx = g.nx;
     const PmlProfile& px = *g.pml_x;
@@ -185,14 +192,14 @@ void forward_step(const KernelGrid& g, const ForwardFields& f) {
             if (f.secondary) {
                 const float* __restrict sec = f.secondary;
 #pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) un[i] += sec[i];
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    un[i] += sec[i];
             }
         }
     }
 }
 
-template <int R>
-void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
+template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
     using namespace stencil;
     const std::int64_t nx = g.nx;
     const PmlProfile& px = *g.pml_x;
@@ -215,18 +222,21 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
                 float* __restrict gr = f.grad_c;
                 const float w = f.weight;
 #pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) gr[i] += w * (mu[i] * snap[i] * ic[i]);
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    gr[i] += w * (mu[i] * snap[i] * ic[i]);
             }
             float* __restrict sx = f.s_x;
             for (auto [b0, b1] : zx.layers) {
 #pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix) sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
+                for (std::int64_t ix = b0; ix < b1; ++ix)
+                    sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
             }
             if (zz.in_layer(iz)) {
                 const float a = pz.a[iz];
                 float* __restrict sz = f.s_z;
 #pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) sz[i] = a * (mu[i] + sz[i]);
+                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
+                    sz[i] = a * (mu[i] + sz[i]);
             }
         }
         // r <- a (r - D1(mu + t)),  t = (b/a) s.
@@ -238,7 +248,8 @@ void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
 #pragma omp simd
                 for (std::int64_t ix = b0; ix < b1; ++ix) {
                     const std::int64_t i = row + ix;
-                    rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, f.s_x, i, 1)) * idx);
+                    rx[i] =
+                        px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, f.s_x, i, 1)) * idx);
                 }
             }
             if (zz.in_layer(iz)) {

@@ -11,14 +11,15 @@
 namespace fwi {
 namespace {
 
-/// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev and the PML variables packed as
-/// strips (they are exactly zero outside their layers), so checkpoints hold only what is needed.
+/// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev and the PML variables packed
+/// as strips (they are exactly zero outside their layers), so checkpoints hold only what is needed.
 class CpuWaveState final : public WaveState {
-public:
+  public:
     CpuWaveState(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& pz)
         : nz_(g.nz()), nx_(g.nx()), px_(px), pz_(pz) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&u, &u_prev, &psi_x, &psi_z, &zeta_x, &zeta_z}) v->assign(n, 0.0f);
+        for (auto* v : {&u, &u_prev, &psi_x, &psi_z, &zeta_x, &zeta_z})
+            v->assign(n, 0.0f);
         const auto wx = (px.lo_end - px.lo_begin) + (px.hi_end - px.hi_begin);
         const auto wz = (pz.lo_end - pz.lo_begin) + (pz.hi_end - pz.hi_begin);
         packed_x_.assign(std::size_t(2 * nz_ * wx), 0.0f);
@@ -37,17 +38,20 @@ public:
 
     std::vector<float> u, u_prev, psi_x, psi_z, zeta_x, zeta_z;
 
-private:
+  private:
     // pack (true) or unpack (false) the PML strips
     void transfer(bool pack) {
         auto move = [pack](float* full, float* strip, std::size_t n) {
-            if (pack) std::memcpy(strip, full, n * sizeof(float));
-            else std::memcpy(full, strip, n * sizeof(float));
+            if (pack)
+                std::memcpy(strip, full, n * sizeof(float));
+            else
+                std::memcpy(full, strip, n * sizeof(float));
         };
         float* px = packed_x_.data();
         for (float* field : {psi_x.data(), zeta_x.data()})
             for (std::int64_t iz = 0; iz < nz_; ++iz)
-                for (auto [b0, b1] : {std::pair{px_.lo_begin, px_.lo_end}, std::pair{px_.hi_begin, px_.hi_end}}) {
+                for (auto [b0, b1] :
+                     {std::pair{px_.lo_begin, px_.lo_end}, std::pair{px_.hi_begin, px_.hi_end}}) {
                     move(field + iz * nx_ + b0, px, std::size_t(b1 - b0));
                     px += b1 - b0;
                 }
@@ -65,22 +69,31 @@ private:
 };
 
 class CpuAdjointState final : public AdjointState {
-public:
+  public:
     explicit CpuAdjointState(const PaddedGrid& g) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z}) v->assign(n, 0.0f);
+        for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z})
+            v->assign(n, 0.0f);
     }
     std::vector<float> mu, mu_prev, r_x, r_z, s_x, s_z;
 };
 
-template <typename F>
-void dispatch_order(int order, F&& f) {
+template <typename F> void dispatch_order(int order, F&& f) {
     switch (order) {
-    case 2: f(std::integral_constant<int, 1>{}); break;
-    case 4: f(std::integral_constant<int, 2>{}); break;
-    case 6: f(std::integral_constant<int, 3>{}); break;
-    case 8: f(std::integral_constant<int, 4>{}); break;
-    default: throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
+    case 2:
+        f(std::integral_constant<int, 1>{});
+        break;
+    case 4:
+        f(std::integral_constant<int, 2>{});
+        break;
+    case 6:
+        f(std::integral_constant<int, 3>{});
+        break;
+    case 8:
+        f(std::integral_constant<int, 4>{});
+        break;
+    default:
+        throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
     }
 }
 
@@ -124,7 +137,8 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
     for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
         const PointStencil& p = geometry.receivers[r];
         float sum = 0;
-        for (std::size_t k = 0; k < p.cell.size(); ++k) sum += p.weight[k] * s.u[std::size_t(p.cell[k])];
+        for (std::size_t k = 0; k < p.cell.size(); ++k)
+            sum += p.weight[k] * s.u[std::size_t(p.cell[k])];
         traces[std::int64_t(r) * trace_length + state.step] = sum;
     }
 }
@@ -136,11 +150,22 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
     record(state, geometry, traces, trace_length);
     const Grid2D& m = grid_.model;
     const std::int64_t h = grid_.halo;
-    cpu::KernelGrid g{grid_.nz(), grid_.nx(), h, grid_.nz() - h, h, grid_.nx() - h,
-                      float(1.0 / m.dx()), float(1.0 / m.dz()), float(1.0 / (m.dx() * m.dx())),
-                      float(1.0 / (m.dz() * m.dz())), c_.data(), inv_c_.data(), &pml_x_, &pml_z_};
-    cpu::ForwardFields f{s.u.data(), s.u_prev.data(), s.psi_x.data(), s.psi_z.data(), s.zeta_x.data(),
-                         s.zeta_z.data(), snapshot, secondary};
+    cpu::KernelGrid g{grid_.nz(),
+                      grid_.nx(),
+                      h,
+                      grid_.nz() - h,
+                      h,
+                      grid_.nx() - h,
+                      float(1.0 / m.dx()),
+                      float(1.0 / m.dz()),
+                      float(1.0 / (m.dx() * m.dx())),
+                      float(1.0 / (m.dz() * m.dz())),
+                      c_.data(),
+                      inv_c_.data(),
+                      &pml_x_,
+                      &pml_z_};
+    cpu::ForwardFields f{s.u.data(),      s.u_prev.data(), s.psi_x.data(), s.psi_z.data(),
+                         s.zeta_x.data(), s.zeta_z.data(), snapshot,       secondary};
     dispatch_order(grid_.order, [&](auto r) { cpu::forward_step<decltype(r)::value>(g, f); });
     // Source term c * S f^n (and S f^n into the snapshot B^n).
     const std::int64_t n = state.step;
@@ -159,12 +184,13 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
 
 void CpuPropagator::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
                             std::span<const float> source, float* traces, std::int64_t trace_length) {
-    for (std::int64_t k = 0; k < count; ++k) step(state, geometry, source, traces, trace_length, nullptr, nullptr);
+    for (std::int64_t k = 0; k < count; ++k)
+        step(state, geometry, source, traces, trace_length, nullptr, nullptr);
 }
 
 void CpuPropagator::forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
-                                          std::span<const float> source, float* traces, std::int64_t trace_length,
-                                          float* snapshot) {
+                                          std::span<const float> source, float* traces,
+                                          std::int64_t trace_length, float* snapshot) {
     step(state, geometry, source, traces, trace_length, snapshot, nullptr);
 }
 
@@ -180,11 +206,22 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
     auto& a = static_cast<CpuAdjointState&>(adj);
     const Grid2D& m = grid_.model;
     const std::int64_t h = grid_.halo;
-    cpu::KernelGrid g{grid_.nz(), grid_.nx(), h, grid_.nz() - h, h, grid_.nx() - h,
-                      float(1.0 / m.dx()), float(1.0 / m.dz()), float(1.0 / (m.dx() * m.dx())),
-                      float(1.0 / (m.dz() * m.dz())), c_.data(), inv_c_.data(), &pml_x_, &pml_z_};
-    cpu::AdjointFields f{a.mu.data(), a.mu_prev.data(), a.r_x.data(), a.r_z.data(), a.s_x.data(), a.s_z.data(),
-                         grad_c_.data(), snapshot, weight};
+    cpu::KernelGrid g{grid_.nz(),
+                      grid_.nx(),
+                      h,
+                      grid_.nz() - h,
+                      h,
+                      grid_.nx() - h,
+                      float(1.0 / m.dx()),
+                      float(1.0 / m.dz()),
+                      float(1.0 / (m.dx() * m.dx())),
+                      float(1.0 / (m.dz() * m.dz())),
+                      c_.data(),
+                      inv_c_.data(),
+                      &pml_x_,
+                      &pml_z_};
+    cpu::AdjointFields f{a.mu.data(),  a.mu_prev.data(), a.r_x.data(), a.r_z.data(), a.s_x.data(),
+                         a.s_z.data(), grad_c_.data(),   snapshot,     weight};
     dispatch_order(grid_.order, [&](auto r) { cpu::adjoint_step<decltype(r)::value>(g, f); });
     const std::int64_t n = adj.step - 1;
     if (n < trace_length && !residual.empty()) {
@@ -205,7 +242,8 @@ void CpuPropagator::take_velocity_gradient(std::span<float> gradient_mps) {
     // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
     const double dt2 = setup_.dt_s * setup_.dt_s;
     std::vector<float> dv(grad_c_.size());
-    for (std::size_t i = 0; i < dv.size(); ++i) dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
+    for (std::size_t i = 0; i < dv.size(); ++i)
+        dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
     fold_padded(grid_, dv, gradient_mps);
     std::fill(grad_c_.begin(), grad_c_.end(), 0.0f);
 }
@@ -226,7 +264,8 @@ void CpuPropagator::model_region_adjoint(const AdjointState& adj, std::span<floa
 std::vector<float> CpuPropagator::padded_velocity_perturbation(std::span<const float> dv_mps) const {
     std::vector<float> dc = pad_model(grid_, dv_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
-    for (std::size_t i = 0; i < dc.size(); ++i) dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
+    for (std::size_t i = 0; i < dc.size(); ++i)
+        dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
     return dc;
 }
 

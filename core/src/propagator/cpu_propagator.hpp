@@ -8,7 +8,7 @@
 namespace fwi {
 
 class CpuPropagator final : public Propagator {
-public:
+  public:
     explicit CpuPropagator(const PropagatorSetup& setup);
     std::string backend() const override { return "cpu"; }
     const PaddedGrid& padded() const override { return grid_; }
@@ -18,8 +18,8 @@ public:
     std::unique_ptr<AdjointState> new_adjoint_state() const override;
     void record(const WaveState& state, const ShotGeometry& geometry, float* traces,
                 std::int64_t trace_length) const override;
-    void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry, std::span<const float> source,
-                 float* traces, std::int64_t trace_length) override;
+    void forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
+                 std::span<const float> source, float* traces, std::int64_t trace_length) override;
     void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
                                float* traces, std::int64_t trace_length, float* snapshot) override;
     void forward_scattered(WaveState& state, const float* secondary) override;
@@ -30,7 +30,7 @@ public:
     void model_region_adjoint(const AdjointState& adj, std::span<float> out) const override;
     std::vector<float> padded_velocity_perturbation(std::span<const float> dv_mps) const override;
 
-private:
+  private:
     void step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source, float* traces,
               std::int64_t trace_length, float* snapshot, const float* secondary);
 

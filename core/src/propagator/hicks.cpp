@@ -1,7 +1,8 @@
-// Hicks (2002), "Arbitrary source and receiver positioning in finite-difference schemes using Kaiser windowed sinc
-// functions": a point at fractional grid position p is represented by sinc(i - p) * Kaiser(i - p) on the 2r nearest
-// cells per axis (r = 4, b = 6.31, Hicks' table value for r = 4). On a grid node it reduces to that single node.
-// Sources and receivers use the same weights, so injection and recording are exact transposes (reciprocity).
+// Hicks (2002), "Arbitrary source and receiver positioning in finite-difference schemes using Kaiser windowed
+// sinc functions": a point at fractional grid position p is represented by sinc(i - p) * Kaiser(i - p) on the
+// 2r nearest cells per axis (r = 4, b = 6.31, Hicks' table value for r = 4). On a grid node it reduces to
+// that single node. Sources and receivers use the same weights, so injection and recording are exact
+// transposes (reciprocity).
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 
@@ -41,7 +42,8 @@ std::vector<std::pair<std::int64_t, double>> axis_weights(double p) {
         return w;
     }
     const auto base = std::int64_t(std::floor(p));
-    for (std::int64_t i = base - kHalfWidth + 1; i <= base + kHalfWidth; ++i) w.emplace_back(i, windowed_sinc(double(i) - p));
+    for (std::int64_t i = base - kHalfWidth + 1; i <= base + kHalfWidth; ++i)
+        w.emplace_back(i, windowed_sinc(double(i) - p));
     return w;
 }
 
@@ -49,8 +51,8 @@ std::vector<std::pair<std::int64_t, double>> axis_weights(double p) {
 
 PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what) {
     const Grid2D& m = grid.model;
-    if (!std::isfinite(x_m) || !std::isfinite(z_m) || x_m < -1e-9 || z_m < -1e-9 || x_m > m.width_m() + 1e-9 ||
-        z_m > m.depth_m() + 1e-9) {
+    if (!std::isfinite(x_m) || !std::isfinite(z_m) || x_m < -1e-9 || z_m < -1e-9 ||
+        x_m > m.width_m() + 1e-9 || z_m > m.depth_m() + 1e-9) {
         std::ostringstream msg;
         msg << what << " at (x=" << x_m << " m, z=" << z_m << " m) is outside the model [0, " << m.width_m()
             << "] x [0, " << m.depth_m() << "] m";

@@ -1,6 +1,6 @@
 #pragma once
-// Model-grid <-> padded-grid maps. pad_model is E (edge values extended into the PML; zero halo); fold_padded adds
-// E^T of a padded array to a model array (every non-halo padded cell onto the model cell it copies).
+// Model-grid <-> padded-grid maps. pad_model is E (edge values extended into the PML; zero halo); fold_padded
+// adds E^T of a padded array to a model array (every non-halo padded cell onto the model cell it copies).
 #include "fwi/propagator.hpp"
 
 #include <span>

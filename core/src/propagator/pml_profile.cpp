@@ -5,8 +5,8 @@
 
 namespace fwi {
 
-PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_m, double dt_s, double velocity_mps,
-                            double freq_hz, double reflection) {
+PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_m, double dt_s,
+                            double velocity_mps, double freq_hz, double reflection) {
     const std::int64_t n = n_model + 2 * (width + halo);
     PmlProfile p;
     p.a.assign(std::size_t(n), 1.0f);
@@ -21,7 +21,7 @@ PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_
     const double d0 = -3.0 * velocity_mps * std::log(reflection) / (2.0 * thickness);
     const double alpha0 = std::numbers::pi * freq_hz;
     auto set = [&](std::int64_t i, double depth_cells) {
-        const double x = depth_cells / width;  // in (0, 1]
+        const double x = depth_cells / width; // in (0, 1]
         const double d = d0 * x * x;
         const double alpha = alpha0 * (1.0 - x);
         const double a = std::exp(-(d + alpha) * dt_s);
@@ -30,8 +30,10 @@ PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_
         p.b[std::size_t(i)] = float(b);
         p.b_over_a[std::size_t(i)] = float(b / a);
     };
-    for (std::int64_t i = p.lo_begin; i < p.lo_end; ++i) set(i, double(p.lo_end - i));
-    for (std::int64_t i = p.hi_begin; i < p.hi_end; ++i) set(i, double(i - p.hi_begin + 1));
+    for (std::int64_t i = p.lo_begin; i < p.lo_end; ++i)
+        set(i, double(p.lo_end - i));
+    for (std::int64_t i = p.hi_begin; i < p.hi_end; ++i)
+        set(i, double(i - p.hi_begin + 1));
     return p;
 }
 

@@ -34,7 +34,8 @@ std::int64_t optimal_advance_steps(std::int64_t l, std::int64_t s) {
     if (r == 0) return 0;
     // C(s + r, s + 1) = C(s + r, r - 1) = prod_{i=1}^{r-1} (s + 1 + i) / i. It is <= r l, so it fits.
     u128 c = 1;
-    for (std::int64_t i = 1; i <= r - 1; ++i) c = c * static_cast<u128>(s + 1 + i) / static_cast<u128>(i);
+    for (std::int64_t i = 1; i <= r - 1; ++i)
+        c = c * static_cast<u128>(s + 1 + i) / static_cast<u128>(i);
     return static_cast<std::int64_t>(static_cast<u128>(r) * static_cast<u128>(l) - c);
 }
 
@@ -59,14 +60,16 @@ std::int64_t optimal_split(std::int64_t l, std::int64_t s) {
         throw Error("optimal_split: needs l >= 2 and s >= 2, got l = " + std::to_string(l) +
                     ", s = " + std::to_string(s));
     const BinomialTable same(s, l), fewer(s - 1, l);
-    auto rises = [&](std::int64_t j) {  // f(j+1) - f(j) >= 0, for j in [1, l-2]
+    auto rises = [&](std::int64_t j) { // f(j+1) - f(j) >= 0, for j in [1, l-2]
         return 1 + same.repetition_number(j + 1) - fewer.repetition_number(l - j) >= 0;
     };
-    std::int64_t lo = 1, hi = l - 1;  // answer in [lo, hi]; hi = l-1 when f decreases all the way
+    std::int64_t lo = 1, hi = l - 1; // answer in [lo, hi]; hi = l-1 when f decreases all the way
     while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        if (rises(mid)) hi = mid;
-        else lo = mid + 1;
+        if (rises(mid))
+            hi = mid;
+        else
+            lo = mid + 1;
     }
     return lo;
 }

@@ -1,36 +1,36 @@
 #pragma once
 // Binomial checkpointing arithmetic (Griewank & Walther, ACM TOMS 2000). l = steps to reverse, s = slots, the
-// state at the start of the range counts as one slot. All results are exact integers; intermediate binomials use
-// 128-bit arithmetic and stop as soon as they pass l, so nothing overflows for l < 2^62.
+// state at the start of the range counts as one slot. All results are exact integers; intermediate binomials
+// use 128-bit arithmetic and stop as soon as they pass l, so nothing overflows for l < 2^62.
 #include <cstdint>
 #include <vector>
 
 namespace fwi::detail {
 
-__extension__ typedef unsigned __int128 u128;  // GCC/Clang; __extension__ keeps -Wpedantic quiet
+__extension__ typedef unsigned __int128 u128; // GCC/Clang; __extension__ keeps -Wpedantic quiet
 __extension__ typedef __int128 i128;
 
-/// r(l, s) = min { r >= 0 : C(s + r, s) >= l }: the repetition number (how often the worst step is recomputed + 1
-/// in the optimal schedule). r(1, s) = 0. Requires l >= 1, s >= 1.
+/// r(l, s) = min { r >= 0 : C(s + r, s) >= l }: the repetition number (how often the worst step is recomputed
+/// + 1 in the optimal schedule). r(1, s) = 0. Requires l >= 1, s >= 1.
 std::int64_t repetition_number(std::int64_t l, std::int64_t s);
 
-/// t(l, s) = r l - C(s + r, s + 1): the minimal number of Advance steps to reverse l steps with s slots when each
-/// Reverse performs its own forward step. t(1, s) = 0; t(l, s) = l - 1 for s >= l - 1.
+/// t(l, s) = r l - C(s + r, s + 1): the minimal number of Advance steps to reverse l steps with s slots when
+/// each Reverse performs its own forward step. t(1, s) = 0; t(l, s) = l - 1 for s >= l - 1.
 std::int64_t optimal_advance_steps(std::int64_t l, std::int64_t s);
 
 /// r(m, s) for every m <= l_max by table lookup (O(log r) each instead of O(r)).
 class BinomialTable {
-public:
-    BinomialTable(std::int64_t s, std::int64_t l_max);  ///< s >= 1, l_max >= 1
-    std::int64_t repetition_number(std::int64_t m) const;  ///< 1 <= m <= l_max
+  public:
+    BinomialTable(std::int64_t s, std::int64_t l_max);    ///< s >= 1, l_max >= 1
+    std::int64_t repetition_number(std::int64_t m) const; ///< 1 <= m <= l_max
 
-private:
-    std::vector<std::int64_t> beta_;  // C(s + r, s), the last one capped at l_max
+  private:
+    std::vector<std::int64_t> beta_; // C(s + r, s), the last one capped at l_max
 };
 
 /// A first split j in [1, l-1] attaining t(l, s) = j + t(j, s) + t(l - j, s - 1). Requires l >= 2, s >= 2.
-/// f(j) = j + t(j,s) + t(l-j,s-1) is convex in j with f(j+1) - f(j) = 1 + r(j+1, s) - r(l-j, s-1), so the smallest
-/// j where that difference is >= 0 minimises f; it is found by bisection.
+/// f(j) = j + t(j,s) + t(l-j,s-1) is convex in j with f(j+1) - f(j) = 1 + r(j+1, s) - r(l-j, s-1), so the
+/// smallest j where that difference is >= 0 minimises f; it is found by bisection.
 std::int64_t optimal_split(std::int64_t l, std::int64_t s);
 
 } // namespace fwi::detail

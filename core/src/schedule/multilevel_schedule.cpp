@@ -17,8 +17,8 @@ constexpr int kDisk = 1;
 MultiLevelSchedule::MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs)
     : ram_slots_(ram_slots), disk_slots_(disk_slots), costs_(std::move(costs)) {
     if (ram_slots < 1 || disk_slots < 0)
-        throw ConfigError("schedule multilevel:R,D needs R >= 1 and D >= 0, got " + std::to_string(ram_slots) + "," +
-                          std::to_string(disk_slots));
+        throw ConfigError("schedule multilevel:R,D needs R >= 1 and D >= 0, got " +
+                          std::to_string(ram_slots) + "," + std::to_string(disk_slots));
     costs_.validate();
 }
 
@@ -38,8 +38,8 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
         return write_s * static_cast<double>(1 + c.stores) + read_s * static_cast<double>(c.restores) +
                f * static_cast<double>(c.advance_steps);
     };
-    // Every range length 1..l may be needed in RAM: count them all at once (m = 1 costs nothing: its Reverse uses
-    // the state in hand).
+    // Every range length 1..l may be needed in RAM: count them all at once (m = 1 costs nothing: its Reverse
+    // uses the state in hand).
     std::vector<double> ram_s(static_cast<std::size_t>(l) + 1, 0.0);
     {
         const auto counts = detail::segment_counts_upto(l, ram_slots_);
@@ -50,19 +50,21 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     // Every candidate reverses l steps, each with one internal forward step: a common term.
     const double common_s = static_cast<double>(l) * (f + costs_.adjoint_step_s);
 
-    Choice best{false, 0, 0, common_s + ram(l)};  // RAM-only Revolve(R)
+    Choice best{false, 0, 0, common_s + ram(l)}; // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
         const double disk_only =
-            common_s + (l == 1 ? 0.0 : revolve_s(detail::SegmentCounter().count(l, disk_slots_), w_disk, r_disk));
+            common_s +
+            (l == 1 ? 0.0 : revolve_s(detail::SegmentCounter().count(l, disk_slots_), w_disk, r_disk));
         if (disk_only < best.predicted_s) best = {true, 0, 0, disk_only};
     }
     for (std::int64_t q = 1; q < l; ++q) {
         const std::int64_t max_n = std::min(disk_slots_, (l - 1) / q);
-        if (max_n < 1) break;  // (l-1)/q only shrinks with q
+        if (max_n < 1) break; // (l-1)/q only shrinks with q
         // One tier-1 interval: read back, then (q >= 2) copy to RAM and Revolve(R) inside.
         const double interval_s = r_disk + (q >= 2 ? ram(q) : 0.0);
         for (std::int64_t n = 1; n <= max_n; ++n) {
-            const double cost = common_s + static_cast<double>(n) * (w_disk + f * static_cast<double>(q) + interval_s) +
+            const double cost = common_s +
+                                static_cast<double>(n) * (w_disk + f * static_cast<double>(q) + interval_s) +
                                 ram(l - n * q);
             if (cost < best.predicted_s) best = {false, q, n, cost};
         }
@@ -76,10 +78,10 @@ std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choic
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;
     if (n < 0 || n > disk_slots_ || (n > 0 && (q < 1 || n * q >= steps)))
-        throw ConfigError(name() + ": bad choice of " + std::to_string(n) + " disk intervals of " + std::to_string(q) +
-                          " steps for " + std::to_string(steps) + " steps");
+        throw ConfigError(name() + ": bad choice of " + std::to_string(n) + " disk intervals of " +
+                          std::to_string(q) + " steps for " + std::to_string(steps) + " steps");
     SlotPool ram(kRam, static_cast<int>(std::min(ram_slots_, steps)));
-    auto reverse_in_ram = [&](std::int64_t a, std::int64_t m) {  // state a is current
+    auto reverse_in_ram = [&](std::int64_t a, std::int64_t m) { // state a is current
         if (m == 1) {
             out.push_back(reverse_action(a));
             return;

@@ -12,21 +12,28 @@ namespace fwi {
 namespace {
 
 std::uint64_t stored_bytes(std::uint64_t raw, double ratio) {
-    return static_cast<std::uint64_t>(std::ceil(static_cast<long double>(raw) / static_cast<long double>(ratio)));
+    return static_cast<std::uint64_t>(
+        std::ceil(static_cast<long double>(raw) / static_cast<long double>(ratio)));
 }
 
 void require_time(double v, const char* field) {
     if (!(v >= 0) || !std::isfinite(v))
-        throw ConfigError(std::string("step costs: ") + field + " must be a finite time >= 0, got " + std::to_string(v));
+        throw ConfigError(std::string("step costs: ") + field + " must be a finite time >= 0, got " +
+                          std::to_string(v));
 }
 
 } // namespace
 
-std::uint64_t StepCosts::stored_state_bytes() const { return stored_bytes(state_bytes, compression_ratio); }
-std::uint64_t StepCosts::stored_snapshot_bytes() const { return stored_bytes(snapshot_bytes, compression_ratio); }
+std::uint64_t StepCosts::stored_state_bytes() const {
+    return stored_bytes(state_bytes, compression_ratio);
+}
+std::uint64_t StepCosts::stored_snapshot_bytes() const {
+    return stored_bytes(snapshot_bytes, compression_ratio);
+}
 
 TierCosts StepCosts::tier(int t) const {
-    return t >= 0 && static_cast<std::size_t>(t) < tiers.size() ? tiers[static_cast<std::size_t>(t)] : TierCosts{};
+    return t >= 0 && static_cast<std::size_t>(t) < tiers.size() ? tiers[static_cast<std::size_t>(t)]
+                                                                : TierCosts{};
 }
 
 double StepCosts::write_s(int t, std::uint64_t bytes) const {
@@ -47,11 +54,13 @@ void StepCosts::validate() const {
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
     if (!(compression_ratio >= 1) || !std::isfinite(compression_ratio))
-        throw ConfigError("step costs: compression_ratio must be >= 1, got " + std::to_string(compression_ratio));
+        throw ConfigError("step costs: compression_ratio must be >= 1, got " +
+                          std::to_string(compression_ratio));
     if (state_bytes == 0) throw ConfigError("step costs: state_bytes must be > 0");
     if (snapshot_bytes == 0) throw ConfigError("step costs: snapshot_bytes must be > 0");
     if (sampling_interval < 1)
-        throw ConfigError("step costs: sampling_interval must be >= 1, got " + std::to_string(sampling_interval));
+        throw ConfigError("step costs: sampling_interval must be >= 1, got " +
+                          std::to_string(sampling_interval));
     if (snapshot_tier < 0 || snapshot_tier >= 8)
         throw ConfigError("step costs: snapshot_tier must be in 0..7, got " + std::to_string(snapshot_tier));
     for (const TierCosts& t : tiers) {
@@ -88,17 +97,20 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
         }
         case ActionType::AdvanceSnapshots: {
             const auto k = static_cast<double>(replay.last_sampled_added());
-            p.store_s += k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b));
+            p.store_s +=
+                k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b));
             p.codec_s += k * costs.compress_s;
             break;
         }
         case ActionType::Reverse:
             if (replay.last_sampled_consumed() > 0) {
-                p.load_s += snap_costs.read_s_per_item + snap_costs.read_s_per_byte * static_cast<double>(snap_b);
+                p.load_s +=
+                    snap_costs.read_s_per_item + snap_costs.read_s_per_byte * static_cast<double>(snap_b);
                 p.codec_s += costs.decompress_s;
             }
             break;
-        default: break;
+        default:
+            break;
         }
         std::uint64_t total = 0;
         for (int t = 0; t < replay.tier_capacity(); ++t) {
@@ -113,7 +125,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     p.counts = replay.final_counts();
     const double f = costs.forward_step_s;
     p.forward_s = static_cast<double>(steps) * f +
-                  static_cast<double>(p.counts.snapshot_steps + p.counts.reverse_forward_steps) * costs.snapshot_write_s;
+                  static_cast<double>(p.counts.snapshot_steps + p.counts.reverse_forward_steps) *
+                      costs.snapshot_write_s;
     p.recompute_s = static_cast<double>(p.counts.advance_steps + p.counts.reverse_forward_steps - steps) * f;
     p.adjoint_s = static_cast<double>(p.counts.reverse_steps) * costs.adjoint_step_s;
     std::size_t tiers = p.counts.peak_slots.size();
@@ -125,10 +138,12 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     return p;
 }
 
-std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes, double pessimistic_ratio) {
+std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes,
+                              double pessimistic_ratio) {
     if (state_bytes == 0) throw ConfigError("slots_for_budget: state_bytes must be > 0");
     if (!(pessimistic_ratio >= 1) || !std::isfinite(pessimistic_ratio))
-        throw ConfigError("slots_for_budget: compression ratio must be >= 1, got " + std::to_string(pessimistic_ratio));
+        throw ConfigError("slots_for_budget: compression ratio must be >= 1, got " +
+                          std::to_string(pessimistic_ratio));
     const std::uint64_t per_state = stored_bytes(state_bytes, pessimistic_ratio);
     return static_cast<std::int64_t>(budget_bytes / std::max<std::uint64_t>(per_state, 1));
 }

@@ -9,7 +9,9 @@ namespace fwi::detail {
 
 namespace {
 constexpr int kDefaultTiers = 8;
-std::string str(std::int64_t v) { return std::to_string(v); }
+std::string str(std::int64_t v) {
+    return std::to_string(v);
+}
 } // namespace
 
 PlanReplay::PlanReplay(std::int64_t steps, std::vector<int> max_slots_per_tier, int sampling_interval)
@@ -41,7 +43,8 @@ void PlanReplay::check_slot(const Action& a, std::size_t index) const {
         fail(a, index, "tier " + str(a.tier) + " is outside 0.." + str(tiers - 1));
     const std::int64_t max_slots = limits_.empty() ? steps_ + 1 : limits_[static_cast<std::size_t>(a.tier)];
     if (a.slot < 0 || a.slot >= max_slots)
-        fail(a, index, "slot " + str(a.slot) + " is outside tier " + str(a.tier) + "'s " + str(max_slots) + " slots");
+        fail(a, index,
+             "slot " + str(a.slot) + " is outside tier " + str(a.tier) + "'s " + str(max_slots) + " slots");
 }
 
 void PlanReplay::apply(const Action& a, std::size_t index) {
@@ -52,11 +55,13 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
     case ActionType::Advance:
     case ActionType::AdvanceSnapshots: {
         if (current_ < 0) fail(a, index, "the current state is unknown (Restore first)");
-        if (a.from != current_) fail(a, index, "the current state is " + str(current_) + ", not " + str(a.from));
+        if (a.from != current_)
+            fail(a, index, "the current state is " + str(current_) + ", not " + str(a.from));
         if (a.to <= a.from) fail(a, index, "empty or backward range");
         if (a.to > next_reverse_ + 1)
-            fail(a, index, "computes step " + str(next_reverse_ + 1) + ", which is already reversed or past the end (" +
-                               str(steps_) + " steps)");
+            fail(a, index,
+                 "computes step " + str(next_reverse_ + 1) + ", which is already reversed or past the end (" +
+                     str(steps_) + " steps)");
         counts_.advance_steps += a.to - a.from;
         if (a.type == ActionType::AdvanceSnapshots) {
             for (std::int64_t n = a.from; n < a.to; ++n) {
@@ -76,7 +81,8 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
     case ActionType::Store: {
         check_slot(a, index);
         if (current_ < 0) fail(a, index, "the current state is unknown");
-        if (a.from != current_) fail(a, index, "the current state is " + str(current_) + ", not " + str(a.from));
+        if (a.from != current_)
+            fail(a, index, "the current state is " + str(current_) + ", not " + str(a.from));
         auto& tier_slots = slots_[static_cast<std::size_t>(a.tier)];
         if (static_cast<std::size_t>(a.slot) >= tier_slots.size())
             tier_slots.resize(static_cast<std::size_t>(a.slot) + 1, -1);
@@ -93,8 +99,9 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
     case ActionType::Restore: {
         check_slot(a, index);
         const auto& tier_slots = slots_[static_cast<std::size_t>(a.tier)];
-        const std::int64_t held =
-            static_cast<std::size_t>(a.slot) < tier_slots.size() ? tier_slots[static_cast<std::size_t>(a.slot)] : -1;
+        const std::int64_t held = static_cast<std::size_t>(a.slot) < tier_slots.size()
+                                      ? tier_slots[static_cast<std::size_t>(a.slot)]
+                                      : -1;
         if (held < 0) fail(a, index, "the slot is empty");
         if (held != a.from) fail(a, index, "the slot holds step " + str(held) + ", not " + str(a.from));
         current_ = a.from;
@@ -104,7 +111,8 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
     case ActionType::Free: {
         check_slot(a, index);
         auto& tier_slots = slots_[static_cast<std::size_t>(a.tier)];
-        if (static_cast<std::size_t>(a.slot) >= tier_slots.size() || tier_slots[static_cast<std::size_t>(a.slot)] < 0)
+        if (static_cast<std::size_t>(a.slot) >= tier_slots.size() ||
+            tier_slots[static_cast<std::size_t>(a.slot)] < 0)
             fail(a, index, "the slot is already free");
         tier_slots[static_cast<std::size_t>(a.slot)] = -1;
         --occupied_[static_cast<std::size_t>(a.tier)];
@@ -123,17 +131,19 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
             }
         } else {
             if (current_ != a.from)
-                fail(a, index, "no snapshot of step " + str(a.from) + " is buffered and the current state is " +
-                                   (current_ < 0 ? std::string("unknown") : str(current_)));
+                fail(a, index,
+                     "no snapshot of step " + str(a.from) + " is buffered and the current state is " +
+                         (current_ < 0 ? std::string("unknown") : str(current_)));
             ++counts_.reverse_forward_steps;
             last_reverse_ran_forward_ = true;
-            current_ = -1;  // the executor may have stepped the state to obtain the snapshot
+            current_ = -1; // the executor may have stepped the state to obtain the snapshot
         }
         ++counts_.reverse_steps;
         --next_reverse_;
         break;
     }
-    default: fail(a, index, "unknown action type");
+    default:
+        fail(a, index, "unknown action type");
     }
 }
 
@@ -142,12 +152,13 @@ void PlanReplay::finish(std::size_t plan_size) {
         throw PlanError("plan of " + std::to_string(plan_size) + " actions for " + str(steps_) +
                         " steps ends too early: " + what);
     };
-    if (next_reverse_ >= 0) fail_end("step " + str(next_reverse_) + " (and those before it) is never reversed");
+    if (next_reverse_ >= 0)
+        fail_end("step " + str(next_reverse_) + " (and those before it) is never reversed");
     for (std::size_t t = 0; t < slots_.size(); ++t)
         for (std::size_t s = 0; s < slots_[t].size(); ++s)
             if (slots_[t][s] >= 0)
-                fail_end("slot " + std::to_string(s) + " of tier " + std::to_string(t) + " still holds step " +
-                         str(slots_[t][s]) + " (Free it)");
+                fail_end("slot " + std::to_string(s) + " of tier " + std::to_string(t) +
+                         " still holds step " + str(slots_[t][s]) + " (Free it)");
 }
 
 PlanCounts PlanReplay::final_counts() const {

@@ -17,7 +17,8 @@ bool fits(const Prediction& p, const PlanRequest& r) {
         const std::uint64_t bytes = p.peak_bytes[t];
         if (bytes == 0) continue;
         if (t == 0 && r.budget_bytes != 0 && bytes > r.budget_bytes) return false;
-        if (t == 1 && (!r.disk_tier || (r.disk_budget_bytes != 0 && bytes > r.disk_budget_bytes))) return false;
+        if (t == 1 && (!r.disk_tier || (r.disk_budget_bytes != 0 && bytes > r.disk_budget_bytes)))
+            return false;
         if (t >= 2) return false;
     }
     return true;
@@ -26,19 +27,20 @@ bool fits(const Prediction& p, const PlanRequest& r) {
 /// Tier-0 slots for the budget, within [1, l] (l slots = everything stored; more would be wasted).
 std::int64_t ram_slots(const PlanRequest& r, const StepCosts& c) {
     if (r.budget_bytes == 0) return r.steps;
-    return std::clamp<std::int64_t>(slots_for_budget(r.budget_bytes, c.state_bytes, c.compression_ratio), 1, r.steps);
+    return std::clamp<std::int64_t>(slots_for_budget(r.budget_bytes, c.state_bytes, c.compression_ratio), 1,
+                                    r.steps);
 }
 
-/// Smallest K (the fastest: least recomputation) whose uniform plan surely fits: K states plus the sampled snapshots
-/// of the longest of K+1 segments (at most ceil(len / k) of any len consecutive steps). If none fits, the K needing
-/// least memory by that bound.
+/// Smallest K (the fastest: least recomputation) whose uniform plan surely fits: K states plus the sampled
+/// snapshots of the longest of K+1 segments (at most ceil(len / k) of any len consecutive steps). If none
+/// fits, the K needing least memory by that bound.
 std::int64_t uniform_slots(const PlanRequest& r, const StepCosts& c) {
     const std::int64_t l = r.steps;
     const auto k = static_cast<std::uint64_t>(c.sampling_interval);
     std::int64_t least = 1;
     std::uint64_t least_bytes = std::numeric_limits<std::uint64_t>::max();
     for (std::int64_t slots = 1; slots <= l - 1; ++slots) {
-        const auto longest = static_cast<std::uint64_t>((l + slots) / (slots + 1));  // ceil(l / (K+1))
+        const auto longest = static_cast<std::uint64_t>((l + slots) / (slots + 1)); // ceil(l / (K+1))
         const std::uint64_t bytes = static_cast<std::uint64_t>(slots) * c.stored_state_bytes() +
                                     (longest + k - 1) / k * c.stored_snapshot_bytes();
         if (r.budget_bytes == 0 || bytes <= r.budget_bytes) return slots;
@@ -50,8 +52,8 @@ std::int64_t uniform_slots(const PlanRequest& r, const StepCosts& c) {
     return least;
 }
 
-PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_t slots, std::int64_t disk_slots,
-                 const PlanRequest& r, const StepCosts& c, double baseline_s) {
+PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_t slots,
+                 std::int64_t disk_slots, const PlanRequest& r, const StepCosts& c, double baseline_s) {
     PlanRow row;
     row.schedule = schedule.name();
     row.codec = codec;
@@ -71,7 +73,8 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     if (r.steps < 1) throw ConfigError("plan table: step count must be >= 1, got " + std::to_string(r.steps));
     r.costs.validate();
     if (r.codecs.empty()) throw ConfigError("plan table: no codec to consider");
-    // The baseline is uncompressed store-all: with the "none" codec's own (copy and checksum) times when it is listed.
+    // The baseline is uncompressed store-all: with the "none" codec's own (copy and checksum) times when it
+    // is listed.
     StepCosts raw = r.costs;
     raw.compression_ratio = 1;
     raw.compress_s = raw.decompress_s = 0;
@@ -97,7 +100,8 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
         rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, c, baseline_s));
         if (r.steps >= 2) {
             std::int64_t k = uniform_slots(r, c);
-            // With sampling the bound can overstate the peak by a snapshot or two: try a few smaller K for real.
+            // With sampling the bound can overstate the peak by a snapshot or two: try a few smaller K for
+            // real.
             while (k > 1 && r.budget_bytes != 0 && c.sampling_interval > 1 &&
                    predict(UniformSchedule(k - 1).plan(r.steps), r.steps, c).peak_bytes[0] <= r.budget_bytes)
                 --k;
@@ -109,10 +113,11 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
             const std::int64_t disk_slots =
                 r.disk_budget_bytes == 0
                     ? r.steps
-                    : std::min(r.steps, slots_for_budget(r.disk_budget_bytes, c.state_bytes, c.compression_ratio));
+                    : std::min(r.steps,
+                               slots_for_budget(r.disk_budget_bytes, c.state_bytes, c.compression_ratio));
             if (disk_slots >= 1)
-                rows.push_back(make_row(MultiLevelSchedule(slots, disk_slots, c), codec.codec, slots, disk_slots, r, c,
-                                        baseline_s));
+                rows.push_back(make_row(MultiLevelSchedule(slots, disk_slots, c), codec.codec, slots,
+                                        disk_slots, r, c, baseline_s));
         }
     }
     return rows;
@@ -128,9 +133,10 @@ PlanRow choose_auto(const PlanRequest& r) {
         return a.prediction.peak_total_bytes < b.prediction.peak_total_bytes;
     });
     throw ResourceError("no checkpoint schedule fits the memory budget of " + std::to_string(r.budget_bytes) +
-                        " bytes for " + std::to_string(r.steps) + " steps of " + std::to_string(r.costs.state_bytes) +
-                        "-byte states: the least any needs is " + std::to_string(least->prediction.peak_total_bytes) +
-                        " bytes (" + least->schedule + " with codec " + least->codec + ")");
+                        " bytes for " + std::to_string(r.steps) + " steps of " +
+                        std::to_string(r.costs.state_bytes) + "-byte states: the least any needs is " +
+                        std::to_string(least->prediction.peak_total_bytes) + " bytes (" + least->schedule +
+                        " with codec " + least->codec + ")");
 }
 
 } // namespace fwi

@@ -9,7 +9,8 @@
 namespace fwi::detail {
 
 SlotPool::SlotPool(int tier, int count) : tier_(tier) {
-    for (int s = count - 1; s >= 0; --s) free_.push_back(s);
+    for (int s = count - 1; s >= 0; --s)
+        free_.push_back(s);
 }
 
 SlotRef SlotPool::take() {
@@ -19,18 +20,30 @@ SlotRef SlotPool::take() {
     return {s, tier_};
 }
 
-void SlotPool::give(SlotRef slot) { free_.push_back(slot.slot); }
+void SlotPool::give(SlotRef slot) {
+    free_.push_back(slot.slot);
+}
 
 namespace {
 
-Action advance(std::int64_t from, std::int64_t to) { return advance_action(from, to); }
-Action reverse(std::int64_t step) { return reverse_action(step); }
-Action store(std::int64_t step, SlotRef s) { return store_action(step, s.slot, s.tier); }
-Action restore(std::int64_t step, SlotRef s) { return restore_action(step, s.slot, s.tier); }
-Action free_slot(SlotRef s) { return free_action(s.slot, s.tier); }
+Action advance(std::int64_t from, std::int64_t to) {
+    return advance_action(from, to);
+}
+Action reverse(std::int64_t step) {
+    return reverse_action(step);
+}
+Action store(std::int64_t step, SlotRef s) {
+    return store_action(step, s.slot, s.tier);
+}
+Action restore(std::int64_t step, SlotRef s) {
+    return restore_action(step, s.slot, s.tier);
+}
+Action free_slot(SlotRef s) {
+    return free_action(s.slot, s.tier);
+}
 
 struct Task {
-    bool is_free = false;  // true: give `base` back to the pool after emitting Free
+    bool is_free = false; // true: give `base` back to the pool after emitting Free
     std::int64_t a = 0, len = 0, sigma = 0;
     SlotRef base;
     bool need_restore = false;
@@ -38,8 +51,8 @@ struct Task {
 
 } // namespace
 
-void reverse_segment(std::vector<Action>& out, std::int64_t a0, std::int64_t len0, std::int64_t sigma0, SlotRef base0,
-                     bool need_restore0, SlotPool& pool) {
+void reverse_segment(std::vector<Action>& out, std::int64_t a0, std::int64_t len0, std::int64_t sigma0,
+                     SlotRef base0, bool need_restore0, SlotPool& pool) {
     if (len0 < 1 || sigma0 < 1)
         throw Error("reverse_segment: needs len >= 1 and sigma >= 1, got " + std::to_string(len0) + ", " +
                     std::to_string(sigma0));
@@ -58,7 +71,7 @@ void reverse_segment(std::vector<Action>& out, std::int64_t a0, std::int64_t len
             out.push_back(reverse(a));
             continue;
         }
-        if (sigma == 1) {  // one slot: each step is recomputed from a
+        if (sigma == 1) { // one slot: each step is recomputed from a
             for (std::int64_t i = len - 1; i >= 0; --i) {
                 if (i != len - 1) out.push_back(restore(a, task.base));
                 if (i > 0) out.push_back(advance(a, a + i));
@@ -83,11 +96,12 @@ void reverse_segment(std::vector<Action>& out, std::int64_t a0, std::int64_t len
 
 std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t sigma) {
     if (l_max < 1 || sigma < 1)
-        throw Error("segment_counts_upto: needs l_max >= 1 and sigma >= 1, got " + std::to_string(l_max) + ", " +
-                    std::to_string(sigma));
+        throw Error("segment_counts_upto: needs l_max >= 1 and sigma >= 1, got " + std::to_string(l_max) +
+                    ", " + std::to_string(sigma));
     const auto size = static_cast<std::size_t>(l_max) + 1;
     std::vector<SegmentCounts> prev(size), cur(size);
-    for (std::int64_t m = 1; m <= l_max; ++m) cur[static_cast<std::size_t>(m)] = {m * (m - 1) / 2, 0, m - 1};
+    for (std::int64_t m = 1; m <= l_max; ++m)
+        cur[static_cast<std::size_t>(m)] = {m * (m - 1) / 2, 0, m - 1};
     // Beyond sigma = l_max - 1 every range stores everything, so more levels change nothing.
     const std::int64_t levels = std::min(sigma, std::max<std::int64_t>(l_max - 1, 1));
     for (std::int64_t s = 2; s <= levels; ++s) {
@@ -97,11 +111,12 @@ std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t 
         std::int64_t j = 1;
         for (std::int64_t m = 2; m <= l_max; ++m) {
             auto& c = cur[static_cast<std::size_t>(m)];
-            if (m - 1 <= s) {  // store everything (the splits are j = 1 all the way)
+            if (m - 1 <= s) { // store everything (the splits are j = 1 all the way)
                 c = {m - 1, m - 2, m - 1};
                 continue;
             }
-            while (j < m - 1 && 1 + same.repetition_number(j + 1) - fewer.repetition_number(m - j) < 0) ++j;
+            while (j < m - 1 && 1 + same.repetition_number(j + 1) - fewer.repetition_number(m - j) < 0)
+                ++j;
             const SegmentCounts& left = cur[static_cast<std::size_t>(j)];
             c = {j + left.advance_steps, left.stores, 1 + left.restores};
             if (m - j >= 2) {
@@ -121,24 +136,26 @@ SegmentCounts SegmentCounter::count(std::int64_t len, std::int64_t sigma) {
                     std::to_string(sigma));
     if (len == 1) return {};
     if (sigma == 1) return {len * (len - 1) / 2, 0, len - 1};
-    if (sigma >= len - 1) return {len - 1, len - 2, len - 1};  // store every state: j = 1 all the way
+    if (sigma >= len - 1) return {len - 1, len - 2, len - 1}; // store every state: j = 1 all the way
     if (len >= (std::int64_t{1} << 32))
         throw Error("SegmentCounter: range of " + std::to_string(len) + " steps is too long");
     const std::uint64_t key = (static_cast<std::uint64_t>(len) << 32) | static_cast<std::uint64_t>(sigma);
     if (auto it = memo_.find(key); it != memo_.end()) return it->second;
-    // Walk the chain of left parts iteratively (it can be long), stopping at the first one already known; recurse
-    // only into right parts (sigma drops). Callers that ask for lengths in increasing order thus pay O(1) per length.
+    // Walk the chain of left parts iteratively (it can be long), stopping at the first one already known;
+    // recurse only into right parts (sigma drops). Callers that ask for lengths in increasing order thus pay
+    // O(1) per length.
     SegmentCounts total;
     std::int64_t l = len;
     while (l > 1) {
-        if (l - 1 <= sigma) {  // the rest stores everything
+        if (l - 1 <= sigma) { // the rest stores everything
             total.advance_steps += l - 1;
             total.stores += l - 2;
             total.restores += l - 1;
             break;
         }
         if (l != len) {
-            const auto known = memo_.find((static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint64_t>(sigma));
+            const auto known =
+                memo_.find((static_cast<std::uint64_t>(l) << 32) | static_cast<std::uint64_t>(sigma));
             if (known != memo_.end()) {
                 total.advance_steps += known->second.advance_steps;
                 total.stores += known->second.stores;
@@ -148,7 +165,7 @@ SegmentCounts SegmentCounter::count(std::int64_t len, std::int64_t sigma) {
         }
         const std::int64_t j = optimal_split(l, sigma);
         total.advance_steps += j;
-        total.restores += 1;  // restore a before the left part
+        total.restores += 1; // restore a before the left part
         if (l - j >= 2) {
             const SegmentCounts right = count(l - j, sigma - 1);
             total.advance_steps += right.advance_steps;

@@ -1,12 +1,13 @@
 #pragma once
-// The binomial (Revolve) reversal of one range of steps, shared by the Revolve, online and multi-level schedules.
+// The binomial (Revolve) reversal of one range of steps, shared by the Revolve, online and multi-level
+// schedules.
 //
-// reverse_segment(a, len, sigma, base) reverses steps a+len-1 .. a given that state a is held in slot `base` and
-// that sigma slots may be used (base included; the other sigma-1 come from a pool and are returned). It follows the
-// recurrence t(len, sigma) = min_j [ j + t(j, sigma) + t(len - j, sigma - 1) ]: advance j steps, store that state,
-// reverse the right part with one slot less, restore a, reverse the left part. A right part of one step needs no
-// slot (its Reverse uses the state in hand), and sigma = 1 degenerates to "restore, advance, reverse" per step.
-// It is written with an explicit work stack, so long ranges never recurse deeply.
+// reverse_segment(a, len, sigma, base) reverses steps a+len-1 .. a given that state a is held in slot `base`
+// and that sigma slots may be used (base included; the other sigma-1 come from a pool and are returned). It
+// follows the recurrence t(len, sigma) = min_j [ j + t(j, sigma) + t(len - j, sigma - 1) ]: advance j steps,
+// store that state, reverse the right part with one slot less, restore a, reverse the left part. A right part
+// of one step needs no slot (its Reverse uses the state in hand), and sigma = 1 degenerates to "restore,
+// advance, reverse" per step. It is written with an explicit work stack, so long ranges never recurse deeply.
 #include "fwi/schedule.hpp"
 
 #include <cstdint>
@@ -22,23 +23,23 @@ struct SlotRef {
 
 /// Free slots of one tier; take() returns the lowest never-used or the most recently given back.
 class SlotPool {
-public:
+  public:
     SlotPool(int tier, int count);
     int tier() const { return tier_; }
     int free_count() const { return static_cast<int>(free_.size()); }
-    SlotRef take();  ///< throws Error when empty
+    SlotRef take(); ///< throws Error when empty
     void give(SlotRef slot);
 
-private:
+  private:
     int tier_;
     std::vector<int> free_;
 };
 
-/// Appends the reversal of steps a+len-1 .. a to `out` (see above). If `need_restore`, it starts by restoring state a
-/// from `base`; otherwise state a must be current. `base` stays occupied. Requires len >= 1, sigma >= 1 and
-/// pool.free_count() >= min(sigma, len) - 1.
-void reverse_segment(std::vector<Action>& out, std::int64_t a, std::int64_t len, std::int64_t sigma, SlotRef base,
-                     bool need_restore, SlotPool& pool);
+/// Appends the reversal of steps a+len-1 .. a to `out` (see above). If `need_restore`, it starts by restoring
+/// state a from `base`; otherwise state a must be current. `base` stays occupied. Requires len >= 1, sigma >=
+/// 1 and pool.free_count() >= min(sigma, len) - 1.
+void reverse_segment(std::vector<Action>& out, std::int64_t a, std::int64_t len, std::int64_t sigma,
+                     SlotRef base, bool need_restore, SlotPool& pool);
 
 /// What reverse_segment(..., need_restore = false) emits, without emitting it.
 struct SegmentCounts {
@@ -47,17 +48,17 @@ struct SegmentCounts {
     std::int64_t restores = 0;
 };
 
-/// counts[m] = what reverse_segment(a, m, sigma, ...) emits, for every m in [0, l_max] (counts[0] is zero), by the
-/// recurrence over sigma levels with the same splits as reverse_segment; the smallest optimal split is
+/// counts[m] = what reverse_segment(a, m, sigma, ...) emits, for every m in [0, l_max] (counts[0] is zero),
+/// by the recurrence over sigma levels with the same splits as reverse_segment; the smallest optimal split is
 /// non-decreasing in m, so each level costs O(l_max log r). O(min(sigma, l_max) l_max) time, O(l_max) memory.
 std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t sigma);
 
 /// Memoised counts of reverse_segment for single queries.
 class SegmentCounter {
-public:
+  public:
     SegmentCounts count(std::int64_t len, std::int64_t sigma);
 
-private:
+  private:
     std::unordered_map<std::uint64_t, SegmentCounts> memo_;
 };
 

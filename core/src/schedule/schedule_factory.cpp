@@ -29,14 +29,16 @@ std::int64_t parse_count(const std::string& spec, std::string_view text, const c
 std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts& costs) {
     const auto colon = spec.find(':');
     const std::string kind = spec.substr(0, colon);
-    const std::string_view args = colon == std::string::npos ? std::string_view() : std::string_view(spec).substr(colon + 1);
+    const std::string_view args =
+        colon == std::string::npos ? std::string_view() : std::string_view(spec).substr(colon + 1);
     const bool has_args = colon != std::string::npos;
     try {
         if (kind == "all") {
             if (has_args) bad_spec(spec, "'all' takes no parameter");
             return std::make_unique<StoreAllSchedule>();
         }
-        if (kind == "auto") bad_spec(spec, "'auto' needs a memory budget: resolve it with choose_auto() first");
+        if (kind == "auto")
+            bad_spec(spec, "'auto' needs a memory budget: resolve it with choose_auto() first");
         if (!has_args) bad_spec(spec, "'" + kind + "' needs a parameter");
         if (kind == "uniform") return std::make_unique<UniformSchedule>(parse_count(spec, args, "K"));
         if (kind == "revolve") return std::make_unique<RevolveSchedule>(parse_count(spec, args, "S"));
@@ -45,7 +47,8 @@ std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts
             const auto comma = args.find(',');
             if (comma == std::string_view::npos) bad_spec(spec, "multilevel needs R,D");
             return std::make_unique<MultiLevelSchedule>(parse_count(spec, args.substr(0, comma), "R"),
-                                                        parse_count(spec, args.substr(comma + 1), "D"), costs);
+                                                        parse_count(spec, args.substr(comma + 1), "D"),
+                                                        costs);
         }
     } catch (const ConfigError& e) {
         const std::string what = e.what();
@@ -60,7 +63,8 @@ std::unique_ptr<OnlineSchedule> make_online_schedule(const std::string& spec) {
     if (spec.substr(0, colon) != "online" || colon == std::string::npos)
         throw ConfigError("online schedule spec '" + spec + "': expected online:S");
     try {
-        return std::make_unique<OnlineRevolveSchedule>(parse_count(spec, std::string_view(spec).substr(colon + 1), "S"));
+        return std::make_unique<OnlineRevolveSchedule>(
+            parse_count(spec, std::string_view(spec).substr(colon + 1), "S"));
     } catch (const ConfigError& e) {
         throw ConfigError("online schedule spec '" + spec + "': " + e.what());
     }

@@ -13,7 +13,8 @@ std::vector<Action> StoreAllSchedule::plan(std::int64_t steps) const {
     if (steps == 0) return out;
     out.reserve(static_cast<std::size_t>(steps) + 1);
     out.push_back(detail::advance_snapshots_action(0, steps));
-    for (std::int64_t n = steps - 1; n >= 0; --n) out.push_back(detail::reverse_action(n));
+    for (std::int64_t n = steps - 1; n >= 0; --n)
+        out.push_back(detail::reverse_action(n));
     return out;
 }
 

@@ -1,6 +1,7 @@
-// CheckpointStore: tiers, exact budgets, pessimistic-then-corrected reservations for asynchronous compression (see
-// the header for the contract). One mutex guards all bookkeeping; compression, file I/O and decompression run
-// outside it, except on the synchronous path (threads == 0, or the fallback after all workers went idle).
+// CheckpointStore: tiers, exact budgets, pessimistic-then-corrected reservations for asynchronous compression
+// (see the header for the contract). One mutex guards all bookkeeping; compression, file I/O and
+// decompression run outside it, except on the synchronous path (threads == 0, or the fallback after all
+// workers went idle).
 #include "fwi/checkpoint_store.hpp"
 
 #include "store/item_frames.hpp"
@@ -25,30 +26,35 @@ using Clock = std::chrono::steady_clock;
 using KeyTuple = std::tuple<int, int, std::int64_t>;
 using Shape = std::pair<std::int64_t, std::int64_t>;
 
-KeyTuple tuple_of(const StoreKey& k) { return {k.tier, int(k.kind), k.index}; }
+KeyTuple tuple_of(const StoreKey& k) {
+    return {k.tier, int(k.kind), k.index};
+}
 
 std::string describe(const StoreKey& k) {
     return (k.kind == ItemKind::State ? "state " : "snapshot ") + std::to_string(k.index);
 }
 
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 struct StoredItem {
     StoreKey key;
-    bool pending = false;                        ///< a worker is compressing (and writing) it
-    std::vector<float> staging;                  ///< pending: the raw copy of all fields, one after another
-    std::vector<std::vector<std::byte>> frames;  ///< memory tier: one exact-size frame per field
-    std::vector<std::uint64_t> frame_bytes;      ///< the frames' sizes (their order in a disk tier's file)
+    bool pending = false;                       ///< a worker is compressing (and writing) it
+    std::vector<float> staging;                 ///< pending: the raw copy of all fields, one after another
+    std::vector<std::vector<std::byte>> frames; ///< memory tier: one exact-size frame per field
+    std::vector<std::uint64_t> frame_bytes;     ///< the frames' sizes (their order in a disk tier's file)
     std::vector<Shape> shapes;
     std::uint64_t raw_bytes = 0;
-    std::uint64_t accounted_bytes = 0;  ///< counted against the budget: the worst-case reservation while pending
-    std::string path;                   ///< disk tier file
+    std::uint64_t accounted_bytes =
+        0;            ///< counted against the budget: the worst-case reservation while pending
+    std::string path; ///< disk tier file
 };
 
 struct Tier {
     TierConfig config;
     TierStats stats;
-    std::unique_ptr<detail::ScratchDirectory> scratch;  ///< disk tiers only
+    std::unique_ptr<detail::ScratchDirectory> scratch; ///< disk tiers only
 };
 
 } // namespace
@@ -59,12 +65,13 @@ struct CheckpointStore::Impl {
     int threads = 0;
     int max_pending = 0;
     mutable std::mutex mutex;
-    std::condition_variable settled;  ///< a pending item finished (stored or failed)
+    std::condition_variable settled; ///< a pending item finished (stored or failed)
     std::map<KeyTuple, std::shared_ptr<StoredItem>> items;
     int pending = 0;
     std::exception_ptr async_error;
     std::uint64_t file_counter = 0;
-    std::unique_ptr<detail::WorkerPool> pool;  // declared last: destroyed first, so no job outlives what it touches
+    std::unique_ptr<detail::WorkerPool>
+        pool; // declared last: destroyed first, so no job outlives what it touches
 
     Tier& tier_of(int t) {
         if (t < 0 || t >= int(tiers.size()))
@@ -126,18 +133,20 @@ struct CheckpointStore::Impl {
     [[noreturn]] static void refuse(const Tier& tier, const StoreKey& key, std::uint64_t bytes,
                                     std::uint64_t released) {
         std::string text = "checkpoint store: tier '" + tier.config.name + "' budget of " +
-                           std::to_string(tier.config.budget_bytes) + " bytes cannot take " + describe(key) + " (" +
-                           std::to_string(bytes) + " bytes compressed; " + std::to_string(tier.stats.bytes_in_use) +
-                           " in use";
+                           std::to_string(tier.config.budget_bytes) + " bytes cannot take " + describe(key) +
+                           " (" + std::to_string(bytes) + " bytes compressed; " +
+                           std::to_string(tier.stats.bytes_in_use) + " in use";
         if (released > 0) text += ", " + std::to_string(released) + " of them by the item it replaces";
         throw BudgetExceeded(text + ")");
     }
 
-    static std::shared_ptr<StoredItem> new_item(const StoreKey& key, const std::vector<ConstFieldView>& fields) {
+    static std::shared_ptr<StoredItem> new_item(const StoreKey& key,
+                                                const std::vector<ConstFieldView>& fields) {
         auto item = std::make_shared<StoredItem>();
         item->key = key;
         item->raw_bytes = raw_bytes(fields);
-        for (const auto& f : fields) item->shapes.emplace_back(f.rows, f.cols);
+        for (const auto& f : fields)
+            item->shapes.emplace_back(f.rows, f.cols);
         return item;
     }
 
@@ -149,9 +158,11 @@ struct CheckpointStore::Impl {
         tier.stats.io_seconds += io_s;
     }
 
-    void put_sync(std::unique_lock<std::mutex>& lock, const StoreKey& key, const std::vector<ConstFieldView>& fields);
+    void put_sync(std::unique_lock<std::mutex>& lock, const StoreKey& key,
+                  const std::vector<ConstFieldView>& fields);
     void put_async(const std::shared_ptr<StoredItem>& old, const StoreKey& key,
-                   const std::vector<ConstFieldView>& fields, std::vector<float> staging, std::uint64_t reserve);
+                   const std::vector<ConstFieldView>& fields, std::vector<float> staging,
+                   std::uint64_t reserve);
     void run_job(std::shared_ptr<StoredItem> item) noexcept;
 };
 
@@ -165,12 +176,13 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
     if (old) release(old);
     auto item = new_item(key, fields);
     item->accounted_bytes = encoded.bytes;
-    for (const auto& frame : encoded.frames) item->frame_bytes.push_back(frame.size());
+    for (const auto& frame : encoded.frames)
+        item->frame_bytes.push_back(frame.size());
     double io_s = 0;
     if (tier.scratch) {
         item->path = new_path(tier, key);
         const auto t0 = Clock::now();
-        detail::write_frames(item->path, encoded.frames);  // throws with the partial file removed
+        detail::write_frames(item->path, encoded.frames); // throws with the partial file removed
         io_s = since(t0);
     } else {
         item->frames = std::move(encoded.frames);
@@ -211,20 +223,21 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
             data += rows * cols;
         }
         encoded = detail::encode_item(*codec, views);
-        for (const auto& frame : encoded.frames) frame_bytes.push_back(frame.size());
+        for (const auto& frame : encoded.frames)
+            frame_bytes.push_back(frame.size());
         if (!item->path.empty()) {
             const auto t0 = Clock::now();
             detail::write_frames(item->path, encoded.frames);
             io_s = since(t0);
-            encoded.frames = std::vector<std::vector<std::byte>>();  // the file holds them now
+            encoded.frames = std::vector<std::vector<std::byte>>(); // the file holds them now
         }
     } catch (...) {
         error = std::current_exception();
     }
     std::unique_lock lock(mutex);
     Tier& tier = tiers[std::size_t(item->key.tier)];
-    sub_bytes(tier, item->key, item->accounted_bytes);  // the reservation goes back in full ...
-    std::vector<float>().swap(item->staging);  // (= {} would keep the capacity)
+    sub_bytes(tier, item->key, item->accounted_bytes); // the reservation goes back in full ...
+    std::vector<float>().swap(item->staging);          // (= {} would keep the capacity)
     item->pending = false;
     --pending;
     if (error) {
@@ -233,18 +246,19 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
         detail::remove_file(item->path);
         if (!async_error) async_error = error;
     } else {
-        item->accounted_bytes = encoded.bytes;  // ... and the real size is counted: the surplus is released
+        item->accounted_bytes = encoded.bytes; // ... and the real size is counted: the surplus is released
         add_bytes(tier, item->key, encoded.bytes);
         item->frame_bytes = std::move(frame_bytes);
         if (item->path.empty()) item->frames = std::move(encoded.frames);
         count_write(tier, *item, encoded.seconds, io_s);
     }
-    item.reset();  // before anyone is woken: a freed item's memory must not outlive flush() on this thread
+    item.reset(); // before anyone is woken: a freed item's memory must not outlive flush() on this thread
     lock.unlock();
     settled.notify_all();
 }
 
-CheckpointStore::CheckpointStore(std::vector<TierConfig> tiers, std::shared_ptr<const Codec> codec, int threads)
+CheckpointStore::CheckpointStore(std::vector<TierConfig> tiers, std::shared_ptr<const Codec> codec,
+                                 int threads)
     : impl_(std::make_unique<Impl>()) {
     if (tiers.empty()) throw ConfigError("checkpoint store: no tiers");
     if (!codec) throw ConfigError("checkpoint store: no codec");
@@ -254,15 +268,16 @@ CheckpointStore::CheckpointStore(std::vector<TierConfig> tiers, std::shared_ptr<
     impl_->max_pending = 2 * threads;
     for (auto& config : tiers) {
         Tier tier;
-        if (config.on_disk) tier.scratch = std::make_unique<detail::ScratchDirectory>(config.directory, config.name);
+        if (config.on_disk)
+            tier.scratch = std::make_unique<detail::ScratchDirectory>(config.directory, config.name);
         tier.config = std::move(config);
-        impl_->tiers.push_back(std::move(tier));  // on a throw, earlier tiers' directories are removed
+        impl_->tiers.push_back(std::move(tier)); // on a throw, earlier tiers' directories are removed
     }
     if (threads > 0) impl_->pool = std::make_unique<detail::WorkerPool>(threads);
 }
 
 CheckpointStore::~CheckpointStore() {
-    impl_->pool.reset();  // running jobs finish, queued ones are dropped; then the scratch directories go
+    impl_->pool.reset(); // running jobs finish, queued ones are dropped; then the scratch directories go
 }
 
 void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>& fields) {
@@ -273,7 +288,8 @@ void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>
         const auto& f = fields[i];
         if (f.rows < 0 || f.cols < 0 || (f.size() > 0 && f.data == nullptr))
             throw ConfigError("checkpoint store: " + describe(key) + ": field " + std::to_string(i) +
-                              " is not a valid view (" + std::to_string(f.rows) + "x" + std::to_string(f.cols) + ")");
+                              " is not a valid view (" + std::to_string(f.rows) + "x" +
+                              std::to_string(f.cols) + ")");
         reserve += s.codec->max_compressed_bytes(f.rows, f.cols);
     }
     std::unique_lock lock(s.mutex);
@@ -286,13 +302,15 @@ void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>
     lock.unlock();
     std::vector<float> staging;
     staging.reserve(std::size_t(raw_bytes(fields) / sizeof(float)));
-    for (const auto& f : fields) staging.insert(staging.end(), f.data, f.data + f.size());
+    for (const auto& f : fields)
+        staging.insert(staging.end(), f.data, f.data + f.size());
     lock.lock();
     s.check_async_error();
 
     auto old = s.settled_item(lock, key);
     if (!s.fits(tier, reserve, old ? old->accounted_bytes : 0)) {
-        // Pending items still hold worst-case reservations: let them settle (the surplus comes back) and retry.
+        // Pending items still hold worst-case reservations: let them settle (the surplus comes back) and
+        // retry.
         s.settled.wait(lock, [&] { return s.pending == 0; });
         s.check_async_error();
         old = s.settled_item(lock, key);
@@ -300,7 +318,7 @@ void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>
     if (s.fits(tier, reserve, old ? old->accounted_bytes : 0))
         s.put_async(old, key, fields, std::move(staging), reserve);
     else
-        s.put_sync(lock, key, fields);  // only the exact size can tell; no worker is busy now
+        s.put_sync(lock, key, fields); // only the exact size can tell; no worker is busy now
 }
 
 void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fields) {
@@ -312,13 +330,15 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
     s.check_async_error();
     if (!item) throw Error("checkpoint store: no " + describe(key) + " in tier '" + tier.config.name + "'");
     if (fields.size() != item->shapes.size())
-        throw FormatError("checkpoint store: " + describe(key) + " holds " + std::to_string(item->shapes.size()) +
-                          " fields, " + std::to_string(fields.size()) + " requested");
+        throw FormatError("checkpoint store: " + describe(key) + " holds " +
+                          std::to_string(item->shapes.size()) + " fields, " + std::to_string(fields.size()) +
+                          " requested");
     for (std::size_t i = 0; i < fields.size(); ++i)
         if (Shape(fields[i].rows, fields[i].cols) != item->shapes[i])
             throw FormatError("checkpoint store: " + describe(key) + ": field " + std::to_string(i) + " is " +
-                              std::to_string(item->shapes[i].first) + "x" + std::to_string(item->shapes[i].second) +
-                              ", requested " + std::to_string(fields[i].rows) + "x" + std::to_string(fields[i].cols));
+                              std::to_string(item->shapes[i].first) + "x" +
+                              std::to_string(item->shapes[i].second) + ", requested " +
+                              std::to_string(fields[i].rows) + "x" + std::to_string(fields[i].cols));
     lock.unlock();
     double io_s = 0, decompress_s = 0;
     if (!item->path.empty()) {
@@ -353,9 +373,13 @@ void CheckpointStore::flush() {
     impl_->check_async_error();
 }
 
-int CheckpointStore::tier_count() const { return int(impl_->tiers.size()); }
+int CheckpointStore::tier_count() const {
+    return int(impl_->tiers.size());
+}
 
-const TierConfig& CheckpointStore::tier(int t) const { return impl_->tier_of(t).config; }
+const TierConfig& CheckpointStore::tier(int t) const {
+    return impl_->tier_of(t).config;
+}
 
 TierStats CheckpointStore::stats(int t) const {
     const Tier& tier = impl_->tier_of(t);
@@ -370,7 +394,8 @@ std::uint64_t CheckpointStore::allocated_bytes(int t) const {
     for (const auto& [key, item] : impl_->items) {
         if (std::get<0>(key) != t) continue;
         bytes += item->staging.capacity() * sizeof(float);
-        for (const auto& frame : item->frames) bytes += frame.capacity();
+        for (const auto& frame : item->frames)
+            bytes += frame.capacity();
         if (!item->pending && !item->path.empty()) {
             std::error_code ec;
             const auto size = std::filesystem::file_size(item->path, ec);
@@ -385,9 +410,13 @@ std::string CheckpointStore::scratch_directory(int t) const {
     return tier.scratch ? tier.scratch->path() : std::string();
 }
 
-const Codec& CheckpointStore::codec() const { return *impl_->codec; }
+const Codec& CheckpointStore::codec() const {
+    return *impl_->codec;
+}
 
-int CheckpointStore::threads() const { return impl_->threads; }
+int CheckpointStore::threads() const {
+    return impl_->threads;
+}
 
 double CheckpointStore::compression_ratio() const {
     std::lock_guard lock(impl_->mutex);

@@ -9,7 +9,9 @@ namespace fwi::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double since(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 } // namespace
 
@@ -18,13 +20,14 @@ EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& f
     EncodedItem item;
     item.frames.reserve(fields.size());
     std::size_t worst = 0;
-    for (const auto& f : fields) worst = std::max(worst, codec.max_compressed_bytes(f.rows, f.cols));
-    std::vector<std::byte> scratch;  // the worker's transient buffer: one field's worst case
+    for (const auto& f : fields)
+        worst = std::max(worst, codec.max_compressed_bytes(f.rows, f.cols));
+    std::vector<std::byte> scratch; // the worker's transient buffer: one field's worst case
     scratch.reserve(worst);
     for (const auto& f : fields) {
         scratch.clear();
         codec.compress(f, scratch);
-        item.frames.emplace_back(scratch.begin(), scratch.end());  // exact size
+        item.frames.emplace_back(scratch.begin(), scratch.end()); // exact size
         item.bytes += scratch.size();
     }
     item.seconds = since(t0);
@@ -34,10 +37,12 @@ EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& f
 double decode_item(const Codec& codec, const std::vector<std::byte>& bytes,
                    const std::vector<std::uint64_t>& frame_bytes, const std::vector<FieldView>& fields) {
     const auto t0 = Clock::now();
-    if (frame_bytes.size() != fields.size()) throw FormatError("checkpoint store: item and request differ in fields");
+    if (frame_bytes.size() != fields.size())
+        throw FormatError("checkpoint store: item and request differ in fields");
     std::uint64_t offset = 0;
     for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (frame_bytes[i] > bytes.size() - offset) throw FormatError("checkpoint store: item shorter than its frames");
+        if (frame_bytes[i] > bytes.size() - offset)
+            throw FormatError("checkpoint store: item shorter than its frames");
         codec.decompress(bytes.data() + offset, std::size_t(frame_bytes[i]), fields[i]);
         offset += frame_bytes[i];
     }
@@ -48,8 +53,10 @@ double decode_item(const Codec& codec, const std::vector<std::byte>& bytes,
 double decode_item(const Codec& codec, const std::vector<std::vector<std::byte>>& frames,
                    const std::vector<FieldView>& fields) {
     const auto t0 = Clock::now();
-    if (frames.size() != fields.size()) throw FormatError("checkpoint store: item and request differ in fields");
-    for (std::size_t i = 0; i < fields.size(); ++i) codec.decompress(frames[i].data(), frames[i].size(), fields[i]);
+    if (frames.size() != fields.size())
+        throw FormatError("checkpoint store: item and request differ in fields");
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        codec.decompress(frames[i].data(), frames[i].size(), fields[i]);
     return since(t0);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// An item (a list of fields) as codec frames: one exact-size buffer per field, so what the store holds is exactly
-// what it counts.
+// An item (a list of fields) as codec frames: one exact-size buffer per field, so what the store holds is
+// exactly what it counts.
 #include "fwi/codec.hpp"
 #include "fwi/field.hpp"
 
@@ -10,9 +10,9 @@
 namespace fwi::detail {
 
 struct EncodedItem {
-    std::vector<std::vector<std::byte>> frames;  ///< one per field, capacity == size
-    std::uint64_t bytes = 0;                     ///< sum of the frame sizes
-    double seconds = 0;                          ///< compression time
+    std::vector<std::vector<std::byte>> frames; ///< one per field, capacity == size
+    std::uint64_t bytes = 0;                    ///< sum of the frame sizes
+    double seconds = 0;                         ///< compression time
 };
 
 EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields);

@@ -5,17 +5,18 @@
 namespace fwi::detail {
 
 class ScratchDirectory {
-public:
-    /// Creates "<parent>/fwi-store-XXXXXX" (parent = the system temp directory if empty). Throws ResourceError naming
-    /// the parent and the errno text (missing, not a directory, not writable). `owner` names the tier in messages.
+  public:
+    /// Creates "<parent>/fwi-store-XXXXXX" (parent = the system temp directory if empty). Throws
+    /// ResourceError naming the parent and the errno text (missing, not a directory, not writable). `owner`
+    /// names the tier in messages.
     ScratchDirectory(const std::string& parent, const std::string& owner);
-    ~ScratchDirectory();  ///< removes the directory tree; never throws
+    ~ScratchDirectory(); ///< removes the directory tree; never throws
     ScratchDirectory(const ScratchDirectory&) = delete;
     ScratchDirectory& operator=(const ScratchDirectory&) = delete;
 
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
 };
 

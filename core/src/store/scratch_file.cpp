@@ -19,7 +19,7 @@ namespace {
 
 /// Closes on scope exit unless released (close errors are checked on the success path only).
 class FileDescriptor {
-public:
+  public:
     explicit FileDescriptor(int fd) : fd_(fd) {}
     ~FileDescriptor() {
         if (fd_ >= 0) ::close(fd_);
@@ -29,7 +29,7 @@ public:
     int get() const { return fd_; }
     int release() { return std::exchange(fd_, -1); }
 
-private:
+  private:
     int fd_;
 };
 
@@ -50,8 +50,9 @@ void write_frames(const std::string& path, const std::vector<std::vector<std::by
     FileDescriptor fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (fd.get() < 0) io_error("create", path, errno);
     try {
-        for (const auto& frame : frames) write_all(fd.get(), frame.data(), frame.size(), path);
-        if (::close(fd.release()) != 0) io_error("write", path, errno);  // NFS and quotas report late
+        for (const auto& frame : frames)
+            write_all(fd.get(), frame.data(), frame.size(), path);
+        if (::close(fd.release()) != 0) io_error("write", path, errno); // NFS and quotas report late
     } catch (...) {
         remove_file(path);
         throw;
@@ -64,15 +65,17 @@ std::vector<std::byte> read_file(const std::string& path, std::uint64_t expected
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) io_error("read", path, errno);
     if (std::uint64_t(st.st_size) != expected_bytes)
-        throw FormatError("checkpoint store: scratch file '" + path + "' holds " + std::to_string(st.st_size) +
-                          " bytes, expected " + std::to_string(expected_bytes) + " (truncated or replaced)");
+        throw FormatError("checkpoint store: scratch file '" + path + "' holds " +
+                          std::to_string(st.st_size) + " bytes, expected " + std::to_string(expected_bytes) +
+                          " (truncated or replaced)");
     std::vector<std::byte> bytes(expected_bytes);
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::read(fd.get(), bytes.data() + done, bytes.size() - done);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) io_error("read", path, errno);
-        if (n == 0) throw FormatError("checkpoint store: scratch file '" + path + "' ended early (truncated)");
+        if (n == 0)
+            throw FormatError("checkpoint store: scratch file '" + path + "' ended early (truncated)");
         done += std::size_t(n);
     }
     return bytes;

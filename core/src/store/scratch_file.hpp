@@ -7,12 +7,12 @@
 
 namespace fwi::detail {
 
-/// Writes the frames one after another into a new file (which must not exist). On failure removes the partial file
-/// and throws ResourceError (ENOSPC, EFBIG, EACCES, ...).
+/// Writes the frames one after another into a new file (which must not exist). On failure removes the partial
+/// file and throws ResourceError (ENOSPC, EFBIG, EACCES, ...).
 void write_frames(const std::string& path, const std::vector<std::vector<std::byte>>& frames);
 
-/// Reads a whole file that must hold exactly `expected_bytes`: ResourceError if it cannot be read, FormatError if
-/// its size differs (truncated or replaced).
+/// Reads a whole file that must hold exactly `expected_bytes`: ResourceError if it cannot be read,
+/// FormatError if its size differs (truncated or replaced).
 std::vector<std::byte> read_file(const std::string& path, std::uint64_t expected_bytes);
 
 /// Removes a file if it exists; never throws.

@@ -8,14 +8,17 @@ namespace fwi::detail {
 
 WorkerPool::WorkerPool(int threads) {
     try {
-        for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
+        for (int i = 0; i < threads; ++i)
+            threads_.emplace_back([this] { run(); });
     } catch (const std::system_error& e) {
         stop_and_join();
         throw ResourceError(std::string("checkpoint store: cannot start a worker thread: ") + e.what());
     }
 }
 
-WorkerPool::~WorkerPool() { stop_and_join(); }
+WorkerPool::~WorkerPool() {
+    stop_and_join();
+}
 
 void WorkerPool::stop_and_join() noexcept {
     {

@@ -11,15 +11,15 @@
 namespace fwi::detail {
 
 class WorkerPool {
-public:
-    explicit WorkerPool(int threads);  ///< throws ResourceError if a thread cannot be started
-    ~WorkerPool();                     ///< lets running tasks finish, discards queued ones, joins
+  public:
+    explicit WorkerPool(int threads); ///< throws ResourceError if a thread cannot be started
+    ~WorkerPool();                    ///< lets running tasks finish, discards queued ones, joins
     WorkerPool(const WorkerPool&) = delete;
     WorkerPool& operator=(const WorkerPool&) = delete;
 
     void submit(std::function<void()> task);
 
-private:
+  private:
     void run();
     void stop_and_join() noexcept;
 

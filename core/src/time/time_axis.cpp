@@ -10,23 +10,27 @@
 
 namespace fwi {
 namespace {
-std::mutex& fftw_planner_mutex() {  // FFTW's planner is not thread-safe
+std::mutex& fftw_planner_mutex() { // FFTW's planner is not thread-safe
     static std::mutex m;
     return m;
 }
 } // namespace
 
 double stable_dt(const Grid2D& grid, double max_velocity_mps, double cfl_number) {
-    return cfl_number / (max_velocity_mps * std::sqrt(1.0 / (grid.dx() * grid.dx()) + 1.0 / (grid.dz() * grid.dz())));
+    return cfl_number /
+           (max_velocity_mps * std::sqrt(1.0 / (grid.dx() * grid.dx()) + 1.0 / (grid.dz() * grid.dz())));
 }
 
 TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const PropagationSettings& s) {
     if (!(s.dt_s > 0) || !std::isfinite(s.dt_s))
         throw ConfigError("time step dt_s = " + std::to_string(s.dt_s) + " must be positive and finite");
-    if (s.nt < 2) throw ConfigError("number of time samples nt = " + std::to_string(s.nt) + " must be at least 2");
-    if (s.nt > 10'000'000) throw ConfigError("number of time samples nt = " + std::to_string(s.nt) + " is absurd (> 1e7)");
+    if (s.nt < 2)
+        throw ConfigError("number of time samples nt = " + std::to_string(s.nt) + " must be at least 2");
+    if (s.nt > 10'000'000)
+        throw ConfigError("number of time samples nt = " + std::to_string(s.nt) + " is absurd (> 1e7)");
     if (!(max_velocity_mps > 0) || !std::isfinite(max_velocity_mps))
-        throw ConfigError("maximum velocity " + std::to_string(max_velocity_mps) + " m/s must be positive and finite");
+        throw ConfigError("maximum velocity " + std::to_string(max_velocity_mps) +
+                          " m/s must be positive and finite");
     if (!(s.cfl_number > 0) || s.cfl_number > 1)
         throw ConfigError("CFL number " + std::to_string(s.cfl_number) + " must be in (0, 1]");
     const double limit = stable_dt(grid, max_velocity_mps, s.cfl_number);
@@ -34,7 +38,8 @@ TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const Propa
     if (ratio * double(s.nt) > 1e8) {
         std::ostringstream m;
         m << "CFL: dt = " << s.dt_s << " s needs " << ratio << " inner steps per sample (stable dt " << limit
-          << " s at v_max " << max_velocity_mps << " m/s); " << ratio * double(s.nt) << " steps in all is impossible here";
+          << " s at v_max " << max_velocity_mps << " m/s); " << ratio * double(s.nt)
+          << " steps in all is impossible here";
         throw ConfigError(m.str());
     }
     TimeAxis t;
@@ -46,27 +51,34 @@ TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const Propa
     return t;
 }
 
-std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in, std::int64_t n_out) {
+std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in,
+                                 std::int64_t n_out) {
     if (n_in == n_out) return {in.begin(), in.end()};
     std::vector<float> out(std::size_t(rows * n_out), 0.0f);
     std::vector<double> xin(static_cast<std::size_t>(n_in)), xout(static_cast<std::size_t>(n_out));
-    std::vector<std::complex<double>> spec_in(std::size_t(n_in / 2 + 1)), spec_out(std::size_t(n_out / 2 + 1));
+    std::vector<std::complex<double>> spec_in(std::size_t(n_in / 2 + 1)),
+        spec_out(std::size_t(n_out / 2 + 1));
     fftw_plan forward, backward;
     {
         std::lock_guard lock(fftw_planner_mutex());
-        forward = fftw_plan_dft_r2c_1d(int(n_in), xin.data(), reinterpret_cast<fftw_complex*>(spec_in.data()), FFTW_ESTIMATE);
-        backward = fftw_plan_dft_c2r_1d(int(n_out), reinterpret_cast<fftw_complex*>(spec_out.data()), xout.data(), FFTW_ESTIMATE);
+        forward = fftw_plan_dft_r2c_1d(int(n_in), xin.data(), reinterpret_cast<fftw_complex*>(spec_in.data()),
+                                       FFTW_ESTIMATE);
+        backward = fftw_plan_dft_c2r_1d(int(n_out), reinterpret_cast<fftw_complex*>(spec_out.data()),
+                                        xout.data(), FFTW_ESTIMATE);
     }
     // Keep the bins strictly below the Nyquist frequency of the shorter length.
     const std::int64_t keep = (std::min(n_in, n_out) - 1) / 2 + 1;
     const double scale = 1.0 / double(n_in);
     for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t i = 0; i < n_in; ++i) xin[std::size_t(i)] = in[std::size_t(r * n_in + i)];
+        for (std::int64_t i = 0; i < n_in; ++i)
+            xin[std::size_t(i)] = in[std::size_t(r * n_in + i)];
         fftw_execute(forward);
         std::fill(spec_out.begin(), spec_out.end(), std::complex<double>(0));
-        for (std::int64_t k = 0; k < keep; ++k) spec_out[std::size_t(k)] = spec_in[std::size_t(k)];
+        for (std::int64_t k = 0; k < keep; ++k)
+            spec_out[std::size_t(k)] = spec_in[std::size_t(k)];
         fftw_execute(backward);
-        for (std::int64_t i = 0; i < n_out; ++i) out[std::size_t(r * n_out + i)] = float(xout[std::size_t(i)] * scale);
+        for (std::int64_t i = 0; i < n_out; ++i)
+            out[std::size_t(r * n_out + i)] = float(xout[std::size_t(i)] * scale);
     }
     {
         std::lock_guard lock(fftw_planner_mutex());
@@ -76,14 +88,16 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
     return out;
 }
 
-std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz, double min_cells) {
+std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz,
+                               double min_cells) {
     const double wavelength = min_velocity_mps / freq_hz;
     const double cells = wavelength / std::max(grid.dx(), grid.dz());
     if (cells >= min_cells) return {};
     std::ostringstream m;
     m.precision(3);
-    m << "dispersion: the shortest wavelength (" << wavelength << " m at " << freq_hz << " Hz, " << min_velocity_mps
-      << " m/s) spans only " << cells << " cells (< " << min_cells << "); reduce the frequency or the spacing";
+    m << "dispersion: the shortest wavelength (" << wavelength << " m at " << freq_hz << " Hz, "
+      << min_velocity_mps << " m/s) spans only " << cells << " cells (< " << min_cells
+      << "); reduce the frequency or the spacing";
     return m.str();
 }
 

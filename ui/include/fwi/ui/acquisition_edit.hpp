@@ -1,10 +1,10 @@
 #pragma once
-// Pure edits of an Acquisition as the GUI offers them (no Qt, testable): every function returns a new value and
-// throws fwi::ConfigError with a message for the user when the edit is impossible.
+// Pure edits of an Acquisition as the GUI offers them (no Qt, testable): every function returns a new value
+// and throws fwi::ConfigError with a message for the user when the edit is impossible.
 //
-// What the user edits: the sources (one per shot) and the receivers of the active shot. When every shot records the
-// same receivers (the usual fixed spread, receivers_shared()), a receiver edit applies to every shot so the spread
-// stays shared; a new source gets a shot recorded by that spread.
+// What the user edits: the sources (one per shot) and the receivers of the active shot. When every shot
+// records the same receivers (the usual fixed spread, receivers_shared()), a receiver edit applies to every
+// shot so the spread stays shared; a new source gets a shot recorded by that spread.
 #include "fwi/acquisition.hpp"
 #include "fwi/grid.hpp"
 
@@ -18,7 +18,7 @@ enum class PointKind { Source, Receiver };
 
 struct PointRef {
     PointKind kind = PointKind::Receiver;
-    int index = 0;  ///< shot index for sources; receiver index within the active shot for receivers
+    int index = 0; ///< shot index for sources; receiver index within the active shot for receivers
     auto operator<=>(const PointRef&) const = default;
 };
 
@@ -33,14 +33,16 @@ std::vector<Point2D> sources_of(const Acquisition& acq);
 std::vector<Point2D> receivers_of(const Acquisition& acq, int shot);
 std::vector<Point2D> points_of(const Acquisition& acq, PointKind kind, int shot);
 
-/// Adds a source (a new shot recorded by the shared receivers, or by none) or a receiver (of every shot when shared,
-/// else of `shot`). A receiver needs a shot: ConfigError without any. Points outside `grid` throw ConfigError.
+/// Adds a source (a new shot recorded by the shared receivers, or by none) or a receiver (of every shot when
+/// shared, else of `shot`). A receiver needs a shot: ConfigError without any. Points outside `grid` throw
+/// ConfigError.
 Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKind kind, Point2D p, int shot);
 Acquisition with_point_moved(const Acquisition& acq, const Grid2D& grid, PointRef ref, Point2D p, int shot);
 /// Deleting a source deletes its shot. Unknown references throw ConfigError.
 Acquisition with_points_deleted(const Acquisition& acq, std::vector<PointRef> refs, int shot);
-/// `count` receivers evenly from `from` to `to` (count >= 1; both ends inside), appended like with_point_added.
-Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to, int count,
-                               int shot);
+/// `count` receivers evenly from `from` to `to` (count >= 1; both ends inside), appended like
+/// with_point_added.
+Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to,
+                               int count, int shot);
 
 } // namespace fwi::ui

@@ -1,6 +1,6 @@
 #pragma once
-// The acquisition as a table (sources, then the active shot's receivers; x and z editable), with the active-shot
-// selector and the receiver-line dialog. Like ModelView it only requests edits.
+// The acquisition as a table (sources, then the active shot's receivers; x and z editable), with the
+// active-shot selector and the receiver-line dialog. Like ModelView it only requests edits.
 #include "fwi/acquisition.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
 
@@ -20,7 +20,7 @@ namespace fwi::ui {
 
 class AcquisitionTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { KindColumn, IndexColumn, XColumn, ZColumn, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -36,19 +36,19 @@ public:
     /// Editing x or z requests a move; the table changes only when the document does.
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
 
-signals:
+  signals:
     void move_requested(fwi::ui::PointRef ref, fwi::Point2D position);
     void refused(const QString& message);
 
-private:
+  private:
     std::vector<Point2D> sources_, receivers_;
 };
 
-/// "Add a line of receivers": validated on OK (count >= 1, both ends given); refusal shows a message and keeps the
-/// dialog open.
+/// "Add a line of receivers": validated on OK (count >= 1, both ends given); refusal shows a message and
+/// keeps the dialog open.
 class ReceiverLineDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit ReceiverLineDialog(QWidget* parent = nullptr);
     void set_values(int count, Point2D from, Point2D to);
     int count() const;
@@ -60,7 +60,7 @@ public:
     QString validation_error() const;
     void accept() override;
 
-private:
+  private:
     Grid2D grid_;
     QSpinBox* count_;
     QDoubleSpinBox *x0_, *z0_, *x1_, *z1_;
@@ -68,7 +68,7 @@ private:
 
 class AcquisitionPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit AcquisitionPanel(QWidget* parent = nullptr);
     AcquisitionTableModel* table_model() const;
     QTableView* table_view() const;
@@ -76,13 +76,13 @@ public:
     void set_selection(const std::vector<PointRef>& refs);
     std::vector<PointRef> selection() const;
 
-signals:
+  signals:
     void active_shot_requested(int shot);
     void selection_changed();
     void delete_requested(std::vector<fwi::ui::PointRef> refs);
     void add_line_clicked();
 
-private:
+  private:
     AcquisitionTableModel* model_;
     QTableView* view_;
     QSpinBox* shot_;

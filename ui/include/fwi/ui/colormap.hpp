@@ -1,6 +1,6 @@
 #pragma once
-// Colour maps for the image views: perceptual (viridis) for velocities and gradients' magnitudes, diverging (seismic)
-// for signed fields such as wavefields, gathers and gradients, grey for print.
+// Colour maps for the image views: perceptual (viridis) for velocities and gradients' magnitudes, diverging
+// (seismic) for signed fields such as wavefields, gathers and gradients, grey for print.
 #include <QColor>
 #include <QString>
 #include <QStringList>
@@ -11,7 +11,7 @@ namespace fwi::ui {
 
 enum class Colormap { Viridis, Seismic, Gray, Rainbow };
 
-QStringList colormap_names();  ///< in enum order
+QStringList colormap_names(); ///< in enum order
 QString colormap_name(Colormap c);
 /// Unknown names give Viridis.
 Colormap colormap_from_name(const QString& name);

@@ -1,7 +1,7 @@
 #pragma once
 // The GUI's calls into the engine, each packaged as a JobWork for JobRunner. A job works on COPIES of what it
-// needs (taken on the GUI thread when it is made), so the user may keep editing while it runs; its results reach the
-// GUI thread through `apply`, called only when the job succeeds.
+// needs (taken on the GUI thread when it is made), so the user may keep editing while it runs; its results
+// reach the GUI thread through `apply`, called only when the job succeeds.
 #include "fwi/gradient_engine.hpp"
 #include "fwi/inversion.hpp"
 #include "fwi/project.hpp"
@@ -16,8 +16,8 @@ namespace fwi::ui {
 
 struct ForwardOutput {
     std::vector<Gather> gathers;
-    std::int64_t inner_steps = 0;  ///< per shot
-    std::int64_t cells = 0;        ///< padded cells per step (for throughput)
+    std::int64_t inner_steps = 0; ///< per shot
+    std::int64_t cells = 0;       ///< padded cells per step (for throughput)
     double seconds = 0;
 };
 
@@ -33,24 +33,26 @@ struct GradientOutput {
 };
 
 /// The misfit gradient at the project's working model (current, else initial), against its observed data.
-JobWork gradient_job(const Project& project, const std::string& backend, std::function<void(GradientOutput)> apply);
+JobWork gradient_job(const Project& project, const std::string& backend,
+                     std::function<void(GradientOutput)> apply);
 
 struct InversionOutput {
-    std::vector<IterationRecord> history;  ///< this run's completed records (iteration 0 = the starting model)
-    OptimizerState state;                  ///< after the last completed iteration: resume from here (empty: none)
-    StopReason reason = StopReason::None;  ///< Cancelled when stopped early (the records are still consistent)
+    std::vector<IterationRecord> history; ///< this run's completed records (iteration 0 = the starting model)
+    OptimizerState state; ///< after the last completed iteration: resume from here (empty: none)
+    StopReason reason = StopReason::None; ///< Cancelled when stopped early (the records are still consistent)
     int evaluations = 0;
     double seconds = 0;
     std::string warnings;
 };
 using IterationRecordPtr = std::shared_ptr<const IterationRecord>;
 
-/// fwi::run_inversion of the project as inversion_setup() describes it (its inversion settings, fresh from the
-/// initial model). `on_record` gets every completed iteration live on the GUI thread. On cancel the job stops
-/// early (JobContext::stopped_early) and `apply` still gets the iterations completed so far, with the matching
-/// optimizer state, so that the project stays consistent at the last completed iteration.
+/// fwi::run_inversion of the project as inversion_setup() describes it (its inversion settings, fresh from
+/// the initial model). `on_record` gets every completed iteration live on the GUI thread. On cancel the job
+/// stops early (JobContext::stopped_early) and `apply` still gets the iterations completed so far, with the
+/// matching optimizer state, so that the project stays consistent at the last completed iteration.
 JobWork inversion_job(const Project& project, const std::string& backend,
-                      std::function<void(IterationRecordPtr)> on_record, std::function<void(InversionOutput)> apply);
+                      std::function<void(IterationRecordPtr)> on_record,
+                      std::function<void(InversionOutput)> apply);
 
 /// "cpu", plus "cuda" when built and a device is present.
 std::vector<std::string> backends();

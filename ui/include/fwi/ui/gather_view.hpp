@@ -16,7 +16,7 @@ class ImageView;
 
 class GatherView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit GatherView(QWidget* parent = nullptr);
     /// Observed and modelled gathers of every shot (either list may be empty).
     void set_gathers(std::vector<Gather> observed, std::vector<Gather> modelled);
@@ -26,13 +26,13 @@ public:
     ImageView* modelled_view() const;
     ImageView* residual_view() const;
 
-signals:
+  signals:
     void cursor_info(const QString& text);
 
-protected:
+  protected:
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     void refresh();
     std::vector<Gather> observed_, modelled_;
     QSpinBox* shot_;

@@ -1,7 +1,7 @@
 #pragma once
-// A 2D array shown as an image in model coordinates: colour map, colour bar, axes in metres, zoom (wheel) and pan
-// (middle drag, or left drag where a subclass does not use the left button), and a cursor readout.
-// Data layout as everywhere: row-major (z, x), x fast.
+// A 2D array shown as an image in model coordinates: colour map, colour bar, axes in metres, zoom (wheel) and
+// pan (middle drag, or left drag where a subclass does not use the left button), and a cursor readout. Data
+// layout as everywhere: row-major (z, x), x fast.
 #include "fwi/ui/colormap.hpp"
 #include "fwi/ui/view_transform.hpp"
 #include "fwi/ui/vtk_widget.hpp"
@@ -18,17 +18,18 @@ class QMouseEvent;
 
 namespace fwi::ui {
 
-/// How the colour range follows the data: fixed, the data's min..max, or symmetric about zero at a high percentile of
-/// |value| (for wavefields, whose peaks would otherwise wash out the rest).
+/// How the colour range follows the data: fixed, the data's min..max, or symmetric about zero at a high
+/// percentile of |value| (for wavefields, whose peaks would otherwise wash out the rest).
 enum class RangeMode { Fixed, MinMax, Symmetric };
 
 class ImageView : public VtkWidget {
     Q_OBJECT
-public:
+  public:
     explicit ImageView(QWidget* parent = nullptr);
     ~ImageView() override;
 
-    /// Copies `values` (rows * cols, x fast). spacing_x/z in the axes' units; the first cell centre sits at origin.
+    /// Copies `values` (rows * cols, x fast). spacing_x/z in the axes' units; the first cell centre sits at
+    /// origin.
     void set_image(std::span<const float> values, std::int64_t rows, std::int64_t cols, double spacing_z,
                    double spacing_x, double origin_z = 0, double origin_x = 0);
     bool has_image() const;
@@ -49,8 +50,8 @@ public:
     /// Small views: narrower margins and, optionally, no colour bar.
     void set_colorbar_visible(bool visible);
     void set_compact(bool compact);
-    /// Axis labels and the cursor readout show coordinate * scale (default 1): lets a gather be drawn square while its
-    /// axes read receiver number and seconds.
+    /// Axis labels and the cursor readout show coordinate * scale (default 1): lets a gather be drawn square
+    /// while its axes read receiver number and seconds.
     void set_label_scale(double x_scale, double z_scale);
 
     const ViewTransform& view_transform() const;
@@ -61,13 +62,13 @@ public:
     void reset_view();
     void zoom_by(double factor, QPointF anchor_px);
 
-signals:
-    /// Cursor position in label units (model coordinates times the label scale) and the value there; inside is
-    /// false off the image.
+  signals:
+    /// Cursor position in label units (model coordinates times the label scale) and the value there; inside
+    /// is false off the image.
     void cursor_moved(double x, double z, double value, bool inside);
     void view_changed();
 
-protected:
+  protected:
     void prepare_render(int width_px, int height_px) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
@@ -85,7 +86,7 @@ protected:
     /// Extent of the image in model coordinates (cell edges): x0, x1, z0, z1.
     std::array<double, 4> image_bounds() const;
 
-private:
+  private:
     void update_range();
     void update_axes();
     void fit_if_automatic();

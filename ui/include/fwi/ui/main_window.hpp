@@ -1,7 +1,8 @@
 #pragma once
-// The FWI Studio main window: the model view in the centre; dockable panels for the acquisition table, the settings
-// (with the live prediction), the live views (wavefield, gradient, gathers) and the live plots; menus, toolbar,
-// shortcuts, recent projects, autosave and a status bar naming the compute device and the memory in use.
+// The FWI Studio main window: the model view in the centre; dockable panels for the acquisition table, the
+// settings (with the live prediction), the live views (wavefield, gradient, gathers) and the live plots;
+// menus, toolbar, shortcuts, recent projects, autosave and a status bar naming the compute device and the
+// memory in use.
 #include "fwi/project.hpp"
 #include "fwi/ui/job_runner.hpp"
 
@@ -21,7 +22,7 @@ class SettingsPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -47,9 +48,9 @@ public:
     /// Jobs (false when one is already running or the project lacks what the job needs).
     bool run_forward();
     bool run_gradient();
-    /// Run › Invert: the project's inversion from its initial model; the model view and the misfit plot follow each
-    /// iteration. Success or cancel stores the completed iterations as one undoable edit (cancel: up to the last
-    /// completed iteration, with its optimizer state).
+    /// Run › Invert: the project's inversion from its initial model; the model view and the misfit plot
+    /// follow each iteration. Success or cancel stores the completed iterations as one undoable edit (cancel:
+    /// up to the last completed iteration, with its optimizer state).
     bool run_invert();
     /// Which model the central view shows: "true", "initial" or "current" (the default, falling back as the
     /// document's display_model()).
@@ -57,10 +58,10 @@ public:
     QString status_device_text() const;
     QString status_memory_text() const;
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void build_views();
     void build_actions();
     void build_menus_and_toolbar();
@@ -75,8 +76,8 @@ private:
     void show_stored_results();
     void log(const QString& text);
     void show_iteration(const IterationRecord& record);
-    bool start_job(const QString& name, std::int64_t expected_steps, double predicted_s, std::int64_t inner_steps,
-                   JobWork work);
+    bool start_job(const QString& name, std::int64_t expected_steps, double predicted_s,
+                   std::int64_t inner_steps, JobWork work);
     struct Impl;
     std::unique_ptr<Impl> d_;
 };

@@ -1,6 +1,7 @@
 #pragma once
-// The one place the GUI tells the user that something was refused or failed. Messages are also recorded so that
-// tests (and the status bar) can read the last one; tests switch the modal box off with set_message_boxes(false).
+// The one place the GUI tells the user that something was refused or failed. Messages are also recorded so
+// that tests (and the status bar) can read the last one; tests switch the modal box off with
+// set_message_boxes(false).
 #include <QString>
 
 class QWidget;

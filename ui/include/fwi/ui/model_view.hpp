@@ -1,8 +1,9 @@
 #pragma once
 // The velocity model with its acquisition drawn on top (receivers: triangles, sources: stars) and the editing
-// gestures: click to add a receiver or a source, drag a point to move it, click or rubber-band to select, Delete to
-// remove, drag to lay a line of n receivers. The view only *requests* edits (signals); the owner applies them to the
-// ProjectDocument, which refuses impossible ones. Points outside the model are refused here already, with refused().
+// gestures: click to add a receiver or a source, drag a point to move it, click or rubber-band to select,
+// Delete to remove, drag to lay a line of n receivers. The view only *requests* edits (signals); the owner
+// applies them to the ProjectDocument, which refuses impossible ones. Points outside the model are refused
+// here already, with refused().
 #include "fwi/acquisition.hpp"
 #include "fwi/model.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
@@ -17,7 +18,7 @@ enum class EditMode { Select, AddReceiver, AddSource, ReceiverLine };
 
 class ModelView : public ImageView {
     Q_OBJECT
-public:
+  public:
     explicit ModelView(QWidget* parent = nullptr);
     ~ModelView() override;
 
@@ -37,7 +38,7 @@ public:
     /// The point under widget pixel `px` within a few pixels, if any.
     bool hit_test(QPointF px, PointRef& ref) const;
 
-signals:
+  signals:
     void add_requested(fwi::ui::PointKind kind, fwi::Point2D position);
     void move_requested(fwi::ui::PointRef ref, fwi::Point2D position);
     void delete_requested(std::vector<fwi::ui::PointRef> refs);
@@ -46,14 +47,14 @@ signals:
     void selection_changed();
     void edit_mode_changed(fwi::ui::EditMode mode);
 
-protected:
+  protected:
     bool left_press(QPointF px, Qt::KeyboardModifiers mods) override;
     bool left_drag(QPointF px, Qt::KeyboardModifiers mods) override;
     bool left_release(QPointF px, Qt::KeyboardModifiers mods) override;
     void keyPressEvent(QKeyEvent* event) override;
     void update_overlays() override;
 
-private:
+  private:
     Point2D to_point(QPointF px) const;
     struct Impl;
     std::unique_ptr<Impl> d_;

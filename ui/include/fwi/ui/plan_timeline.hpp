@@ -1,6 +1,7 @@
 #pragma once
-// The timeline a checkpoint plan WOULD produce (schedule.hpp's actions replayed with step costs), drawn under the
-// live timeline before and during a gradient run so the user can compare plan and reality. Pure; no engine.
+// The timeline a checkpoint plan WOULD produce (schedule.hpp's actions replayed with step costs), drawn under
+// the live timeline before and during a gradient run so the user can compare plan and reality. Pure; no
+// engine.
 #include "fwi/events.hpp"
 #include "fwi/schedule.hpp"
 
@@ -10,8 +11,8 @@
 namespace fwi::ui {
 
 struct TimelineMark {
-    EventType type = EventType::ForwardStep;  ///< ForwardStep, Recompute, AdjointStep, Store or Load
-    double time_s = 0;                        ///< predicted wall time at the end of the step / action
+    EventType type = EventType::ForwardStep; ///< ForwardStep, Recompute, AdjointStep, Store or Load
+    double time_s = 0;                       ///< predicted wall time at the end of the step / action
     std::int64_t step = 0;
 };
 

@@ -1,6 +1,6 @@
 #pragma once
-// Line and point plots drawn with VTK's vtkChartXY inside the same QOpenGLWidget scheme as the image views. Series
-// are appended to live (the redraw is coalesced to the next paint) and any plot's data exports as CSV.
+// Line and point plots drawn with VTK's vtkChartXY inside the same QOpenGLWidget scheme as the image views.
+// Series are appended to live (the redraw is coalesced to the next paint) and any plot's data exports as CSV.
 #include "fwi/ui/vtk_widget.hpp"
 
 #include <QColor>
@@ -15,12 +15,13 @@ enum class SeriesStyle { Line, Points };
 
 class PlotView : public VtkWidget {
     Q_OBJECT
-public:
+  public:
     PlotView(const QString& title, const QString& x_title, const QString& y_title, QWidget* parent = nullptr);
     ~PlotView() override;
 
     /// Returns the series id.
-    int add_series(const QString& name, QColor color, SeriesStyle style = SeriesStyle::Line, float width = 2.0f);
+    int add_series(const QString& name, QColor color, SeriesStyle style = SeriesStyle::Line,
+                   float width = 2.0f);
     int series_count() const;
     QString series_name(int id) const;
     /// The id of the series with this name, or -1.
@@ -38,11 +39,11 @@ public:
     bool export_csv(const QString& path) const;
     QString title() const;
 
-protected:
+  protected:
     void prepare_render(int width_px, int height_px) override;
-    void add_context_actions(QMenu* menu) override;  ///< "Save data as CSV…"
+    void add_context_actions(QMenu* menu) override; ///< "Save data as CSV…"
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> d_;
 };

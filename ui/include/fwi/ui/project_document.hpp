@@ -1,7 +1,8 @@
 #pragma once
-// The open project as the GUI holds it: one fwi::Project (experiment + results), its file path, an undo stack of edits and the dirty flag
-// (dirty = the undo stack is not at its clean index). Every edit goes through a QUndoCommand so Edit > Undo works for
-// acquisition, settings and model results alike; views listen to changed(parts) and never edit the value directly.
+// The open project as the GUI holds it: one fwi::Project (experiment + results), its file path, an undo stack
+// of edits and the dirty flag (dirty = the undo stack is not at its clean index). Every edit goes through a
+// QUndoCommand so Edit > Undo works for acquisition, settings and model results alike; views listen to
+// changed(parts) and never edit the value directly.
 #include "fwi/optimizer.hpp"
 #include "fwi/project.hpp"
 #include "fwi/settings.hpp"
@@ -17,14 +18,14 @@ namespace fwi::ui {
 
 class ProjectDocument : public QObject {
     Q_OBJECT
-public:
+  public:
     enum Part {
-        ModelPart = 1,        ///< true / initial / current models
+        ModelPart = 1, ///< true / initial / current models
         AcquisitionPart = 2,
         PropagationPart = 4,
         GradientPart = 8,
         InversionPart = 16,
-        ResultsPart = 32,     ///< observed data, gradient, misfit, history
+        ResultsPart = 32, ///< observed data, gradient, misfit, history
         AllParts = 63
     };
 
@@ -59,25 +60,23 @@ public:
     /// The last gradient and misfit (one undo step).
     void edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text);
     void edit_history(std::vector<IterationRecord> history, const QString& text);
-    /// An inversion's outcome as one undo step: `history` replaces the project's, the current model, gradient and
-    /// misfit come from its records (fwi::apply_record, as the CLI saves them), and `optimizer_state` is what a
-    /// resume continues from. Nothing happens for an empty history.
+    /// An inversion's outcome as one undo step: `history` replaces the project's, the current model, gradient
+    /// and misfit come from its records (fwi::apply_record, as the CLI saves them), and `optimizer_state` is
+    /// what a resume continues from. Nothing happens for an empty history.
     void edit_inversion_result(std::vector<IterationRecord> history, OptimizerState optimizer_state,
                                const QString& text);
 
-signals:
+  signals:
     void changed(int parts);
     void dirty_changed(bool dirty);
     void path_changed(const QString& path);
     void active_shot_changed(int shot);
 
-private:
-    template <class T>
-    friend class PartCommand;
+  private:
+    template <class T> friend class PartCommand;
     Project& mutable_project();
     void notify(int parts);
-    template <class T, class Access>
-    void push_edit(Access access, T value, int part, const QString& text);
+    template <class T, class Access> void push_edit(Access access, T value, int part, const QString& text);
     struct Impl;
     std::unique_ptr<Impl> d_;
 };

@@ -1,14 +1,14 @@
 #pragma once
-// The live "predicted time and peak memory" of the settings panel: the ONE adapter between the GUI and the core
-// performance model (fwi/run_plan.hpp, fwi/performance_model.hpp). The numbers are the executor's own: step costs
-// measured by fwi::measure_step_costs on a Simulation of the project, the codec's estimate from fwi::estimate_codec
-// with slots sized pessimistically (fwi::with_codec, as resolve_plan does), the request from
-// fwi::make_plan_request, then fwi::predict of the chosen schedule's plan ("auto": fwi::choose_auto).
+// The live "predicted time and peak memory" of the settings panel: the ONE adapter between the GUI and the
+// core performance model (fwi/run_plan.hpp, fwi/performance_model.hpp). The numbers are the executor's own:
+// step costs measured by fwi::measure_step_costs on a Simulation of the project, the codec's estimate from
+// fwi::estimate_codec with slots sized pessimistically (fwi::with_codec, as resolve_plan does), the request
+// from fwi::make_plan_request, then fwi::predict of the chosen schedule's plan ("auto": fwi::choose_auto).
 //
 // Measuring runs a few propagator steps and a few codec passes, so it is done once per (padded grid, order,
-// backend) and once per (codec, padded grid) and cached for the whole process. predict() never measures: without
-// the measurement it says so (calibrating = true) and the caller runs measure() off the GUI thread, add()s the
-// result and predicts again. predict_now() measures in place (tests, scripts).
+// backend) and once per (codec, padded grid) and cached for the whole process. predict() never measures:
+// without the measurement it says so (calibrating = true) and the caller runs measure() off the GUI thread,
+// add()s the result and predicts again. predict_now() measures in place (tests, scripts).
 #include "fwi/performance_model.hpp"
 #include "fwi/settings.hpp"
 
@@ -21,15 +21,15 @@
 namespace fwi::ui {
 
 struct RunPrediction {
-    bool ok = false;                   ///< a prediction exists (valid settings, costs measured, a plan chosen)
-    bool calibrating = false;          ///< !ok only because this machine's costs are not measured yet
-    QString error;                     ///< why there is no prediction, when !ok (for auto: the ResourceError text)
-    std::int64_t inner_steps = 0;      ///< per shot
+    bool ok = false;              ///< a prediction exists (valid settings, costs measured, a plan chosen)
+    bool calibrating = false;     ///< !ok only because this machine's costs are not measured yet
+    QString error;                ///< why there is no prediction, when !ok (for auto: the ResourceError text)
+    std::int64_t inner_steps = 0; ///< per shot
     int step_ratio = 1;
     std::int64_t shots = 0;
-    double forward_seconds = 0;        ///< modelling every shot once: shots x inner steps x measured forward step
-    double gradient_seconds = 0;       ///< one gradient over every shot (shots run one after the other)
-    std::uint64_t peak_bytes = 0;      ///< per shot: RAM tier (tier 0), states + snapshots, stored size
+    double forward_seconds = 0;   ///< modelling every shot once: shots x inner steps x measured forward step
+    double gradient_seconds = 0;  ///< one gradient over every shot (shots run one after the other)
+    std::uint64_t peak_bytes = 0; ///< per shot: RAM tier (tier 0), states + snapshots, stored size
     std::uint64_t disk_peak_bytes = 0; ///< per shot: disk tier (tier 1), 0 without one
     std::uint64_t budget_bytes = 0;    ///< the settings' budgets (0 = unlimited)
     std::uint64_t disk_budget_bytes = 0;
@@ -46,20 +46,20 @@ struct RunPrediction {
 };
 
 class RunPredictor {
-public:
+  public:
     /// Backend whose costs are measured and predicted ("auto", "cpu", "cuda").
     void set_backend(const std::string& backend);
     const std::string& backend() const { return backend_; }
 
-    /// Never measures and never throws: impossible settings give ok = false and the reason; costs not measured
-    /// yet give ok = false, calibrating = true.
+    /// Never measures and never throws: impossible settings give ok = false and the reason; costs not
+    /// measured yet give ok = false, calibrating = true.
     RunPrediction predict(const Experiment& experiment) const;
     /// predict(), measuring first when needed (blocks for the measurement).
     RunPrediction predict_now(const Experiment& experiment);
 
     /// What predict() needs measured for `experiment` and is not in the cache yet.
     struct Measurement {
-        std::string step_key, codec_key;  ///< empty: already cached
+        std::string step_key, codec_key; ///< empty: already cached
         StepCosts costs;
         CodecEstimate codec;
     };
@@ -71,7 +71,7 @@ public:
     /// The measured step costs predict() uses for `experiment` (no codec), if cached.
     bool cached_costs(const Experiment& experiment, StepCosts& out) const;
 
-private:
+  private:
     std::string backend_ = "auto";
 };
 

@@ -1,7 +1,8 @@
 #pragma once
-// A scripted tour of the main window that saves what the user sees as PNGs, for docs/gui.md (scripts/screenshots.sh
-// runs `fwi-studio --screenshots DIR` under Xvfb). Drives the real GUI: opens the toy demo, runs the forward model and
-// the gradient, edits the acquisition, and grabs the window and the views after each step.
+// A scripted tour of the main window that saves what the user sees as PNGs, for docs/gui.md
+// (scripts/screenshots.sh runs `fwi-studio --screenshots DIR` under Xvfb). Drives the real GUI: opens the toy
+// demo, runs the forward model and the gradient, edits the acquisition, and grabs the window and the views
+// after each step.
 #include <QString>
 
 namespace fwi::ui {

@@ -1,9 +1,10 @@
 #pragma once
 // Propagation, gradient and inversion settings, edited in place. Every change is validated as a whole value
-// (cross-field rules, the codec and schedule specs, the CFL time axis) before it becomes one undoable edit of the
-// ProjectDocument; refused input shows a message and the fields return to the document's values. Below the forms,
-// a live prediction (time, peak memory, fits the budget, the plan table) from RunPredictor follows every change; the
-// costs it needs are measured once on a worker thread (the panel says "measuring" meanwhile).
+// (cross-field rules, the codec and schedule specs, the CFL time axis) before it becomes one undoable edit of
+// the ProjectDocument; refused input shows a message and the fields return to the document's values. Below
+// the forms, a live prediction (time, peak memory, fits the budget, the plan table) from RunPredictor follows
+// every change; the costs it needs are measured once on a worker thread (the panel says "measuring"
+// meanwhile).
 #include "fwi/settings.hpp"
 #include "fwi/ui/run_predictor.hpp"
 
@@ -22,7 +23,7 @@ class ProjectDocument;
 
 class SettingsPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit SettingsPanel(ProjectDocument* doc, QWidget* parent = nullptr);
     RunPredictor& predictor();
     const RunPrediction& prediction() const;
@@ -38,16 +39,16 @@ public:
     QString read_gradient(GradientSettings& out) const;
     QString read_inversion(InversionSettings& out) const;
 
-public slots:
+  public slots:
     /// Recomputes the prediction (e.g. after the throughput was calibrated).
     void update_prediction();
 
-signals:
+  signals:
     void prediction_changed(const fwi::ui::RunPrediction& prediction);
     /// A cost measurement ended (the prediction was updated just before).
     void calibrated();
 
-private:
+  private:
     void load();
     void commit_propagation();
     void commit_gradient();
@@ -63,7 +64,7 @@ private:
     RunPrediction prediction_;
     bool loading_ = false;
     bool calibration_running_ = false;
-    QString calibration_error_;  ///< the last measurement failed: shown until the settings change
+    QString calibration_error_; ///< the last measurement failed: shown until the settings change
     // propagation
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
     QComboBox* order_;

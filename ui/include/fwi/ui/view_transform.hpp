@@ -1,9 +1,9 @@
 #pragma once
-// The mapping between widget pixels and model metres used by every image view. Pure arithmetic (no Qt, no VTK) so
-// that tests can check it exactly. Widget pixels: x right, y down, origin at the widget's top-left corner, logical
-// (device-independent) pixels; pixel (px, py) means the point px, py (pixel centres are at +0.5). Model metres: x right,
-// z down, origin at the model's top-left cell centre (acquisition.hpp). Both axes have the same scale (square cells
-// look square).
+// The mapping between widget pixels and model metres used by every image view. Pure arithmetic (no Qt, no
+// VTK) so that tests can check it exactly. Widget pixels: x right, y down, origin at the widget's top-left
+// corner, logical (device-independent) pixels; pixel (px, py) means the point px, py (pixel centres are at
+// +0.5). Model metres: x right, z down, origin at the model's top-left cell centre (acquisition.hpp). Both
+// axes have the same scale (square cells look square).
 #include <algorithm>
 
 namespace fwi::ui {
@@ -19,9 +19,9 @@ struct PixelPoint {
 };
 
 struct ViewTransform {
-    double centre_x_m = 0;         ///< the model point at the widget's centre
+    double centre_x_m = 0; ///< the model point at the widget's centre
     double centre_z_m = 0;
-    double metres_per_pixel = 1;   ///< > 0
+    double metres_per_pixel = 1; ///< > 0
     int width_px = 1;
     int height_px = 1;
 
@@ -53,7 +53,8 @@ struct ViewMargins {
     int left = 0, top = 0, right = 0, bottom = 0;
 };
 
-/// The transform that shows the box [x0, x1] x [z0, z1] (metres) as large as possible inside the widget less the margins.
+/// The transform that shows the box [x0, x1] x [z0, z1] (metres) as large as possible inside the widget less
+/// the margins.
 inline ViewTransform fit_box(double x0_m, double x1_m, double z0_m, double z1_m, int width_px, int height_px,
                              ViewMargins margins) {
     ViewTransform t;
