@@ -66,11 +66,11 @@ void add_invert_command(CommandRegistry& r) {
     struct Options {
         std::string project, png, report, backend = "auto";
         std::vector<int> iterations;
-        int batch = 0, shots_per_iteration = 0;
+        int batch = 0, shots_per_iteration = 0, memory = 5;
         std::vector<double> stages;
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
-        double min_offset = 0, max_offset = 0, end_taper = 0;
+        double min_offset = 0, max_offset = 0, end_taper = 0, illumination_epsilon = 0.01;
         bool illumination = false, resume = false;
         std::uint64_t seed = 1;
     };
@@ -93,12 +93,16 @@ void add_invert_command(CommandRegistry& r) {
         ->check(CLI::Range(0, 1000000));
     cmd->add_option("--seed", o->seed, "seed of the random shot subsets");
     cmd->add_option("--optimizer", o->optimizer, "lbfgs | cg | gd (default: the project's)");
+    cmd->add_option("--memory", o->memory, "L-BFGS correction pairs kept")->check(CLI::Range(1, 1000));
     cmd->add_option("--misfit", o->misfit, "l2 | normalized (default: the project's)");
     cmd->add_option("--vmin", o->vmin, "lower velocity bound (m/s; default: the project's)");
     cmd->add_option("--vmax", o->vmax, "upper velocity bound (m/s; default: the project's)");
     cmd->add_option("--smooth", o->smooth_m, "gradient smoothing length (m, Gaussian sigma)")
         ->check(CLI::Range(0.0, 1e6));
     cmd->add_flag("--illumination", o->illumination, "precondition with the source illumination");
+    cmd->add_option("--illumination-epsilon", o->illumination_epsilon,
+                    "illumination stabilisation, relative to the maximum (D = 1 / (E / max E + eps))")
+        ->check(CLI::Range(1e-9, 1e9));
     cmd->add_option("--water-velocity", o->water_velocity,
                     "fix cells of the initial model at or below this velocity (m/s)");
     cmd->add_option("--water-depth", o->water_depth, "fix cells shallower than this (m)");
@@ -153,6 +157,9 @@ void add_invert_command(CommandRegistry& r) {
             setup.objective.preconditioner.smoothing_x_m = setup.objective.preconditioner.smoothing_z_m =
                 smooth;
             setup.objective.illumination = pick("--illumination", "illumination", o->illumination);
+            setup.objective.preconditioner.illumination_epsilon =
+                pick("--illumination-epsilon", "illumination_epsilon", o->illumination_epsilon);
+            setup.optimizer.memory = pick("--memory", "memory", o->memory);
             setup.objective.mask = {pick("--water-depth", "water_depth_m", o->water_depth),
                                     pick("--water-velocity", "water_velocity_mps", o->water_velocity),
                                     pick("--source-radius", "source_radius_m", o->source_radius)};
@@ -170,6 +177,8 @@ void add_invert_command(CommandRegistry& r) {
                                {"seed", setup.objective.seed},
                                {"smooth_m", smooth},
                                {"illumination", setup.objective.illumination},
+                               {"illumination_epsilon", setup.objective.preconditioner.illumination_epsilon},
+                               {"memory", setup.optimizer.memory},
                                {"water_depth_m", setup.objective.mask.water_depth_m},
                                {"water_velocity_mps", setup.objective.mask.water_velocity_mps},
                                {"source_radius_m", setup.objective.mask.source_radius_m}}

@@ -44,7 +44,8 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")
         ->check(CLI::IsMember({"auto", "m/s", "km/s"}));
     cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");
-    cmd->add_option("--resample", o->resample_m, "resample the models to this spacing (m)");
+    cmd->add_option("--resample", o->resample_m,
+                    "resample the models to this spacing (m; averaged over the new cells when coarser)");
     cmd->add_option("--shots", o->shots, "number of shots along the source line")
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--source-x0", o->sx0, "first source x (m); default 5% of the width");

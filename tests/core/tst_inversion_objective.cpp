@@ -215,6 +215,20 @@ class TestInversionObjective : public QObject {
         QVERIFY(one[0] < 0.5); // the corner keeps about a quarter: zero outside (symmetry)
     }
 
+    void illumination_scale_ignores_fixed_cells() {
+        // D = 1 / (E / max E + eps) with max E over the cells the mask leaves free: a masked cell lit a
+        // thousand times more (a source in the water) must not flatten D to 1/eps on the others.
+        const Grid2D grid(1, 3, 10, 10);
+        PreconditionerOptions o;
+        o.illumination_epsilon = 0.01;
+        const GradientPreconditioner c(grid, {0.0f, 1.0f, 1.0f}, {1000.0, 1.0, 0.5}, o);
+        std::vector<double> v{1, 1, 1};
+        c.apply(v);
+        QCOMPARE(v[0], 0.0);
+        QVERIFY2(std::abs(v[1] - 1 / 1.01) < 1e-12, qPrintable(QString::number(v[1])));
+        QVERIFY2(std::abs(v[2] - 1 / 0.51) < 1e-12, qPrintable(QString::number(v[2])));
+    }
+
     void line_search_satisfies_wolfe_on_the_misfit() {
         // L-BFGS on the real FWI misfit: every accepted step satisfies both strong Wolfe conditions.
         Objective obj(*sim_, problem_.observed, problem_.start, {});

@@ -148,6 +148,24 @@ class TestModels : public QObject {
         if (dz == 10.0 && dx == 10.0) QVERIFY(fwi_test::same_bits(r.vp_mps, m.vp_mps));
     }
 
+    void coarsening_averages_thin_layers_instead_of_aliasing_them() {
+        // Layers one old cell thick, alternating 2000 / 3000 m/s: every second old node is 2000 m/s, so a
+        // point sample onto twice the spacing would give 2000 m/s everywhere (aliasing the layering into a
+        // wrong constant). An average over the new cells gives the layers' mean.
+        Model m = constant_model(101, 21, 2000); // 10 m cells
+        for (std::int64_t iz = 1; iz < m.grid.nz(); iz += 2)
+            for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix)
+                m.vp_mps[m.grid.index(iz, ix)] = 3000;
+        const Model r = resample_model(m, 20, 20);
+        QCOMPARE(r.grid.nz(), std::int64_t(51));
+        for (std::int64_t iz = 1; iz + 1 < r.grid.nz(); ++iz) // the edge nodes keep their own value
+            for (std::int64_t ix = 0; ix < r.grid.nx(); ++ix)
+                QVERIFY2(std::abs(r.at(iz, ix) - 2500.0f) <= 125.0f,
+                         qPrintable(QString("(%1, %2): %3").arg(iz).arg(ix).arg(r.at(iz, ix))));
+        // Along x nothing varies: the average of a constant is that constant.
+        QCOMPARE(r.at(25, 0), r.at(25, 10));
+    }
+
     void resampling_a_gradient_model_matches_the_direct_build() {
         const Model coarse = gradient_model(101, 21, 10, 10, 1500, 3500);
         const Model fine = resample_model(coarse, 5, 5);

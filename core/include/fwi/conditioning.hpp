@@ -6,7 +6,8 @@
 //     C = M D^1/2 K K D^1/2 M
 //
 //   M   the mask (0/1 per cell): cells fixed by the user (water layer, around sources) never move;
-//   D   illumination: 1 / (E / max E + epsilon), E = sum over shots and time of the source wavefield squared
+//   D   illumination: 1 / (E / max E + epsilon), E = sum over shots and time of the source wavefield squared,
+//       max E taken over the cells the mask leaves free
 //       (the diagonal pseudo-Hessian approximation of Shin et al., 2001);
 //   K   separable Gaussian smoothing with standard deviation sigma / sqrt(2), so that K K smooths with sigma.
 //   The

@@ -88,7 +88,13 @@ GradientPreconditioner::GradientPreconditioner(const Grid2D& grid, std::vector<f
     if (!illumination.empty()) {
         if (illumination.size() != cells)
             throw ConfigError("preconditioner: illumination size differs from the grid");
-        const double emax = *std::max_element(illumination.begin(), illumination.end());
+        // The scale is the largest illumination among the cells that can move: the cells around the
+        // sources, usually masked (water), are illuminated orders of magnitude more than anything below
+        // them and would otherwise flatten D to 1/epsilon everywhere else.
+        double emax = 0;
+        for (std::size_t i = 0; i < cells; ++i)
+            if (mask_.empty() || mask_[i] != 0.0f) emax = std::max(emax, illumination[i]);
+        if (emax == 0) emax = *std::max_element(illumination.begin(), illumination.end());
         if (!(emax > 0) || !std::isfinite(emax))
             throw ConfigError("preconditioner: the illumination is zero or not finite");
         sqrt_d_.resize(cells);
