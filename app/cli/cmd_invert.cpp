@@ -45,8 +45,6 @@ class SigintCancels {
     void (*previous_)(int) = SIG_DFL;
 };
 
-constexpr const char* options_key = "fwi_invert_options";
-
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
 class ShotCounter final : public Observer {
   public:
@@ -126,63 +124,38 @@ void add_invert_command(CommandRegistry& r) {
             if (!o->misfit.empty()) s.misfit = o->misfit;
             if (o->vmin > 0) s.min_velocity_mps = o->vmin;
             if (o->vmax > 0) s.max_velocity_mps = o->vmax;
-            InversionSetup setup = inversion_setup(p, o->resume);
+            InversionSetup setup = inversion_setup(p, o->resume); // resuming: with the saved run options
             setup.backend = o->backend;
-            // The conditioning options have no place in InversionSettings: they are kept in the project's
-            // metadata so that --resume continues with the same ones (options given again override them).
-            nlohmann::json saved;
-            if (o->resume && p.metadata.count(options_key))
-                saved = nlohmann::json::parse(p.metadata[options_key]);
-            const auto pick = [&](const char* flag, const char* key, auto given) {
-                return cmd->count(flag) || !saved.contains(key) ? given : saved[key].get<decltype(given)>();
+            // An option applies when given, or always when starting afresh (then its default counts).
+            const auto set = [&](const char* flag, auto& target, auto given) {
+                if (!o->resume || cmd->count(flag)) target = given;
             };
-            // Per-stage counts (the project's settings hold one count for all stages).
-            std::vector<int> counts;
-            for (const auto& st : setup.stages)
-                counts.push_back(st.iterations);
-            if (o->iterations.size() > 1)
-                counts = o->iterations;
-            else if (o->iterations.empty() && saved.contains("stage_iterations"))
-                counts = saved["stage_iterations"].get<std::vector<int>>();
-            if (counts.size() != setup.stages.size())
-                throw ConfigError("--iterations gives " + std::to_string(counts.size()) + " counts for " +
-                                  std::to_string(setup.stages.size()) + " stages");
-            for (std::size_t i = 0; i < counts.size(); ++i)
-                setup.stages[i].iterations = counts[i];
-            setup.objective.batch_shots = pick("--batch", "batch", o->batch);
-            setup.objective.shots_per_iteration =
-                pick("--shots-per-iteration", "shots_per_iteration", o->shots_per_iteration);
-            setup.objective.seed = pick("--seed", "seed", o->seed);
-            const double smooth = pick("--smooth", "smooth_m", o->smooth_m);
-            setup.objective.preconditioner.smoothing_x_m = setup.objective.preconditioner.smoothing_z_m =
-                smooth;
-            setup.objective.illumination = pick("--illumination", "illumination", o->illumination);
-            setup.objective.preconditioner.illumination_epsilon =
-                pick("--illumination-epsilon", "illumination_epsilon", o->illumination_epsilon);
-            setup.optimizer.memory = pick("--memory", "memory", o->memory);
-            setup.objective.mask = {pick("--water-depth", "water_depth_m", o->water_depth),
-                                    pick("--water-velocity", "water_velocity_mps", o->water_velocity),
-                                    pick("--source-radius", "source_radius_m", o->source_radius)};
-            DataWindow& window = setup.objective.misfit.window;
-            window.min_offset_m = pick("--min-offset", "min_offset_m", o->min_offset);
-            window.max_offset_m = pick("--max-offset", "max_offset_m", o->max_offset);
-            window.end_taper_s = pick("--end-taper", "end_taper_s", o->end_taper);
-            p.metadata[options_key] =
-                nlohmann::json{{"stage_iterations", counts},
-                               {"min_offset_m", window.min_offset_m},
-                               {"max_offset_m", window.max_offset_m},
-                               {"end_taper_s", window.end_taper_s},
-                               {"batch", setup.objective.batch_shots},
-                               {"shots_per_iteration", setup.objective.shots_per_iteration},
-                               {"seed", setup.objective.seed},
-                               {"smooth_m", smooth},
-                               {"illumination", setup.objective.illumination},
-                               {"illumination_epsilon", setup.objective.preconditioner.illumination_epsilon},
-                               {"memory", setup.optimizer.memory},
-                               {"water_depth_m", setup.objective.mask.water_depth_m},
-                               {"water_velocity_mps", setup.objective.mask.water_velocity_mps},
-                               {"source_radius_m", setup.objective.mask.source_radius_m}}
-                    .dump();
+            if (o->iterations.size() == 1)
+                for (auto& st : setup.stages)
+                    st.iterations = o->iterations[0];
+            if (o->iterations.size() > 1) {
+                if (o->iterations.size() != setup.stages.size())
+                    throw ConfigError("--iterations gives " + std::to_string(o->iterations.size()) +
+                                      " counts for " + std::to_string(setup.stages.size()) + " stages");
+                for (std::size_t i = 0; i < o->iterations.size(); ++i)
+                    setup.stages[i].iterations = o->iterations[i];
+            }
+            ObjectiveOptions& obj = setup.objective;
+            set("--batch", obj.batch_shots, o->batch);
+            set("--shots-per-iteration", obj.shots_per_iteration, o->shots_per_iteration);
+            set("--seed", obj.seed, o->seed);
+            set("--smooth", obj.preconditioner.smoothing_x_m, o->smooth_m);
+            obj.preconditioner.smoothing_z_m = obj.preconditioner.smoothing_x_m;
+            set("--illumination", obj.illumination, o->illumination);
+            set("--illumination-epsilon", obj.preconditioner.illumination_epsilon, o->illumination_epsilon);
+            set("--memory", setup.optimizer.memory, o->memory);
+            set("--water-depth", obj.mask.water_depth_m, o->water_depth);
+            set("--water-velocity", obj.mask.water_velocity_mps, o->water_velocity);
+            set("--source-radius", obj.mask.source_radius_m, o->source_radius);
+            set("--min-offset", obj.misfit.window.min_offset_m, o->min_offset);
+            set("--max-offset", obj.misfit.window.max_offset_m, o->max_offset);
+            set("--end-taper", obj.misfit.window.end_taper_s, o->end_taper);
+            save_run_options(p, setup);
             if (!o->resume) {
                 if (!p.history.empty() && !r.quiet)
                     std::cerr << "fwi: starting again from the initial model (" << p.history.size()

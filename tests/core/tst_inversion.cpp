@@ -3,6 +3,7 @@
 // setup errors.
 #include "fwi/error.hpp"
 #include "fwi/inversion.hpp"
+#include "fwi/inversion_project.hpp"
 #include "inversion_setup.hpp"
 #include "test_setups.hpp"
 
@@ -235,6 +236,54 @@ class TestInversion : public QObject {
         s.resume = r.state;
         s.resume["optimizer.x"].pop_back();
         expect(s, "resume state of another grid");
+    }
+
+    void run_options_round_trip_through_the_project() {
+        // What a resume needs besides the optimizer state: saved, then applied to a fresh setup.
+        InversionSetup s = small_setup(problem_, 1);
+        s.stages = {{4.0, 3}, {8.0, 5}};
+        s.objective.batch_shots = 2;
+        s.objective.shots_per_iteration = 3;
+        s.objective.seed = 77;
+        s.objective.preconditioner.smoothing_x_m = s.objective.preconditioner.smoothing_z_m = 35;
+        s.objective.illumination = true;
+        s.objective.preconditioner.illumination_epsilon = 0.002;
+        s.optimizer.memory = 12;
+        s.objective.mask = {40, 1510, 25};
+        s.objective.misfit.window.min_offset_m = 10;
+        s.objective.misfit.window.max_offset_m = 900;
+        s.objective.misfit.window.end_taper_s = 0.05;
+        Project p;
+        save_run_options(p, s);
+        InversionSetup t = small_setup(problem_, 1);
+        t.stages = {{4.0, 1}, {8.0, 1}};
+        load_run_options(p, t);
+        QCOMPARE(t.stages[0].iterations, 3);
+        QCOMPARE(t.stages[1].iterations, 5);
+        QCOMPARE(t.objective.batch_shots, 2);
+        QCOMPARE(t.objective.shots_per_iteration, 3);
+        QCOMPARE(t.objective.seed, std::uint64_t(77));
+        QCOMPARE(t.objective.preconditioner.smoothing_z_m, 35.0);
+        QVERIFY(t.objective.illumination);
+        QCOMPARE(t.objective.preconditioner.illumination_epsilon, 0.002);
+        QCOMPARE(t.optimizer.memory, 12);
+        QCOMPARE(t.objective.mask.water_depth_m, 40.0);
+        QCOMPARE(t.objective.mask.water_velocity_mps, 1510.0);
+        QCOMPARE(t.objective.mask.source_radius_m, 25.0);
+        QCOMPARE(t.objective.misfit.window.max_offset_m, 900.0);
+        QCOMPARE(t.objective.misfit.window.end_taper_s, 0.05);
+        // A project without saved options leaves the setup alone; malformed ones are named.
+        InversionSetup u = small_setup(problem_, 1);
+        load_run_options(Project{}, u);
+        QCOMPARE(u.optimizer.memory, OptimizerOptions{}.memory);
+        Project bad = p;
+        bad.metadata[run_options_key] = "{\"memory\": \"many\"}";
+        QVERIFY_THROWS_EXCEPTION(ConfigError, load_run_options(bad, u));
+        bad.metadata[run_options_key] = "{not json";
+        QVERIFY_THROWS_EXCEPTION(ConfigError, load_run_options(bad, u));
+        InversionSetup one_stage = small_setup(problem_, 1);
+        one_stage.stages = {{8.0, 1}};
+        QVERIFY_THROWS_EXCEPTION(ConfigError, load_run_options(p, one_stage)); // 2 counts for 1 stage
     }
 
   private:

@@ -1,6 +1,7 @@
 // Run › Invert end to end on the toy demo with the real engine: two iterations lower the misfit, the model
 // view and the misfit plot follow each iteration live, the result is one undoable edit; a cancel mid-run
-// keeps exactly the completed iterations with their optimizer state (a resume would continue from them).
+// keeps exactly the completed iterations with their optimizer state, and Run › Resume inversion continues
+// from them to the very model an uninterrupted run reaches.
 #include "fwi/inversion_project.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
@@ -26,6 +27,7 @@ class TestInversion : public QObject {
     void cleanupTestCase();
     void two_iterations_lower_the_misfit_and_update_the_views();
     void cancel_keeps_the_last_completed_iteration();
+    void resume_reaches_the_uninterrupted_result();
 
   private:
     std::size_t inversion_points() const {
@@ -142,6 +144,40 @@ void TestInversion::cancel_keeps_the_last_completed_iteration() {
     QVERIFY(!resume.resume.empty());
     // The GUI is free for the next run.
     QVERIFY(!w.job_runner()->running());
+}
+
+void TestInversion::resume_reaches_the_uninterrupted_result() {
+    // Continues the run the previous test cancelled (6 iterations planned).
+    MainWindow& w = *window_;
+    ProjectDocument* doc = w.document();
+    QVERIFY(!doc->project().optimizer_state.empty());
+    const std::size_t kept = doc->project().history.size();
+    const std::size_t plotted = inversion_points();
+    const int undo_before = doc->undo_stack()->count();
+    QVERIFY(w.run_invert(true));
+    QVERIFY(w.job_runner()->wait(180'000));
+    const Project& p = doc->project();
+    QCOMPARE(p.history.size(), std::size_t(7)); // the kept records, then the resumed ones up to 6
+    for (int i = 0; i < 7; ++i)
+        QCOMPARE(p.history[std::size_t(i)].iteration, i);
+    QCOMPARE(inversion_points(), plotted + (7 - kept)); // the curve goes on
+    QCOMPARE(doc->undo_stack()->count(), undo_before + 1);
+
+    // The same inversion uninterrupted, straight through the engine.
+    Project fresh;
+    fresh.experiment = p.experiment;
+    fresh.observed = p.observed;
+    const InversionResult straight = run_inversion(inversion_setup(fresh, false), nullptr, nullptr, {});
+    QCOMPARE(straight.history.size(), std::size_t(7));
+    QVERIFY(straight.model.vp_mps == p.experiment.current_model.vp_mps); // bit for bit
+    for (std::size_t i = 0; i < 7; ++i)
+        QCOMPARE(p.history[i].misfit, straight.history[i].misfit);
+
+    // Undo takes back only the resumed part.
+    doc->undo_stack()->undo();
+    QCOMPARE(doc->project().history.size(), kept);
+    doc->undo_stack()->redo();
+    QCOMPARE(doc->project().history.size(), std::size_t(7));
 }
 
 FWI_UI_TEST_MAIN(TestInversion)

@@ -45,16 +45,22 @@ JobWork gradient_job(const Project& project, const std::string& backend,
     };
 }
 
-JobWork inversion_job(const Project& project, const std::string& backend,
+JobWork inversion_job(const Project& project, const std::string& backend, bool resume,
                       std::function<void(IterationRecordPtr)> on_record,
                       std::function<void(InversionOutput)> apply) {
     Project copy; // what inversion_setup reads; not the history
     copy.experiment = project.experiment;
     copy.observed = project.observed;
-    return [copy, backend, on_record = std::move(on_record),
+    if (resume) {
+        copy.optimizer_state = project.optimizer_state;
+        copy.metadata = project.metadata;
+    }
+    return [copy, backend, resume, on_record = std::move(on_record),
             apply = std::move(apply)](JobContext& ctx) -> std::function<void()> {
-        InversionSetup setup = inversion_setup(copy, false);
+        InversionSetup setup = inversion_setup(copy, resume);
         setup.backend = backend;
+        Project options; // the run options as the project will keep them
+        save_run_options(options, setup);
         const auto on_iteration = [&](const IterationRecord& r) {
             if (!on_record || !ctx.post) return;
             auto shared = std::make_shared<const IterationRecord>(r);
@@ -70,6 +76,7 @@ JobWork inversion_job(const Project& project, const std::string& backend,
         out->evaluations = result.evaluations;
         out->seconds = result.seconds;
         out->warnings = result.warnings;
+        out->run_options = options.metadata[run_options_key];
         ctx.stopped_early = result.reason == StopReason::Cancelled;
         return [apply, out] { apply(std::move(*out)); };
     };

@@ -233,6 +233,7 @@ void MainWindow::build_menus_and_toolbar() {
     run->addAction(a.run_forward);
     run->addAction(a.run_gradient);
     run->addAction(a.run_invert);
+    run->addAction(a.run_resume);
     run->addSeparator();
     run->addAction(a.pause);
     run->addAction(a.cancel);
@@ -341,6 +342,9 @@ void MainWindow::update_actions() {
         d_->doc->project().observed.empty()
             ? tr("Needs observed data: run 'Model observed data' first")
             : tr("Invert the observed data from the initial model (settings: Inversion)"));
+    a.run_resume->setEnabled(a.run_gradient->isEnabled() && !d_->doc->project().optimizer_state.empty());
+    a.run_resume->setToolTip(tr("Continue the project's inversion where it stopped, with the options it "
+                                "started with"));
     a.pause->setEnabled(running);
     a.cancel->setEnabled(running);
     a.open->setEnabled(!running);

@@ -49,6 +49,7 @@ void MainWindow::build_actions() {
     a.run_forward = make(tr("Model &observed data"), QKeySequence(tr("F5")), QStyle::SP_MediaPlay);
     a.run_gradient = make(tr("Compute &gradient"), QKeySequence(tr("F6")), QStyle::SP_MediaSeekForward);
     a.run_invert = make(tr("&Invert"), QKeySequence(tr("F7")), QStyle::SP_MediaSkipForward);
+    a.run_resume = make(tr("&Resume inversion"), QKeySequence(tr("Shift+F7")));
     a.pause = make(tr("&Pause"), QKeySequence(tr("F8")), QStyle::SP_MediaPause);
     a.pause->setCheckable(true);
     a.cancel = make(tr("&Cancel run"), QKeySequence(tr("Esc")), QStyle::SP_MediaStop);
@@ -107,6 +108,7 @@ void MainWindow::build_actions() {
     connect(a.run_forward, &QAction::triggered, this, [this] { run_forward(); });
     connect(a.run_gradient, &QAction::triggered, this, [this] { run_gradient(); });
     connect(a.run_invert, &QAction::triggered, this, [this] { run_invert(); });
+    connect(a.run_resume, &QAction::triggered, this, [this] { run_invert(true); });
     connect(a.pause, &QAction::toggled, d_->runner, &JobRunner::pause);
     connect(a.cancel, &QAction::triggered, d_->runner, &JobRunner::cancel);
     connect(a.export_png, &QAction::triggered, this, [this] {

@@ -54,7 +54,7 @@ struct MainWindow::Impl {
         QAction *new_project, *open, *save, *save_as, *export_png, *export_csv, *quit;
         QAction *undo, *redo, *remove, *line_dialog;
         QAction *mode_select, *mode_receiver, *mode_source, *mode_line, *reset_view;
-        QAction *run_forward, *run_gradient, *run_invert, *pause, *cancel;
+        QAction *run_forward, *run_gradient, *run_invert, *run_resume, *pause, *cancel;
         QAction *about, *guide;
     } actions{};
 

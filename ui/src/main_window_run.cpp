@@ -157,11 +157,16 @@ bool MainWindow::run_gradient() {
                      gradient_job(project, d_->backend, apply));
 }
 
-bool MainWindow::run_invert() {
+bool MainWindow::run_invert(bool resume) {
     const Project& project = d_->doc->project();
     if (project.observed.empty()) {
         show_error(this, tr("Invert"),
                    tr("The project has no observed data: run 'Model observed data' first."));
+        return false;
+    }
+    if (resume && project.optimizer_state.empty()) {
+        show_error(this, tr("Resume inversion"),
+                   tr("The project holds no stopped inversion to resume: run Invert first."));
         return false;
     }
     const Experiment& e = project.experiment;
@@ -170,15 +175,18 @@ bool MainWindow::run_invert() {
     const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
     // Progress assumes one gradient per iteration (line searches may take more); no time is predicted for the
     // same reason.
-    const std::int64_t evaluations = stages * e.inversion.iterations + 1;
+    const int done = resume && !project.history.empty() ? project.history.back().iteration : 0;
+    const std::int64_t evaluations = std::max<std::int64_t>(stages * e.inversion.iterations - done, 0) + 1;
     auto on_record = [this](IterationRecordPtr r) { show_iteration(*r); };
-    auto apply = [this](InversionOutput out) {
+    auto apply = [this, resume](InversionOutput out) {
         const int iterations = out.history.empty() ? 0 : out.history.back().iteration;
         const bool cancelled = out.reason == StopReason::Cancelled;
         if (!out.warnings.empty()) log(tr("Inversion warning: %1").arg(QString::fromStdString(out.warnings)));
         if (out.history.empty()) return; // cancelled before the starting model's misfit: nothing to keep
         d_->doc->edit_inversion_result(std::move(out.history), std::move(out.state),
-                                       tr("Invert (%n iteration(s))", "", iterations));
+                                       std::move(out.run_options), resume,
+                                       resume ? tr("Resume inversion (to iteration %1)").arg(iterations)
+                                              : tr("Invert (%n iteration(s))", "", iterations));
         if (cancelled)
             d_->cancel_note = tr("the project holds the last completed iteration (%1)").arg(iterations);
         log(tr("Inversion: %1 iteration(s), %2 gradient evaluations, stop: %3")
@@ -186,9 +194,9 @@ bool MainWindow::run_invert() {
                 .arg(out.evaluations)
                 .arg(QString::fromUtf8(to_string(out.reason))));
     };
-    d_->monitor->begin_inversion();
+    if (!resume) d_->monitor->begin_inversion(); // a resumed run continues the curve
     return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps, 0, p.inner_steps,
-                     inversion_job(project, d_->backend, on_record, apply));
+                     inversion_job(project, d_->backend, resume, on_record, apply));
 }
 
 void MainWindow::show_iteration(const IterationRecord& r) {

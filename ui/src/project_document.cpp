@@ -186,7 +186,8 @@ void ProjectDocument::edit_history(std::vector<IterationRecord> history, const Q
 }
 
 void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history,
-                                            OptimizerState optimizer_state, const QString& text) {
+                                            OptimizerState optimizer_state, std::string run_options,
+                                            bool append, const QString& text) {
     if (history.empty()) return;
     // The parts an inversion writes, swapped together so that undo never leaves a model without its history.
     struct Results {
@@ -195,6 +196,7 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
         double misfit = 0;
         std::vector<IterationRecord> history;
         OptimizerState state;
+        std::string run_options; ///< empty: none
     };
     struct Command : QUndoCommand {
         ProjectDocument* doc;
@@ -208,6 +210,10 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
             p.misfit = r.misfit;
             p.history = r.history;
             p.optimizer_state = r.state;
+            if (r.run_options.empty())
+                p.metadata.erase(run_options_key);
+            else
+                p.metadata[run_options_key] = r.run_options;
             doc->notify(ModelPart | ResultsPart);
         }
         void redo() override { apply(1); }
@@ -215,16 +221,18 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
     };
     const Project& now = project();
     auto* command = new Command(this, text);
+    const auto saved = now.metadata.find(run_options_key);
     command->results[0] = {now.experiment.current_model, now.gradient, now.misfit, now.history,
-                           now.optimizer_state};
+                           now.optimizer_state, saved == now.metadata.end() ? std::string() : saved->second};
     Project after; // apply_record on the same fields gives exactly what `fwi invert` saves
     after.experiment.current_model = now.experiment.current_model;
     after.gradient = now.gradient;
     after.misfit = now.misfit;
+    if (append) after.history = now.history;
     for (const IterationRecord& r : history)
         apply_record(after, r);
     command->results[1] = {std::move(after.experiment.current_model), std::move(after.gradient), after.misfit,
-                           std::move(after.history), std::move(optimizer_state)};
+                           std::move(after.history), std::move(optimizer_state), std::move(run_options)};
     d_->undo.push(command);
 }
 

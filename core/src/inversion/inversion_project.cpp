@@ -3,6 +3,8 @@
 #include "fwi/error.hpp"
 #include "fwi/project_tools.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 
 namespace fwi {
@@ -32,8 +34,73 @@ InversionSetup inversion_setup(const Project& project, bool resume) {
         if (project.optimizer_state.empty())
             throw ConfigError("the project holds no optimizer state to resume from (run an inversion first)");
         s.resume = project.optimizer_state;
+        load_run_options(project, s);
     }
     return s;
+}
+
+void save_run_options(Project& project, const InversionSetup& setup) {
+    std::vector<int> counts;
+    for (const InversionStage& st : setup.stages)
+        counts.push_back(st.iterations);
+    const ObjectiveOptions& o = setup.objective;
+    const DataWindow& w = o.misfit.window;
+    project.metadata[run_options_key] =
+        nlohmann::json{{"stage_iterations", counts},
+                       {"min_offset_m", w.min_offset_m},
+                       {"max_offset_m", w.max_offset_m},
+                       {"end_taper_s", w.end_taper_s},
+                       {"batch", o.batch_shots},
+                       {"shots_per_iteration", o.shots_per_iteration},
+                       {"seed", o.seed},
+                       {"smooth_m", o.preconditioner.smoothing_x_m},
+                       {"illumination", o.illumination},
+                       {"illumination_epsilon", o.preconditioner.illumination_epsilon},
+                       {"memory", setup.optimizer.memory},
+                       {"water_depth_m", o.mask.water_depth_m},
+                       {"water_velocity_mps", o.mask.water_velocity_mps},
+                       {"source_radius_m", o.mask.source_radius_m}}
+            .dump();
+}
+
+void load_run_options(const Project& project, InversionSetup& setup) {
+    const auto found = project.metadata.find(run_options_key);
+    if (found == project.metadata.end()) return;
+    try {
+        const nlohmann::json j = nlohmann::json::parse(found->second);
+        // Options saved by an older version may lack a key: those keep the setup's value.
+        const auto get = [&](const char* key, auto& value) {
+            if (j.contains(key)) value = j.at(key).get<std::remove_reference_t<decltype(value)>>();
+        };
+        if (j.contains("stage_iterations")) {
+            const auto counts = j.at("stage_iterations").get<std::vector<int>>();
+            if (counts.size() != setup.stages.size())
+                throw ConfigError("saved run options (" + std::string(run_options_key) + ") give " +
+                                  std::to_string(counts.size()) + " iteration counts for " +
+                                  std::to_string(setup.stages.size()) + " stages");
+            for (std::size_t i = 0; i < counts.size(); ++i)
+                setup.stages[i].iterations = counts[i];
+        }
+        ObjectiveOptions& o = setup.objective;
+        DataWindow& w = o.misfit.window;
+        get("min_offset_m", w.min_offset_m);
+        get("max_offset_m", w.max_offset_m);
+        get("end_taper_s", w.end_taper_s);
+        get("batch", o.batch_shots);
+        get("shots_per_iteration", o.shots_per_iteration);
+        get("seed", o.seed);
+        get("smooth_m", o.preconditioner.smoothing_x_m);
+        o.preconditioner.smoothing_z_m = o.preconditioner.smoothing_x_m;
+        get("illumination", o.illumination);
+        get("illumination_epsilon", o.preconditioner.illumination_epsilon);
+        get("memory", setup.optimizer.memory);
+        get("water_depth_m", o.mask.water_depth_m);
+        get("water_velocity_mps", o.mask.water_velocity_mps);
+        get("source_radius_m", o.mask.source_radius_m);
+    } catch (const nlohmann::json::exception& e) {
+        throw ConfigError("saved run options (" + std::string(run_options_key) + ") are malformed: " +
+                          e.what());
+    }
 }
 
 void apply_record(Project& project, const IterationRecord& record) {

@@ -50,8 +50,10 @@ class MainWindow : public QMainWindow {
     bool run_gradient();
     /// Run › Invert: the project's inversion from its initial model; the model view and the misfit plot
     /// follow each iteration. Success or cancel stores the completed iterations as one undoable edit (cancel:
-    /// up to the last completed iteration, with its optimizer state).
-    bool run_invert();
+    /// up to the last completed iteration, with its optimizer state). With `resume` (Run › Resume inversion)
+    /// it continues from the project's optimizer state, with the options that run started with, and appends
+    /// to the history: the result is the one an uninterrupted run gives.
+    bool run_invert(bool resume = false);
     /// Which model the central view shows: "true", "initial" or "current" (the default, falling back as the
     /// document's display_model()).
     void show_model(const QString& which);

@@ -60,11 +60,13 @@ class ProjectDocument : public QObject {
     /// The last gradient and misfit (one undo step).
     void edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text);
     void edit_history(std::vector<IterationRecord> history, const QString& text);
-    /// An inversion's outcome as one undo step: `history` replaces the project's, the current model, gradient
-    /// and misfit come from its records (fwi::apply_record, as the CLI saves them), and `optimizer_state` is
-    /// what a resume continues from. Nothing happens for an empty history.
+    /// An inversion's outcome as one undo step: `history` replaces the project's (or, with `append`, a resumed
+    /// run's records follow it), the current model, gradient and misfit come from its records
+    /// (fwi::apply_record, as the CLI saves them), `optimizer_state` is what a resume continues from and
+    /// `run_options` the options it continues with (fwi::run_options_key). Nothing happens for an empty
+    /// history.
     void edit_inversion_result(std::vector<IterationRecord> history, OptimizerState optimizer_state,
-                               const QString& text);
+                               std::string run_options, bool append, const QString& text);
 
   signals:
     void changed(int parts);
