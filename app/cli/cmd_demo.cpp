@@ -88,8 +88,8 @@ void add_demo_command(CommandRegistry& r) {
             write_gathers(file("observed.npy"), observed);
             write_gathers(file("observed.segy"), observed);
             write_gather_png(file("observed_shot0.png"), observed.front());
-            write_gather_png(file("observed_shot" + std::to_string(o->shots / 2) + ".png"),
-                             observed[std::size_t(o->shots / 2)]);
+            const std::string middle_shot_png = "observed_shot" + std::to_string(o->shots / 2) + ".png";
+            write_gather_png(file(middle_shot_png), observed[std::size_t(o->shots / 2)]);
 
             ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
             GradientOptions opt;
@@ -108,20 +108,21 @@ void add_demo_command(CommandRegistry& r) {
             p.misfit = gr.misfit;
             save_project(file("marmousi2.fwi"), p);
 
-            nlohmann::json summary{
-                {"project", file("marmousi2.fwi")},
-                {"shots", o->shots},
-                {"grid", {g.nz(), g.nx()}},
-                {"spacing_m", g.dx()},
-                {"inner_steps", sim->time().inner_nt},
-                {"misfit", gr.misfit},
-                {"forward_steps", gr.forward_steps},
-                {"adjoint_steps", gr.adjoint_steps},
-                {"peak_snapshot_bytes", gr.peak_snapshot_bytes},
-                {"gradient_seconds", gr.seconds},
-                {"outputs",
-                 {"observed.npy", "observed.segy", "observed_shot0.png", "modelled_initial.npy",
-                  "gradient.npy", "gradient.png", "model_true.png", "model_initial.png"}}};
+            nlohmann::json summary{{"project", file("marmousi2.fwi")},
+                                   {"shots", o->shots},
+                                   {"grid", {g.nz(), g.nx()}},
+                                   {"spacing_m", g.dx()},
+                                   {"inner_steps", sim->time().inner_nt},
+                                   {"misfit", gr.misfit},
+                                   {"forward_steps", gr.forward_steps},
+                                   {"adjoint_steps", gr.adjoint_steps},
+                                   {"peak_snapshot_bytes", gr.peak_snapshot_bytes},
+                                   {"gradient_seconds", gr.seconds},
+                                   {"outputs",
+                                    {"observed.npy", "observed.segy", "observed_shot0.png",
+                                     "modelled_initial.npy", "modelled_initial_shot0.png", "gradient.npy",
+                                     "gradient.png", "model_true.png", "model_initial.png"}}};
+            if (o->shots / 2 != 0) summary["outputs"].push_back(middle_shot_png);
             std::ofstream(file("summary.json")) << summary.dump(2) << "\n";
             if (!r.quiet)
                 std::cerr << "fwi demo: misfit " << gr.misfit << ", gradient in " << gr.seconds

@@ -4,12 +4,14 @@
 #include "fwi/gather.hpp"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "cli_runner.hpp"
 
@@ -59,6 +61,20 @@ class TestCliCommands : public QObject {
         const QJsonObject j = json_of(r);
         QVERIFY(j.contains("true_model"));
         QCOMPARE(j["true_model"].toObject()["nz"].toInt() > 0, true);
+    }
+
+    void demo_writes_every_output_it_lists() {
+        // The main job's command (scripts/run.sh without a display), cut down to two short shots.
+        const QString out = path("demo");
+        const Run r = fwi_cli({"--json", "demo", "--out", out, "--shots", "2", "--duration", "1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QVERIFY(QFileInfo(j["project"].toString()).size() > 0);
+        const QJsonArray outputs = j["outputs"].toArray();
+        QCOMPARE(outputs.size(), 10); // observed_shot1.png too
+        for (const auto& name : outputs)
+            QVERIFY2(QFileInfo(out + "/" + name.toString()).size() > 0, qPrintable(name.toString()));
+        QVERIFY(std::isfinite(j["misfit"].toDouble()) && j["misfit"].toDouble() > 0);
     }
 
     void checkpointed_gradients_equal_store_all_bit_for_bit() {
