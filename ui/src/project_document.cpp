@@ -222,8 +222,12 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
     const Project& now = project();
     auto* command = new Command(this, text);
     const auto saved = now.metadata.find(run_options_key);
-    command->results[0] = {now.experiment.current_model, now.gradient, now.misfit, now.history,
-                           now.optimizer_state, saved == now.metadata.end() ? std::string() : saved->second};
+    command->results[0] = {now.experiment.current_model,
+                           now.gradient,
+                           now.misfit,
+                           now.history,
+                           now.optimizer_state,
+                           saved == now.metadata.end() ? std::string() : saved->second};
     Project after; // apply_record on the same fields gives exactly what `fwi invert` saves
     after.experiment.current_model = now.experiment.current_model;
     after.gradient = now.gradient;
@@ -231,8 +235,12 @@ void ProjectDocument::edit_inversion_result(std::vector<IterationRecord> history
     if (append) after.history = now.history;
     for (const IterationRecord& r : history)
         apply_record(after, r);
-    command->results[1] = {std::move(after.experiment.current_model), std::move(after.gradient), after.misfit,
-                           std::move(after.history), std::move(optimizer_state), std::move(run_options)};
+    command->results[1] = {std::move(after.experiment.current_model),
+                           std::move(after.gradient),
+                           after.misfit,
+                           std::move(after.history),
+                           std::move(optimizer_state),
+                           std::move(run_options)};
     d_->undo.push(command);
 }
 

@@ -12,10 +12,10 @@ namespace fwi {
 /// Resampling onto spacing (dz_m, dx_m) over the same physical extent: the new node count per axis is
 /// round(extent / spacing) + 1, so the extent is kept to within half a new cell; nodes past the old extent
 /// take the edge value. Along an axis that gets finer the model is interpolated linearly; along one that gets
-/// coarser it is averaged (anti-aliased) with a tent of half-width the new spacing over the old model's linear
-/// interpolant (a point sample would alias layers thinner than the new spacing). Both reproduce linear
-/// models exactly; the same spacing gives the same values bit for bit. Throws ConfigError for non-positive or non-finite spacing, or a result of more than
-/// 2e8 cells.
+/// coarser it is averaged (anti-aliased) with a tent of half-width the new spacing over the old model's
+/// linear interpolant (a point sample would alias layers thinner than the new spacing). Both reproduce linear
+/// models exactly; the same spacing gives the same values bit for bit. Throws ConfigError for non-positive or
+/// non-finite spacing, or a result of more than 2e8 cells.
 Model resample_model(const Model& model, double dz_m, double dx_m);
 
 /// Horizontal layers: `velocities_mps[k]` fills depths in [interface_depths_m[k-1], interface_depths_m[k]).

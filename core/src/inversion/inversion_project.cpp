@@ -45,22 +45,22 @@ void save_run_options(Project& project, const InversionSetup& setup) {
         counts.push_back(st.iterations);
     const ObjectiveOptions& o = setup.objective;
     const DataWindow& w = o.misfit.window;
-    project.metadata[run_options_key] =
-        nlohmann::json{{"stage_iterations", counts},
-                       {"min_offset_m", w.min_offset_m},
-                       {"max_offset_m", w.max_offset_m},
-                       {"end_taper_s", w.end_taper_s},
-                       {"batch", o.batch_shots},
-                       {"shots_per_iteration", o.shots_per_iteration},
-                       {"seed", o.seed},
-                       {"smooth_m", o.preconditioner.smoothing_x_m},
-                       {"illumination", o.illumination},
-                       {"illumination_epsilon", o.preconditioner.illumination_epsilon},
-                       {"memory", setup.optimizer.memory},
-                       {"water_depth_m", o.mask.water_depth_m},
-                       {"water_velocity_mps", o.mask.water_velocity_mps},
-                       {"source_radius_m", o.mask.source_radius_m}}
-            .dump();
+    nlohmann::json j;
+    j["stage_iterations"] = counts;
+    j["min_offset_m"] = w.min_offset_m;
+    j["max_offset_m"] = w.max_offset_m;
+    j["end_taper_s"] = w.end_taper_s;
+    j["batch"] = o.batch_shots;
+    j["shots_per_iteration"] = o.shots_per_iteration;
+    j["seed"] = o.seed;
+    j["smooth_m"] = o.preconditioner.smoothing_x_m;
+    j["illumination"] = o.illumination;
+    j["illumination_epsilon"] = o.preconditioner.illumination_epsilon;
+    j["memory"] = setup.optimizer.memory;
+    j["water_depth_m"] = o.mask.water_depth_m;
+    j["water_velocity_mps"] = o.mask.water_velocity_mps;
+    j["source_radius_m"] = o.mask.source_radius_m;
+    project.metadata[run_options_key] = j.dump();
 }
 
 void load_run_options(const Project& project, InversionSetup& setup) {
@@ -98,8 +98,8 @@ void load_run_options(const Project& project, InversionSetup& setup) {
         get("water_velocity_mps", o.mask.water_velocity_mps);
         get("source_radius_m", o.mask.source_radius_m);
     } catch (const nlohmann::json::exception& e) {
-        throw ConfigError("saved run options (" + std::string(run_options_key) + ") are malformed: " +
-                          e.what());
+        throw ConfigError("saved run options (" + std::string(run_options_key) +
+                          ") are malformed: " + e.what());
     }
 }
 

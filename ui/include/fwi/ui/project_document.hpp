@@ -60,8 +60,8 @@ class ProjectDocument : public QObject {
     /// The last gradient and misfit (one undo step).
     void edit_gradient_result(std::vector<float> gradient, double misfit, const QString& text);
     void edit_history(std::vector<IterationRecord> history, const QString& text);
-    /// An inversion's outcome as one undo step: `history` replaces the project's (or, with `append`, a resumed
-    /// run's records follow it), the current model, gradient and misfit come from its records
+    /// An inversion's outcome as one undo step: `history` replaces the project's (or, with `append`, a
+    /// resumed run's records follow it), the current model, gradient and misfit come from its records
     /// (fwi::apply_record, as the CLI saves them), `optimizer_state` is what a resume continues from and
     /// `run_options` the options it continues with (fwi::run_options_key). Nothing happens for an empty
     /// history.
