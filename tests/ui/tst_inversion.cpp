@@ -9,9 +9,13 @@
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/project_document.hpp"
 #include "fwi/ui/run_monitor.hpp"
+#include "fwi/ui/settings_panel.hpp"
 #include "ui_test_main.hpp"
 
+#include <QCheckBox>
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QUndoStack>
 
 #include <cmath>
@@ -28,6 +32,7 @@ class TestInversion : public QObject {
     void two_iterations_lower_the_misfit_and_update_the_views();
     void cancel_keeps_the_last_completed_iteration();
     void resume_reaches_the_uninterrupted_result();
+    void conditioning_fields_reach_the_run();
 
   private:
     std::size_t inversion_points() const {
@@ -178,6 +183,56 @@ void TestInversion::resume_reaches_the_uninterrupted_result() {
     QCOMPARE(doc->project().history.size(), kept);
     doc->undo_stack()->redo();
     QCOMPARE(doc->project().history.size(), std::size_t(7));
+}
+
+void TestInversion::conditioning_fields_reach_the_run() {
+    // Illumination, smoothing, the water mask and the L-BFGS memory set in the settings panel are the
+    // project's run options; Invert runs with them and keeps them for a resume.
+    MainWindow& w = *window_;
+    ProjectDocument* doc = w.document();
+    set_iterations(2);
+    SettingsPanel* s = w.settings_panel();
+    const int undo_before = doc->undo_stack()->count();
+    s->findChild<QCheckBox*>("illumination")->setChecked(true);
+    auto* smoothing = s->findChild<QDoubleSpinBox*>("smoothing");
+    smoothing->setValue(25);
+    emit smoothing->editingFinished();
+    auto* memory = s->findChild<QSpinBox*>("lbfgs_memory");
+    memory->setValue(3);
+    emit memory->editingFinished();
+    QCOMPARE(doc->undo_stack()->count(), undo_before + 3); // one undoable edit each
+    InversionSetup saved;
+    load_run_options(doc->project(), saved, false);
+    QVERIFY(saved.objective.illumination);
+    QCOMPARE(saved.objective.preconditioner.smoothing_z_m, 25.0);
+    QCOMPARE(saved.optimizer.memory, 3);
+
+    QVERIFY(w.run_invert());
+    QVERIFY(w.job_runner()->wait(180'000));
+    const Project& p = doc->project();
+    QCOMPARE(p.history.size(), std::size_t(3));
+    // The same inversion through the engine with those options, and without them: the GUI's is the first.
+    Project fresh;
+    fresh.experiment = p.experiment;
+    fresh.observed = p.observed;
+    InversionSetup with = inversion_setup(fresh, false);
+    with.objective.illumination = true;
+    with.objective.preconditioner.smoothing_x_m = with.objective.preconditioner.smoothing_z_m = 25;
+    with.optimizer.memory = 3;
+    QVERIFY(run_inversion(with, nullptr, nullptr, {}).model.vp_mps == p.experiment.current_model.vp_mps);
+    QVERIFY(run_inversion(inversion_setup(fresh, false), nullptr, nullptr, {}).model.vp_mps !=
+            p.experiment.current_model.vp_mps);
+    InversionSetup kept;
+    kept.stages = {{0.0, 1}};
+    load_run_options(p, kept); // what a resume would run with
+    QVERIFY(kept.objective.illumination);
+    QCOMPARE(kept.optimizer.memory, 3);
+    QCOMPARE(kept.stages[0].iterations, 2);
+
+    // Undo of a field brings the panel back to the document's value.
+    doc->undo_stack()->undo(); // the inversion
+    doc->undo_stack()->undo(); // memory 3
+    QCOMPARE(memory->value(), OptimizerOptions{}.memory);
 }
 
 FWI_UI_TEST_MAIN(TestInversion)

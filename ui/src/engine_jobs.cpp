@@ -51,13 +51,14 @@ JobWork inversion_job(const Project& project, const std::string& backend, bool r
     Project copy; // what inversion_setup reads; not the history
     copy.experiment = project.experiment;
     copy.observed = project.observed;
-    if (resume) {
-        copy.optimizer_state = project.optimizer_state;
-        copy.metadata = project.metadata;
-    }
+    copy.metadata = project.metadata; // the run options
+    if (resume) copy.optimizer_state = project.optimizer_state;
     return [copy, backend, resume, on_record = std::move(on_record),
             apply = std::move(apply)](JobContext& ctx) -> std::function<void()> {
         InversionSetup setup = inversion_setup(copy, resume);
+        // A fresh run takes the conditioning from the project's run options (settings panel) and the
+        // per-stage counts from its settings; a resumed one takes everything it was started with.
+        if (!resume) load_run_options(copy, setup, /*stage_counts=*/false);
         setup.backend = backend;
         Project options; // the run options as the project will keep them
         save_run_options(options, setup);

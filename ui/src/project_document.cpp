@@ -146,6 +146,17 @@ void ProjectDocument::edit_inversion(InversionSettings value, const QString& tex
               InversionPart, text);
 }
 
+std::string ProjectDocument::run_options() const {
+    const auto found = project().metadata.find(run_options_key);
+    return found == project().metadata.end() ? std::string() : found->second;
+}
+
+void ProjectDocument::edit_run_options(std::string json, const QString& text) {
+    if (json == run_options()) return;
+    push_edit([](Project& p) -> std::string& { return p.metadata[run_options_key]; }, std::move(json),
+              InversionPart, text);
+}
+
 void ProjectDocument::edit_current_model(Model value, const QString& text) {
     push_edit([](Project& p) -> Model& { return p.experiment.current_model; }, std::move(value), ModelPart,
               text);

@@ -2,12 +2,14 @@
 
 #include "codec_spec.hpp"
 #include "fwi/error.hpp"
+#include "fwi/inversion_project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/time_axis.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/project_document.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -20,6 +22,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 
@@ -197,6 +201,24 @@ QWidget* SettingsPanel::build_inversion() {
     form->addRow(tr("Highest velocity"), vmax_bound_);
     form->addRow(tr("Optimizer"), optimizer_);
     form->addRow(tr("Misfit"), misfit_);
+    // Conditioning (the project's run options, as `fwi invert` keeps them).
+    illumination_ = new QCheckBox(tr("precondition with the source illumination"), box);
+    illumination_->setObjectName("illumination");
+    smoothing_m_ = double_box(box, "smoothing", 0, 100000, 0, " m");
+    smoothing_m_->setSpecialValueText(tr("none"));
+    smoothing_m_->setToolTip(tr("Gaussian smoothing of the update (sigma)"));
+    water_velocity_ = double_box(box, "water_velocity", 0, 20000, 0, " m/s");
+    water_velocity_->setSpecialValueText(tr("none"));
+    water_velocity_->setToolTip(tr("Cells of the initial model at or below this velocity never move"));
+    lbfgs_memory_ = int_box(box, "lbfgs_memory", 1, 1000, tr(" pairs"));
+    form->addRow(tr("Illumination"), illumination_);
+    form->addRow(tr("Smoothing"), smoothing_m_);
+    form->addRow(tr("Fixed water below"), water_velocity_);
+    form->addRow(tr("L-BFGS memory"), lbfgs_memory_);
+    connect(illumination_, &QCheckBox::toggled, this, &SettingsPanel::commit_run_options);
+    for (QDoubleSpinBox* b : {smoothing_m_, water_velocity_})
+        connect(b, &QDoubleSpinBox::editingFinished, this, &SettingsPanel::commit_run_options);
+    connect(lbfgs_memory_, &QSpinBox::editingFinished, this, &SettingsPanel::commit_run_options);
     connect(iterations_, &QSpinBox::editingFinished, this, &SettingsPanel::commit_inversion);
     connect(stages_, &QLineEdit::editingFinished, this, &SettingsPanel::commit_inversion);
     for (QDoubleSpinBox* b : {vmin_bound_, vmax_bound_})
@@ -247,6 +269,16 @@ void SettingsPanel::load() {
         if (box->findText(text) < 0) box->addItem(text);
         box->setCurrentText(text);
     }
+    InversionSetup options; // defaults, then the saved run options (unreadable ones show the defaults)
+    try {
+        load_run_options(doc_->project(), options, /*stage_counts=*/false);
+    } catch (const ConfigError&) {
+        options = InversionSetup{};
+    }
+    illumination_->setChecked(options.objective.illumination);
+    smoothing_m_->setValue(options.objective.preconditioner.smoothing_x_m);
+    water_velocity_->setValue(options.objective.mask.water_velocity_mps);
+    lbfgs_memory_->setValue(options.optimizer.memory);
     loading_ = false;
 
     const QString k = schedule_->currentText();
@@ -329,6 +361,25 @@ QString SettingsPanel::read_inversion(InversionSettings& inv) const {
     inv.optimizer = optimizer_->currentText().toStdString();
     inv.misfit = misfit_->currentText().toStdString();
     return {};
+}
+
+std::string SettingsPanel::read_run_options() const {
+    nlohmann::json j = nlohmann::json::object();
+    const std::string saved = doc_->run_options();
+    if (!saved.empty()) {
+        j = nlohmann::json::parse(saved, nullptr, /*allow_exceptions=*/false);
+        if (!j.is_object()) j = nlohmann::json::object(); // unreadable: replaced
+    }
+    j["illumination"] = illumination_->isChecked();
+    j["smooth_m"] = smoothing_m_->value();
+    j["water_velocity_mps"] = water_velocity_->value();
+    j["memory"] = lbfgs_memory_->value();
+    return j.dump();
+}
+
+void SettingsPanel::commit_run_options() {
+    if (loading_) return;
+    doc_->edit_run_options(read_run_options());
 }
 
 void SettingsPanel::refuse(const QString& title, const QString& reason) {

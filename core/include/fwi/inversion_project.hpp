@@ -23,9 +23,10 @@ inline constexpr const char* run_options_key = "fwi_invert_options";
 /// that a resume, from the command line or the GUI, continues with the same ones.
 void save_run_options(Project& project, const InversionSetup& setup);
 
-/// Applies the run options saved in the project to `setup`; nothing when there are none. ConfigError when
-/// they are malformed or give iteration counts for a different number of stages.
-void load_run_options(const Project& project, InversionSetup& setup);
+/// Applies the run options saved in the project to `setup`; nothing when there are none (or the entry is
+/// empty). With `stage_counts` false the per-stage iteration counts are left alone (a fresh run takes them
+/// from the settings). ConfigError when they are malformed or give counts for a different number of stages.
+void load_run_options(const Project& project, InversionSetup& setup, bool stage_counts = true);
 
 /// Records an iteration in the project: appended to the history, and the current model, gradient and misfit
 /// set from it (the model and gradient only when the record carries them).

@@ -63,16 +63,16 @@ void save_run_options(Project& project, const InversionSetup& setup) {
     project.metadata[run_options_key] = j.dump();
 }
 
-void load_run_options(const Project& project, InversionSetup& setup) {
+void load_run_options(const Project& project, InversionSetup& setup, bool stage_counts) {
     const auto found = project.metadata.find(run_options_key);
-    if (found == project.metadata.end()) return;
+    if (found == project.metadata.end() || found->second.empty()) return;
     try {
         const nlohmann::json j = nlohmann::json::parse(found->second);
         // Options saved by an older version may lack a key: those keep the setup's value.
         const auto get = [&](const char* key, auto& value) {
             if (j.contains(key)) value = j.at(key).get<std::remove_reference_t<decltype(value)>>();
         };
-        if (j.contains("stage_iterations")) {
+        if (stage_counts && j.contains("stage_iterations")) {
             const auto counts = j.at("stage_iterations").get<std::vector<int>>();
             if (counts.size() != setup.stages.size())
                 throw ConfigError("saved run options (" + std::string(run_options_key) + ") give " +

@@ -47,12 +47,12 @@ struct InversionOutput {
 };
 using IterationRecordPtr = std::shared_ptr<const IterationRecord>;
 
-/// fwi::run_inversion of the project as inversion_setup() describes it: its inversion settings, fresh from
-/// the initial model, or with `resume` from the project's optimizer state with the run options it was
-/// started with (also by `fwi invert`); `history` then holds only the new records. `on_record` gets every
-/// completed iteration live on the GUI thread. On cancel the job stops early (JobContext::stopped_early) and
-/// `apply` still gets the iterations completed so far, with the matching optimizer state, so that the project
-/// stays consistent at the last completed iteration.
+/// fwi::run_inversion of the project as inversion_setup() describes it: its inversion settings and run
+/// options (conditioning, L-BFGS memory), fresh from the initial model, or with `resume` from the project's
+/// optimizer state with the run options it was started with (also by `fwi invert`); `history` then holds only
+/// the new records. `on_record` gets every completed iteration live on the GUI thread. On cancel the job
+/// stops early (JobContext::stopped_early) and `apply` still gets the iterations completed so far, with the
+/// matching optimizer state, so that the project stays consistent at the last completed iteration.
 JobWork inversion_job(const Project& project, const std::string& backend, bool resume,
                       std::function<void(IterationRecordPtr)> on_record,
                       std::function<void(InversionOutput)> apply);

@@ -55,6 +55,11 @@ class ProjectDocument : public QObject {
     void edit_propagation(PropagationSettings value, const QString& text = tr("Change propagation settings"));
     void edit_gradient(GradientSettings value, const QString& text = tr("Change gradient settings"));
     void edit_inversion(InversionSettings value, const QString& text = tr("Change inversion settings"));
+    /// The inversion's run options (JSON, fwi::run_options_key in the metadata): what the settings panel's
+    /// conditioning fields edit, and what a GUI inversion runs with.
+    void edit_run_options(std::string json, const QString& text = tr("Change inversion options"));
+    /// The saved run options ("" when none).
+    std::string run_options() const;
     void edit_current_model(Model value, const QString& text);
     void edit_observed(std::vector<ShotRecord> observed, const QString& text);
     /// The last gradient and misfit (one undo step).

@@ -10,6 +10,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -38,6 +39,9 @@ class SettingsPanel : public QWidget {
     QString read_propagation(PropagationSettings& out) const;
     QString read_gradient(GradientSettings& out) const;
     QString read_inversion(InversionSettings& out) const;
+    /// The project's run options with the conditioning fields (illumination, smoothing, water mask, L-BFGS
+    /// memory) set from the widgets, as JSON (fwi::run_options_key); other saved options are kept.
+    std::string read_run_options() const;
 
   public slots:
     /// Recomputes the prediction (e.g. after the throughput was calibrated).
@@ -53,6 +57,7 @@ class SettingsPanel : public QWidget {
     void commit_propagation();
     void commit_gradient();
     void commit_inversion();
+    void commit_run_options();
     void start_calibration();
     void refuse(const QString& title, const QString& reason);
     QWidget* build_propagation();
@@ -80,6 +85,9 @@ class SettingsPanel : public QWidget {
     QLineEdit* stages_;
     QDoubleSpinBox *vmin_bound_, *vmax_bound_;
     QComboBox *optimizer_, *misfit_;
+    QCheckBox* illumination_;
+    QDoubleSpinBox *smoothing_m_, *water_velocity_;
+    QSpinBox* lbfgs_memory_;
     PredictionPanel* prediction_panel_;
 };
 
