@@ -68,7 +68,7 @@ void add_invert_command(CommandRegistry& r) {
         std::vector<double> stages;
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
-        double min_offset = 0, max_offset = 0, end_taper = 0, illumination_epsilon = 0.01;
+        double min_offset = 0, max_offset = 0, end_taper = 0, illumination_epsilon = 0.01, min_decrease = 0;
         bool illumination = false, resume = false;
         std::uint64_t seed = 1;
     };
@@ -108,6 +108,10 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--min-offset", o->min_offset, "ignore traces closer than this to their source (m)");
     cmd->add_option("--max-offset", o->max_offset, "ignore traces farther than this from their source (m)");
     cmd->add_option("--end-taper", o->end_taper, "cosine taper over the last seconds of every trace (s)");
+    cmd->add_option("--min-decrease", o->min_decrease,
+                    "end a stage early after an iteration that lowers its misfit by less than this fraction "
+                    "(e.g. 0.01; 0 = run every iteration)")
+        ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
     cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
     cmd->add_option(
@@ -155,6 +159,7 @@ void add_invert_command(CommandRegistry& r) {
             set("--min-offset", obj.misfit.window.min_offset_m, o->min_offset);
             set("--max-offset", obj.misfit.window.max_offset_m, o->max_offset);
             set("--end-taper", obj.misfit.window.end_taper_s, o->end_taper);
+            set("--min-decrease", setup.min_relative_decrease, o->min_decrease);
             save_run_options(p, setup);
             if (!o->resume) {
                 if (!p.history.empty() && !r.quiet)

@@ -182,6 +182,47 @@ class TestInversion : public QObject {
         QCOMPARE(second.state, reference.state);
     }
 
+    void a_stalled_stage_ends_early_and_resumes_past_it() {
+        // With a demanding minimum decrease the first stage stops after an iteration that gains too little;
+        // an interruption right there resumes with the next stage, as the uninterrupted run goes on.
+        InversionSetup setup = small_setup(problem_, 2);
+        setup.stages = {{8.0, 6}, {0.0, 2}};
+        const double min_decrease = 0.2;
+        setup.min_relative_decrease = min_decrease;
+        std::vector<IterationRecord> full;
+        const auto reference =
+            run_inversion(setup, nullptr, nullptr, [&](const IterationRecord& r) { full.push_back(r); });
+        int first_stage = 0;
+        for (const auto& r : full)
+            if (r.iteration > 0 && r.stage == 0) ++first_stage;
+        qInfo("first stage ran %d of 6 iterations", first_stage);
+        QVERIFY(first_stage >= 1 && first_stage < 6);
+        QCOMPARE(full.back().stage, 1);
+        for (int i = 1; i <= first_stage; ++i) { // every iteration but the stage's last gained enough
+            const double gain = (full[std::size_t(i - 1)].misfit - full[std::size_t(i)].misfit) /
+                                full[std::size_t(i - 1)].misfit;
+            QVERIFY2(i < first_stage ? gain >= min_decrease : gain < min_decrease,
+                     qPrintable(QString("iteration %1 gained %2").arg(i).arg(gain)));
+        }
+
+        CancelToken cancel;
+        std::vector<IterationRecord> parts;
+        const auto first = run_inversion(setup, nullptr, &cancel, [&](const IterationRecord& r) {
+            parts.push_back(r);
+            if (r.iteration == first_stage) cancel.cancel(); // the stage's last iteration
+        });
+        QCOMPARE(first.state.at("inversion.stage_iteration"), std::vector<double>{6.0});
+        setup.resume = first.state;
+        const auto second =
+            run_inversion(setup, nullptr, nullptr, [&](const IterationRecord& r) { parts.push_back(r); });
+        QCOMPARE(parts.size(), full.size());
+        for (std::size_t i = 0; i < full.size(); ++i) {
+            QCOMPARE(parts[i].stage, full[i].stage);
+            QCOMPARE(parts[i].misfit, full[i].misfit);
+        }
+        QVERIFY(same_bits(second.model.vp_mps, reference.model.vp_mps));
+    }
+
     void cancel_before_anything() {
         CancelToken cancel;
         cancel.cancel();
@@ -253,6 +294,7 @@ class TestInversion : public QObject {
         s.objective.misfit.window.min_offset_m = 10;
         s.objective.misfit.window.max_offset_m = 900;
         s.objective.misfit.window.end_taper_s = 0.05;
+        s.min_relative_decrease = 0.01;
         Project p;
         save_run_options(p, s);
         InversionSetup t = small_setup(problem_, 1);
@@ -272,6 +314,7 @@ class TestInversion : public QObject {
         QCOMPARE(t.objective.mask.source_radius_m, 25.0);
         QCOMPARE(t.objective.misfit.window.max_offset_m, 900.0);
         QCOMPARE(t.objective.misfit.window.end_taper_s, 0.05);
+        QCOMPARE(t.min_relative_decrease, 0.01);
         // A project without saved options leaves the setup alone; malformed ones are named.
         InversionSetup u = small_setup(problem_, 1);
         load_run_options(Project{}, u);

@@ -40,8 +40,8 @@ struct InversionSetup {
     OptimizerOptions
         optimizer; ///< lower_bound / upper_bound are the velocity bounds in m/s (required finite)
     ObjectiveOptions objective;
-    double min_relative_decrease =
-        0; ///< a stage ends early after an iteration that lowers J by less than this
+    double min_relative_decrease = 0; ///< a stage ends early after an iteration that lowers J by less than
+                                      ///< this fraction (its saved state then counts it complete)
     double reference_velocity_mps =
         0; ///< CFL and PML reference; 0 = max(upper bound, initial model's maximum)
     std::string backend = "auto";

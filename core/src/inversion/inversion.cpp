@@ -181,17 +181,21 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 ++pos.stage_iteration;
                 ++pos.iteration;
                 publish(make_record(s, since(t)));
+                // A stage that stops early is saved as complete, so that a resume goes on with the next one.
+                const bool stalled =
+                    setup.min_relative_decrease > 0 &&
+                    it.value_before - it.value < setup.min_relative_decrease * std::abs(it.value_before);
                 OptimizerState state = optimizer.save_state();
                 state["inversion.stage"] = {double(s)};
-                state["inversion.stage_iteration"] = {double(pos.stage_iteration)};
+                state["inversion.stage_iteration"] = {
+                    double(stalled ? std::max(pos.stage_iteration, stage.iterations) : pos.stage_iteration)};
                 state["inversion.iteration"] = {double(pos.iteration)};
                 state["inversion.stage_cutoff_hz"] = {stage.cutoff_hz};
                 if (!objective.illumination().empty())
                     state["objective.illumination"] = objective.illumination();
                 result.state = state;
                 if (on_state) on_state(result.state);
-                if (setup.min_relative_decrease > 0 &&
-                    it.value_before - it.value < setup.min_relative_decrease * std::abs(it.value_before)) {
+                if (stalled) {
                     result.reason = StopReason::SmallDecrease;
                     break;
                 }

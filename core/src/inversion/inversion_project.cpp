@@ -60,6 +60,7 @@ void save_run_options(Project& project, const InversionSetup& setup) {
     j["water_depth_m"] = o.mask.water_depth_m;
     j["water_velocity_mps"] = o.mask.water_velocity_mps;
     j["source_radius_m"] = o.mask.source_radius_m;
+    j["min_relative_decrease"] = setup.min_relative_decrease;
     project.metadata[run_options_key] = j.dump();
 }
 
@@ -97,6 +98,7 @@ void load_run_options(const Project& project, InversionSetup& setup, bool stage_
         get("water_depth_m", o.mask.water_depth_m);
         get("water_velocity_mps", o.mask.water_velocity_mps);
         get("source_radius_m", o.mask.source_radius_m);
+        get("min_relative_decrease", setup.min_relative_decrease);
     } catch (const nlohmann::json::exception& e) {
         throw ConfigError("saved run options (" + std::string(run_options_key) +
                           ") are malformed: " + e.what());
