@@ -64,11 +64,12 @@ void add_invert_command(CommandRegistry& r) {
     struct Options {
         std::string project, png, report, backend = "auto";
         std::vector<int> iterations;
-        int batch = 0, shots_per_iteration = 0, memory = 5;
+        int batch = 0, shots_per_iteration = 0, memory = OptimizerOptions{}.memory;
         std::vector<double> stages;
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
-        double min_offset = 0, max_offset = 0, end_taper = 0, illumination_epsilon = 0.01, min_decrease = 0;
+        double min_offset = 0, max_offset = 0, end_taper = 0, min_decrease = 0;
+        double illumination_epsilon = PreconditionerOptions{}.illumination_epsilon;
         bool illumination = false, resume = false;
         std::uint64_t seed = 1;
     };
