@@ -69,6 +69,7 @@ void add_invert_command(CommandRegistry& r) {
         std::string optimizer, misfit;
         double vmin = 0, vmax = 0, smooth_m = 0, water_velocity = 0, water_depth = 0, source_radius = 0;
         double min_offset = 0, max_offset = 0, end_taper = 0, min_decrease = 0;
+        double window_start = 0, window_end = 0, start_taper = 0;
         double illumination_epsilon = PreconditionerOptions{}.illumination_epsilon;
         bool illumination = false, resume = false;
         std::uint64_t seed = 1;
@@ -108,7 +109,16 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--source-radius", o->source_radius, "fix cells closer than this to a source (m)");
     cmd->add_option("--min-offset", o->min_offset, "ignore traces closer than this to their source (m)");
     cmd->add_option("--max-offset", o->max_offset, "ignore traces farther than this from their source (m)");
-    cmd->add_option("--end-taper", o->end_taper, "cosine taper over the last seconds of every trace (s)");
+    cmd->add_option("--window-start", o->window_start,
+                    "ignore samples before this time (s; a mute of early arrivals)")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--window-end", o->window_end, "ignore samples after this time (s; 0 = to the end)")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--start-taper", o->start_taper,
+                    "cosine taper over the first seconds after --window-start (s)")
+        ->check(CLI::Range(0.0, 1e6));
+    cmd->add_option("--end-taper", o->end_taper,
+                    "cosine taper over the last seconds before --window-end or the trace's end (s)");
     cmd->add_option("--min-decrease", o->min_decrease,
                     "end a stage early after an iteration that lowers its misfit by less than this fraction "
                     "(e.g. 0.01; 0 = run every iteration)")
@@ -160,6 +170,9 @@ void add_invert_command(CommandRegistry& r) {
             set("--min-offset", obj.misfit.window.min_offset_m, o->min_offset);
             set("--max-offset", obj.misfit.window.max_offset_m, o->max_offset);
             set("--end-taper", obj.misfit.window.end_taper_s, o->end_taper);
+            set("--window-start", obj.misfit.window.start_s, o->window_start);
+            set("--window-end", obj.misfit.window.end_s, o->window_end);
+            set("--start-taper", obj.misfit.window.start_taper_s, o->start_taper);
             set("--min-decrease", setup.min_relative_decrease, o->min_decrease);
             save_run_options(p, setup);
             if (!o->resume) {

@@ -134,6 +134,9 @@ class TestCliInvert : public QObject {
         r = fwi_cli({"-q", "invert", fresh, "--max-offset", "-5"});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains("max_offset_m"));
+        r = fwi_cli({"-q", "invert", fresh, "--window-start", "0.4", "--window-end", "0.2"}); // keeps nothing
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.contains("not after start_s"));
         r = fwi_cli({"-q", "invert", dir_.filePath("missing.fwi")});
         QCOMPARE(r.code, 2);
     }

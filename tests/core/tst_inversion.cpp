@@ -294,6 +294,9 @@ class TestInversion : public QObject {
         s.objective.misfit.window.min_offset_m = 10;
         s.objective.misfit.window.max_offset_m = 900;
         s.objective.misfit.window.end_taper_s = 0.05;
+        s.objective.misfit.window.start_s = 0.02;
+        s.objective.misfit.window.end_s = 0.4;
+        s.objective.misfit.window.start_taper_s = 0.03;
         s.min_relative_decrease = 0.01;
         Project p;
         save_run_options(p, s);
@@ -315,6 +318,7 @@ class TestInversion : public QObject {
         QCOMPARE(t.objective.misfit.window.max_offset_m, 900.0);
         QCOMPARE(t.objective.misfit.window.end_taper_s, 0.05);
         QCOMPARE(t.min_relative_decrease, 0.01);
+        QVERIFY(t.objective.misfit.window == s.objective.misfit.window);
         // A project without saved options leaves the setup alone; malformed ones are named.
         InversionSetup u = small_setup(problem_, 1);
         load_run_options(Project{}, u);

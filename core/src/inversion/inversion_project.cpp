@@ -50,6 +50,9 @@ void save_run_options(Project& project, const InversionSetup& setup) {
     j["min_offset_m"] = w.min_offset_m;
     j["max_offset_m"] = w.max_offset_m;
     j["end_taper_s"] = w.end_taper_s;
+    j["window_start_s"] = w.start_s;
+    j["window_end_s"] = w.end_s;
+    j["start_taper_s"] = w.start_taper_s;
     j["batch"] = o.batch_shots;
     j["shots_per_iteration"] = o.shots_per_iteration;
     j["seed"] = o.seed;
@@ -87,6 +90,9 @@ void load_run_options(const Project& project, InversionSetup& setup, bool stage_
         get("min_offset_m", w.min_offset_m);
         get("max_offset_m", w.max_offset_m);
         get("end_taper_s", w.end_taper_s);
+        get("window_start_s", w.start_s);
+        get("window_end_s", w.end_s);
+        get("start_taper_s", w.start_taper_s);
         get("batch", o.batch_shots);
         get("shots_per_iteration", o.shots_per_iteration);
         get("seed", o.seed);
