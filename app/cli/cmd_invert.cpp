@@ -99,7 +99,8 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--vmax", o->vmax, "upper velocity bound (m/s; default: the project's)");
     cmd->add_option("--smooth", o->smooth_m, "gradient smoothing length (m, Gaussian sigma)")
         ->check(CLI::Range(0.0, 1e6));
-    cmd->add_flag("--illumination", o->illumination, "precondition with the source illumination");
+    cmd->add_flag("--illumination,!--no-illumination", o->illumination,
+                  "precondition with the source illumination (--no-illumination: do not)");
     cmd->add_option("--illumination-epsilon", o->illumination_epsilon,
                     "illumination stabilisation, relative to the maximum (D = 1 / (E / max E + eps))")
         ->check(CLI::Range(1e-9, 1e9));
@@ -139,11 +140,13 @@ void add_invert_command(CommandRegistry& r) {
             if (!o->misfit.empty()) s.misfit = o->misfit;
             if (o->vmin > 0) s.min_velocity_mps = o->vmin;
             if (o->vmax > 0) s.max_velocity_mps = o->vmax;
-            InversionSetup setup = inversion_setup(p, o->resume); // resuming: with the saved run options
+            // The project's run options (from an earlier run or the GUI's settings) are the defaults; a
+            // resume also takes the per-stage counts it was started with. Options given override them.
+            InversionSetup setup = inversion_setup(p, o->resume);
+            if (!o->resume) load_run_options(p, setup, /*stage_counts=*/false);
             setup.backend = o->backend;
-            // An option applies when given, or always when starting afresh (then its default counts).
             const auto set = [&](const char* flag, auto& target, auto given) {
-                if (!o->resume || cmd->count(flag)) target = given;
+                if (cmd->count(flag)) target = given;
             };
             if (o->iterations.size() == 1)
                 for (auto& st : setup.stages)

@@ -1,7 +1,6 @@
 // fwi invert end to end: a small project made with `fwi new` and `fwi forward --store-observed`, inverted
-// with
-// --json; the project records every iteration; --resume continues exactly like an uninterrupted run; bad
-// input exits 2.
+// with --json; the project records every iteration; --resume continues exactly like an uninterrupted run; the
+// run options stay with the project; bad input exits 2.
 #include "fwi/project.hpp"
 
 #include <QJsonArray>
@@ -104,6 +103,26 @@ class TestCliInvert : public QObject {
         QCOMPARE(int(resumed.history.size()), 5);
         QCOMPARE(resumed.experiment.current_model.vp_mps, uninterrupted.experiment.current_model.vp_mps);
         QCOMPARE(resumed.optimizer_state, uninterrupted.optimizer_state);
+    }
+
+    void run_options_stay_with_the_project() {
+        // The options of one run are the next run's defaults; options given override them.
+        const QStringList once{"--stages", "0", "--iterations", "2", "--illumination",
+                               "--memory", "3", "--smooth",     "30"};
+        Run r = fwi_cli(QStringList{"--json", "-q", "invert", project_} + once);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const auto first = doubles(json_of(r)["misfit_history"]);
+        r = fwi_cli({"--json", "-q", "invert", project_, "--stages", "0", "--iterations", "2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(doubles(json_of(r)["misfit_history"]), first); // the same options again, bit for bit
+        r = fwi_cli(
+            {"--json", "-q", "invert", project_, "--stages", "0", "--iterations", "2", "--no-illumination"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(doubles(json_of(r)["misfit_history"]) != first);
+        const fwi::Project p = fwi::load_project(project_.toStdString());
+        const QByteArray saved = QByteArray::fromStdString(p.metadata.at("fwi_invert_options"));
+        QVERIFY2(saved.contains("\"illumination\":false") && saved.contains("\"memory\":3"),
+                 saved.constData());
     }
 
     void bad_input_exits_2() {
