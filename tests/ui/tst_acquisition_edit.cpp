@@ -158,6 +158,10 @@ void TestAcquisitionEdit::prediction_follows_settings() {
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));
     QCOMPARE(all.gradient_seconds, 2 * shot.total_s); // two shots, one after the other
     QCOMPARE(all.forward_seconds, 2.0 * double(l) * measured.forward_step_s);
+    // An inversion: a gradient per iteration, and one per stage for its starting point.
+    const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
+    QCOMPARE(all.inversion_gradients, stages * e.inversion.iterations + stages);
+    QCOMPARE(all.inversion_seconds, double(all.inversion_gradients) * all.gradient_seconds);
     QVERIFY(!all.alternatives.empty());
 
     // zfp-rate:8 guarantees 4:1, so slots are sized at (almost) a quarter.

@@ -173,10 +173,12 @@ bool MainWindow::run_invert(bool resume) {
     const RunPrediction& p = d_->settings->prediction();
     const auto shots = std::int64_t(e.acquisition.shots.size());
     const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
-    // Progress assumes one gradient per iteration (line searches may take more); no time is predicted for the
-    // same reason.
+    // Progress and the predicted time assume one gradient per iteration and one per stage start (line
+    // searches may take more).
     const int done = resume && !project.history.empty() ? project.history.back().iteration : 0;
-    const std::int64_t evaluations = std::max<std::int64_t>(stages * e.inversion.iterations - done, 0) + 1;
+    const std::int64_t evaluations =
+        resume ? std::max<std::int64_t>(stages * e.inversion.iterations - done, 0) + 1
+               : stages * e.inversion.iterations + stages;
     auto on_record = [this](IterationRecordPtr r) { show_iteration(*r); };
     auto apply = [this, resume](InversionOutput out) {
         const int iterations = out.history.empty() ? 0 : out.history.back().iteration;
@@ -195,7 +197,8 @@ bool MainWindow::run_invert(bool resume) {
                 .arg(QString::fromUtf8(to_string(out.reason))));
     };
     if (!resume) d_->monitor->begin_inversion(); // a resumed run continues the curve
-    return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps, 0, p.inner_steps,
+    return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps,
+                     p.ok ? double(evaluations) * p.gradient_seconds : 0, p.inner_steps,
                      inversion_job(project, d_->backend, resume, on_record, apply));
 }
 

@@ -159,6 +159,9 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.codec = spec;
         p.forward_seconds = double(p.shots) * double(p.inner_steps) * costs.forward_step_s;
         p.gradient_seconds = double(p.shots) * p.per_shot.total_s;
+        const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
+        p.inversion_gradients = stages * e.inversion.iterations + stages;
+        p.inversion_seconds = double(p.inversion_gradients) * p.gradient_seconds;
         const auto& peak = p.per_shot.peak_bytes;
         p.peak_bytes = peak.empty() ? 0 : peak[0];
         p.disk_peak_bytes = peak.size() > 1 ? peak[1] : 0;
@@ -185,6 +188,10 @@ QString RunPrediction::summary() const {
             .arg(shots)
             .arg(inner_steps);
     if (step_ratio > 1) s += QObject::tr(" (%1 inner steps per sample)").arg(step_ratio);
+    s +=
+        "<br>" + QObject::tr("Inversion ≈ <b>%1</b> (%2 gradients at least: one per iteration and per stage)")
+                     .arg(format_seconds(inversion_seconds))
+                     .arg(inversion_gradients);
     const auto of_budget = [](std::uint64_t bytes, std::uint64_t budget) {
         return budget ? QObject::tr("%1 of %2").arg(format_bytes(bytes), format_bytes(budget))
                       : format_bytes(bytes);

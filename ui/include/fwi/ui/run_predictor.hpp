@@ -27,9 +27,14 @@ struct RunPrediction {
     std::int64_t inner_steps = 0; ///< per shot
     int step_ratio = 1;
     std::int64_t shots = 0;
-    double forward_seconds = 0;   ///< modelling every shot once: shots x inner steps x measured forward step
-    double gradient_seconds = 0;  ///< one gradient over every shot (shots run one after the other)
-    std::uint64_t peak_bytes = 0; ///< per shot: RAM tier (tier 0), states + snapshots, stored size
+    double forward_seconds = 0;  ///< modelling every shot once: shots x inner steps x measured forward step
+    double gradient_seconds = 0; ///< one gradient over every shot (shots run one after the other)
+    /// The gradients an inversion with the settings needs at least: one per iteration plus one per stage (its
+    /// starting point); a line search that needs more than one trial adds more.
+    std::int64_t inversion_gradients = 0;
+    double inversion_seconds =
+        0; ///< inversion_gradients x gradient_seconds (illumination passes not included)
+    std::uint64_t peak_bytes = 0;      ///< per shot: RAM tier (tier 0), states + snapshots, stored size
     std::uint64_t disk_peak_bytes = 0; ///< per shot: disk tier (tier 1), 0 without one
     std::uint64_t budget_bytes = 0;    ///< the settings' budgets (0 = unlimited)
     std::uint64_t disk_budget_bytes = 0;
