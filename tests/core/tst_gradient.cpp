@@ -11,36 +11,6 @@
 using namespace fwi;
 using namespace fwi::test;
 
-namespace {
-
-std::vector<float> random_vector(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0, 1);
-    std::vector<float> v(n);
-    for (auto& x : v)
-        x = d(gen);
-    return v;
-}
-
-/// Random rows smoothed by a [1 2 1]/4 filter applied `passes` times along the fast axis (band-limited noise:
-/// the test then probes the operator where the physics lives, not float32 cancellation at the grid Nyquist).
-std::vector<float> smoothed_random(std::int64_t rows, std::int64_t cols, unsigned seed, int passes) {
-    auto v = random_vector(std::size_t(rows * cols), seed);
-    for (int p = 0; p < passes; ++p)
-        for (std::int64_t r = 0; r < rows; ++r) {
-            float prev = 0, cur = v[std::size_t(r * cols)];
-            for (std::int64_t c = 0; c < cols; ++c) {
-                const float next = c + 1 < cols ? v[std::size_t(r * cols + c + 1)] : 0.0f;
-                v[std::size_t(r * cols + c)] = 0.25f * prev + 0.5f * cur + 0.25f * next;
-                prev = cur;
-                cur = next;
-            }
-        }
-    return v;
-}
-
-} // namespace
-
 class TestGradient : public QObject {
     Q_OBJECT
   private slots:
@@ -60,8 +30,8 @@ class TestGradient : public QObject {
         const auto nt = std::int64_t(0.5 / dt);
         Simulation sim(m.grid, acq, settings(order, 15, dt, nt, 10), 3000, "cpu");
         sim.set_model(m);
-        const auto dv = smoothed_random(m.grid.nz(), m.grid.nx(), 1, 2);
-        const auto dd = smoothed_random(6, nt, 2, 4);
+        const auto dv = smoothed_noise(m.grid.nz(), m.grid.nx(), 1, 2);
+        const auto dd = smoothed_noise(6, nt, 2, 4);
         const auto b_dv = born_forward(sim, 0, dv);
 
         GradientOptions opt;

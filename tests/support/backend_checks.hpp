@@ -15,15 +15,6 @@
 
 namespace fwi::test {
 
-inline std::vector<float> normal_noise(std::size_t n, unsigned seed) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0, 1);
-    std::vector<float> v(n);
-    for (auto& x : v)
-        x = d(gen);
-    return v;
-}
-
 /// Relative L2 difference, with a floor on the reference norm so that all-zero fields compare cleanly.
 inline double relative_difference(std::span<const float> a, std::span<const float> ref) {
     double num = 0, den = 0;
@@ -188,22 +179,8 @@ inline void check_born_dot_product(const std::string& backend, int order, double
     const auto nt = std::int64_t(0.5 / dt);
     Simulation sim(m.grid, acq, settings(order, 15, dt, nt, 10), 3000, backend);
     sim.set_model(m);
-    auto smooth = [](std::vector<float> v, std::int64_t cols, int passes) {
-        for (int p = 0; p < passes; ++p)
-            for (std::size_t r = 0; r < v.size() / std::size_t(cols); ++r) {
-                float* row = v.data() + r * std::size_t(cols);
-                float prev = 0, cur = row[0];
-                for (std::int64_t c = 0; c < cols; ++c) {
-                    const float next = c + 1 < cols ? row[c + 1] : 0.0f;
-                    row[c] = 0.25f * prev + 0.5f * cur + 0.25f * next;
-                    prev = cur;
-                    cur = next;
-                }
-            }
-        return v;
-    };
-    const auto dv = smooth(normal_noise(std::size_t(m.grid.cells()), 1), m.grid.nx(), 2);
-    const auto dd = smooth(normal_noise(std::size_t(6 * nt), 2), nt, 4);
+    const auto dv = smoothed_noise(m.grid.nz(), m.grid.nx(), 1, 2);
+    const auto dd = smoothed_noise(6, nt, 2, 4);
     const auto b_dv = born_forward(sim, 0, dv);
     GradientOptions opt;
     opt.misfit = [&](const Gather&, const Gather&, std::vector<float>& adjoint_source) {

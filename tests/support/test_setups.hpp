@@ -5,6 +5,7 @@
 #include "fwi/settings.hpp"
 
 #include <cmath>
+#include <random>
 #include <vector>
 
 namespace fwi::test {
@@ -42,6 +43,35 @@ inline Acquisition one_shot(Point2D source, std::vector<Point2D> receivers) {
     Acquisition a;
     a.shots.push_back({source, std::move(receivers)});
     return a;
+}
+
+/// n samples of N(0, 1) from mt19937(seed).
+inline std::vector<float> normal_noise(std::size_t n, unsigned seed) {
+    std::mt19937 gen(seed);
+    std::normal_distribution<float> d(0, 1);
+    std::vector<float> v(n);
+    for (auto& x : v)
+        x = d(gen);
+    return v;
+}
+
+/// rows x cols of normal noise smoothed by a [1 2 1]/4 filter applied `passes` times along the rows
+/// (band-limited noise: adjoint tests then probe the operator where the physics lives, not float32
+/// cancellation at the grid Nyquist).
+inline std::vector<float> smoothed_noise(std::int64_t rows, std::int64_t cols, unsigned seed, int passes) {
+    auto v = normal_noise(std::size_t(rows * cols), seed);
+    for (int p = 0; p < passes; ++p)
+        for (std::int64_t r = 0; r < rows; ++r) {
+            float* row = v.data() + r * cols;
+            float prev = 0, cur = row[0];
+            for (std::int64_t c = 0; c < cols; ++c) {
+                const float next = c + 1 < cols ? row[c + 1] : 0.0f;
+                row[c] = 0.25f * prev + 0.5f * cur + 0.25f * next;
+                prev = cur;
+                cur = next;
+            }
+        }
+    return v;
 }
 
 inline double dot(const std::vector<float>& a, const std::vector<float>& b) {

@@ -143,27 +143,31 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
     }
 }
 
+cpu::KernelGrid CpuPropagator::kernel_grid() const {
+    const Grid2D& m = grid_.model;
+    const std::int64_t h = grid_.halo;
+    return {grid_.nz(),
+            grid_.nx(),
+            h,
+            grid_.nz() - h,
+            h,
+            grid_.nx() - h,
+            float(1.0 / m.dx()),
+            float(1.0 / m.dz()),
+            float(1.0 / (m.dx() * m.dx())),
+            float(1.0 / (m.dz() * m.dz())),
+            c_.data(),
+            inv_c_.data(),
+            &pml_x_,
+            &pml_z_};
+}
+
 void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
                          float* traces, std::int64_t trace_length, float* snapshot, const float* secondary) {
     if (!has_model_) throw Error("propagator used before set_model");
     auto& s = static_cast<CpuWaveState&>(state);
     record(state, geometry, traces, trace_length);
-    const Grid2D& m = grid_.model;
-    const std::int64_t h = grid_.halo;
-    cpu::KernelGrid g{grid_.nz(),
-                      grid_.nx(),
-                      h,
-                      grid_.nz() - h,
-                      h,
-                      grid_.nx() - h,
-                      float(1.0 / m.dx()),
-                      float(1.0 / m.dz()),
-                      float(1.0 / (m.dx() * m.dx())),
-                      float(1.0 / (m.dz() * m.dz())),
-                      c_.data(),
-                      inv_c_.data(),
-                      &pml_x_,
-                      &pml_z_};
+    const cpu::KernelGrid g = kernel_grid();
     cpu::ForwardFields f{s.u.data(),      s.u_prev.data(), s.psi_x.data(), s.psi_z.data(),
                          s.zeta_x.data(), s.zeta_z.data(), snapshot,       secondary};
     dispatch_order(grid_.order, [&](auto r) { cpu::forward_step<decltype(r)::value>(g, f); });
@@ -204,22 +208,7 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
     if (!has_model_) throw Error("propagator used before set_model");
     if (adj.step <= 0) throw Error("adjoint stepped past step 0");
     auto& a = static_cast<CpuAdjointState&>(adj);
-    const Grid2D& m = grid_.model;
-    const std::int64_t h = grid_.halo;
-    cpu::KernelGrid g{grid_.nz(),
-                      grid_.nx(),
-                      h,
-                      grid_.nz() - h,
-                      h,
-                      grid_.nx() - h,
-                      float(1.0 / m.dx()),
-                      float(1.0 / m.dz()),
-                      float(1.0 / (m.dx() * m.dx())),
-                      float(1.0 / (m.dz() * m.dz())),
-                      c_.data(),
-                      inv_c_.data(),
-                      &pml_x_,
-                      &pml_z_};
+    const cpu::KernelGrid g = kernel_grid();
     cpu::AdjointFields f{a.mu.data(),  a.mu_prev.data(), a.r_x.data(), a.r_z.data(), a.s_x.data(),
                          a.s_z.data(), grad_c_.data(),   snapshot,     weight};
     dispatch_order(grid_.order, [&](auto r) { cpu::adjoint_step<decltype(r)::value>(g, f); });

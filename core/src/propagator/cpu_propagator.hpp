@@ -6,6 +6,9 @@
 #include <vector>
 
 namespace fwi {
+namespace cpu {
+struct KernelGrid;
+}
 
 class CpuPropagator final : public Propagator {
   public:
@@ -31,6 +34,8 @@ class CpuPropagator final : public Propagator {
     std::vector<float> padded_velocity_perturbation(std::span<const float> dv_mps) const override;
 
   private:
+    /// The grid, coefficients and PML profiles the kernels read (cpu_kernels.hpp).
+    cpu::KernelGrid kernel_grid() const;
     void step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source, float* traces,
               std::int64_t trace_length, float* snapshot, const float* secondary);
 
