@@ -319,6 +319,13 @@ class TestInversion : public QObject {
         QCOMPARE(t.objective.misfit.window.end_taper_s, 0.05);
         QCOMPARE(t.min_relative_decrease, 0.01);
         QVERIFY(t.objective.misfit.window == s.objective.misfit.window);
+        // Saving without the counts (the GUI's conditioning fields) keeps the ones saved.
+        t.optimizer.memory = 4;
+        t.stages = {{4.0, 9}, {8.0, 9}};
+        save_run_options(p, t, /*stage_counts=*/false);
+        load_run_options(p, t);
+        QCOMPARE(t.stages[0].iterations, 3);
+        QCOMPARE(t.optimizer.memory, 4);
         // A project without saved options leaves the setup alone; malformed ones are named.
         InversionSetup u = small_setup(problem_, 1);
         load_run_options(Project{}, u);

@@ -23,8 +23,6 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 
 namespace fwi::ui {
@@ -54,6 +52,18 @@ constexpr double mb = 1e6;
 const QStringList schedule_kinds = {"all", "uniform", "revolve", "multilevel", "online", "auto"};
 const QStringList codec_kinds = {"none",         "zstd",          "lz4",      "blosc",
                                  "zfp-accuracy", "zfp-precision", "zfp-rate", "zfp-reversible"};
+
+/// The project's run options over the defaults (the defaults alone when they are unreadable: the run itself
+/// reports why).
+InversionSetup saved_run_options(const Project& project) {
+    InversionSetup options;
+    try {
+        load_run_options(project, options, /*stage_counts=*/false);
+    } catch (const ConfigError&) {
+        options = InversionSetup{};
+    }
+    return options;
+}
 
 bool codec_has_parameter(const QString& kind) {
     return kind == "zfp-accuracy" || kind == "zfp-precision" || kind == "zfp-rate";
@@ -269,12 +279,7 @@ void SettingsPanel::load() {
         if (box->findText(text) < 0) box->addItem(text);
         box->setCurrentText(text);
     }
-    InversionSetup options; // defaults, then the saved run options (unreadable ones show the defaults)
-    try {
-        load_run_options(doc_->project(), options, /*stage_counts=*/false);
-    } catch (const ConfigError&) {
-        options = InversionSetup{};
-    }
+    const InversionSetup options = saved_run_options(doc_->project());
     illumination_->setChecked(options.objective.illumination);
     smoothing_m_->setValue(options.objective.preconditioner.smoothing_x_m);
     water_velocity_->setValue(options.objective.mask.water_velocity_mps);
@@ -364,17 +369,16 @@ QString SettingsPanel::read_inversion(InversionSettings& inv) const {
 }
 
 std::string SettingsPanel::read_run_options() const {
-    nlohmann::json j = nlohmann::json::object();
-    const std::string saved = doc_->run_options();
-    if (!saved.empty()) {
-        j = nlohmann::json::parse(saved, nullptr, /*allow_exceptions=*/false);
-        if (!j.is_object()) j = nlohmann::json::object(); // unreadable: replaced
-    }
-    j["illumination"] = illumination_->isChecked();
-    j["smooth_m"] = smoothing_m_->value();
-    j["water_velocity_mps"] = water_velocity_->value();
-    j["memory"] = lbfgs_memory_->value();
-    return j.dump();
+    InversionSetup options = saved_run_options(doc_->project()); // with the panel's fields:
+    options.objective.illumination = illumination_->isChecked();
+    options.objective.preconditioner.smoothing_x_m = options.objective.preconditioner.smoothing_z_m =
+        smoothing_m_->value();
+    options.objective.mask.water_velocity_mps = water_velocity_->value();
+    options.optimizer.memory = lbfgs_memory_->value();
+    Project kept; // the saved entry, for the per-stage counts it holds
+    kept.metadata[run_options_key] = doc_->run_options();
+    save_run_options(kept, options, /*stage_counts=*/false);
+    return kept.metadata[run_options_key];
 }
 
 void SettingsPanel::commit_run_options() {

@@ -20,8 +20,9 @@ inline constexpr const char* run_options_key = "fwi_invert_options";
 
 /// Keeps the options of `setup` that InversionSettings has no place for (per-stage iteration counts, data
 /// window, batches and random subsets, conditioning, L-BFGS memory) in project.metadata[run_options_key], so
-/// that a resume, from the command line or the GUI, continues with the same ones.
-void save_run_options(Project& project, const InversionSetup& setup);
+/// that a resume, from the command line or the GUI, continues with the same ones. With `stage_counts` false
+/// the per-stage counts already saved are kept (the GUI's settings edit the other options).
+void save_run_options(Project& project, const InversionSetup& setup, bool stage_counts = true);
 
 /// Applies the run options saved in the project to `setup`; nothing when there are none (or the entry is
 /// empty). With `stage_counts` false the per-stage iteration counts are left alone (a fresh run takes them

@@ -39,14 +39,20 @@ InversionSetup inversion_setup(const Project& project, bool resume) {
     return s;
 }
 
-void save_run_options(Project& project, const InversionSetup& setup) {
-    std::vector<int> counts;
-    for (const InversionStage& st : setup.stages)
-        counts.push_back(st.iterations);
+void save_run_options(Project& project, const InversionSetup& setup, bool stage_counts) {
+    nlohmann::json j = nlohmann::json::object();
+    if (stage_counts) {
+        std::vector<int> counts;
+        for (const InversionStage& st : setup.stages)
+            counts.push_back(st.iterations);
+        j["stage_iterations"] = counts;
+    } else if (const auto found = project.metadata.find(run_options_key); found != project.metadata.end()) {
+        const auto saved = nlohmann::json::parse(found->second, nullptr, /*allow_exceptions=*/false);
+        if (saved.is_object() && saved.contains("stage_iterations"))
+            j["stage_iterations"] = saved["stage_iterations"];
+    }
     const ObjectiveOptions& o = setup.objective;
     const DataWindow& w = o.misfit.window;
-    nlohmann::json j;
-    j["stage_iterations"] = counts;
     j["min_offset_m"] = w.min_offset_m;
     j["max_offset_m"] = w.max_offset_m;
     j["end_taper_s"] = w.end_taper_s;
