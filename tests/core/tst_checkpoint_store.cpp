@@ -1,24 +1,20 @@
 // CheckpointStore: round trips per codec, tier and thread count; exact byte accounting against a model of the
 // expected compressed sizes over random put/free/get sequences (budget never exceeded, refusals predicted
-// exactly and harmless); the store's allocations against the heap; scratch files' life cycle (free,
-// destruction, exceptions); unwritable scratch and a full disk (RLIMIT_FSIZE) as ResourceError.
+// exactly and harmless); the store's allocations against the heap; bad requests. The disk tier's file life
+// cycle and its failures: tst_checkpoint_store_disk.cpp.
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/error.hpp"
-#include "wavefields.hpp"
+#include "store_items.hpp"
 
-#include <QDir>
-#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <atomic>
-#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <malloc.h>
 #include <map>
 #include <new>
-#include <sys/resource.h>
 
 using namespace fwi;
 using namespace fwi::test;
@@ -42,122 +38,6 @@ void operator delete(void* p) noexcept {
 void operator delete(void* p, std::size_t) noexcept {
     operator delete(p);
 }
-
-namespace {
-
-namespace fs = std::filesystem;
-
-/// The fields of one stored item (a propagator state in miniature: two wavefields and a PML strip).
-struct Item {
-    std::vector<Field2D> fields;
-    std::vector<ConstFieldView> views() const {
-        std::vector<ConstFieldView> v;
-        for (const auto& f : fields)
-            v.push_back(f.cview());
-        return v;
-    }
-};
-
-Item make_item(std::mt19937& rng, std::int64_t rows = 48, std::int64_t cols = 56) {
-    std::uniform_real_distribution<double> sigma(1.5, 12), amplitude(1e-3, 10);
-    Item item;
-    if (rng() % 3 == 0) { // incompressible
-        item.fields.push_back(random_field(rows, cols, unsigned(rng())));
-        item.fields.push_back(random_field(rows, cols, unsigned(rng())));
-    } else {
-        item.fields.push_back(ricker_ring(rows, cols, amplitude(rng), sigma(rng)));
-        item.fields.push_back(ricker_ring(rows, cols, amplitude(rng), sigma(rng)));
-    }
-    item.fields.push_back(random_field(4, cols, unsigned(rng()), 1e-3f));
-    return item;
-}
-
-Item empty_like(const Item& item) {
-    Item out;
-    for (const auto& f : item.fields)
-        out.fields.emplace_back(f.rows, f.cols, -7.0f);
-    return out;
-}
-
-std::vector<FieldView> views(Item& item) {
-    std::vector<FieldView> v;
-    for (auto& f : item.fields)
-        v.push_back(f.view());
-    return v;
-}
-
-/// What the store must count for an item: the codec's frames, computed independently.
-std::uint64_t stored_size(const Codec& codec, const Item& item) {
-    std::uint64_t n = 0;
-    for (const auto& f : item.fields) {
-        std::vector<std::byte> bytes;
-        n += codec.compress(f.cview(), bytes);
-    }
-    return n;
-}
-
-std::uint64_t reservation(const Codec& codec, const Item& item) {
-    std::uint64_t n = 0;
-    for (const auto& f : item.fields)
-        n += codec.max_compressed_bytes(f.rows, f.cols);
-    return n;
-}
-
-/// A stored item matches: bit for bit for lossless codecs, within the tolerance for zfp-accuracy.
-bool matches(const Codec& codec, const Item& stored, const Item& restored, double tolerance) {
-    for (std::size_t i = 0; i < stored.fields.size(); ++i) {
-        if (codec.lossless() ? !bit_equal(stored.fields[i].values, restored.fields[i].values)
-                             : max_abs_error(stored.fields[i].values, restored.fields[i].values) > tolerance)
-            return false;
-    }
-    return true;
-}
-
-std::vector<fs::path> files_in(const fs::path& dir) {
-    std::vector<fs::path> out;
-    if (!fs::exists(dir)) return out;
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        out.push_back(e.path());
-    return out;
-}
-
-TierConfig memory_tier(std::uint64_t budget, const char* name = "ram") {
-    TierConfig t;
-    t.name = name;
-    t.budget_bytes = budget;
-    return t;
-}
-
-TierConfig disk_tier(std::uint64_t budget, const QString& dir) {
-    TierConfig t;
-    t.name = "disk";
-    t.budget_bytes = budget;
-    t.on_disk = true;
-    t.directory = dir.toStdString();
-    return t;
-}
-
-/// Sets RLIMIT_FSIZE and ignores SIGXFSZ (so writes fail with EFBIG instead of killing us); restores both.
-class FileSizeLimit {
-  public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &old_);
-        previous_ = std::signal(SIGXFSZ, SIG_IGN);
-        rlimit limit = old_;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() {
-        setrlimit(RLIMIT_FSIZE, &old_);
-        std::signal(SIGXFSZ, previous_);
-    }
-
-  private:
-    rlimit old_{};
-    void (*previous_)(int) = nullptr;
-};
-
-} // namespace
 
 class TestCheckpointStore : public QObject {
     Q_OBJECT
@@ -409,142 +289,6 @@ class TestCheckpointStore : public QObject {
         const std::int64_t leaked = heap_bytes.load() - heap_before;
         QVERIFY2(std::abs(leaked) <= 256, qPrintable(QString("%1 bytes left after free").arg(leaked)));
         QCOMPARE(store.allocated_bytes(0), std::uint64_t(0));
-    }
-
-    void disk_files_live_while_stored_data() { allocated_bytes_match_the_heap_data(); }
-    void disk_files_live_while_stored() {
-        QFETCH(int, threads);
-        QTemporaryDir tmp;
-        std::shared_ptr<const Codec> codec = make_codec("lz4");
-        std::mt19937 rng(5);
-        std::string scratch;
-        {
-            CheckpointStore store({memory_tier(0), disk_tier(0, tmp.path())}, codec, threads);
-            scratch = store.scratch_directory(1);
-            QVERIFY(store.scratch_directory(0).empty());
-            QCOMPARE(fs::path(scratch).parent_path(), fs::path(tmp.path().toStdString()));
-            QVERIFY(fs::is_directory(scratch));
-            for (int i = 0; i < 4; ++i)
-                store.put({ItemKind::Snapshot, 1, i * 10}, make_item(rng).views());
-            store.flush();
-            auto files = files_in(scratch);
-            QCOMPARE(files.size(), std::size_t(4));
-            std::uint64_t on_disk = 0;
-            for (const auto& f : files)
-                on_disk += fs::file_size(f);
-            QCOMPARE(on_disk, store.stats(1).bytes_in_use);
-            QCOMPARE(store.allocated_bytes(1), on_disk);
-            store.free({ItemKind::Snapshot, 1, 10});
-            QCOMPARE(files_in(scratch).size(), std::size_t(3));
-            store.put({ItemKind::Snapshot, 1, 20}, make_item(rng).views()); // a replacement keeps one file
-            store.flush();
-            QCOMPARE(files_in(scratch).size(), std::size_t(3));
-            store.put({ItemKind::Snapshot, 1, 50}, make_item(rng).views()); // left pending for the destructor
-        }
-        QVERIFY(!fs::exists(scratch));
-        QVERIFY(QDir(tmp.path()).isEmpty());
-    }
-
-    void files_removed_when_an_exception_unwinds() {
-        QTemporaryDir tmp;
-        std::shared_ptr<const Codec> codec = make_codec("zstd");
-        std::mt19937 rng(8);
-        const Item item = make_item(rng);
-        try {
-            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
-            for (int i = 0; i < 5; ++i)
-                store.put({ItemKind::State, 0, i}, item.views());
-            store.flush();
-            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(5));
-            for (int i = 5; i < 9; ++i)
-                store.put({ItemKind::State, 0, i}, item.views());
-            throw std::runtime_error("a propagator failed mid-run");
-        } catch (const std::runtime_error&) {
-        }
-        QVERIFY(QDir(tmp.path()).isEmpty());
-        // A refused put writes nothing either.
-        CheckpointStore store({disk_tier(reservation(*codec, item) - 1, tmp.path())}, codec, 0);
-        Item big;
-        big.fields.push_back(random_field(100, 100, 1));
-        QVERIFY_THROWS_EXCEPTION(BudgetExceeded, store.put({ItemKind::State, 0, 0}, big.views()));
-        QVERIFY(files_in(store.scratch_directory(0)).empty());
-    }
-
-    void unwritable_scratch_throws_resource_error_data() {
-        QTest::addColumn<QString>("sub");
-        QTest::addColumn<QString>("why");
-        QTest::newRow("under a regular file") << "file/sub"
-                                              << "Not a directory";
-        QTest::newRow("a regular file") << "file"
-                                        << "Not a directory";
-        QTest::newRow("missing") << "missing/deeper"
-                                 << "No such file or directory";
-    }
-    void unwritable_scratch_throws_resource_error() {
-        // Tests run as root, so permissions would not stop a write: a path through a regular file does.
-        QFETCH(QString, sub);
-        QFETCH(QString, why);
-        QTemporaryDir tmp;
-        QFile file(tmp.filePath("file"));
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.close();
-        const QString dir = tmp.filePath(sub);
-        for (const int threads : {0, 2}) {
-            try {
-                CheckpointStore store({memory_tier(0), disk_tier(0, dir)}, make_codec("none"), threads);
-                QFAIL("no exception");
-            } catch (const ResourceError& e) {
-                QVERIFY2(QString(e.what()).contains(dir) && QString(e.what()).contains(why), e.what());
-            }
-        }
-        QCOMPARE(QDir(tmp.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList{"file"});
-    }
-
-    void full_disk_throws_resource_error() {
-        QTemporaryDir tmp;
-        std::shared_ptr<const Codec> codec = make_codec("none");
-        Item item;
-        item.fields.push_back(random_field(64, 64, 2)); // 16 KiB + header: over the limit below
-        Item small;
-        small.fields.push_back(Field2D(8, 8, 1.0f));
-        {
-            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 0);
-            const QString scratch = QString::fromStdString(store.scratch_directory(0));
-            store.put({ItemKind::State, 0, 1}, small.views());
-            try {
-                const FileSizeLimit limit(4096);
-                store.put({ItemKind::State, 0, 2}, item.views());
-                QFAIL("no exception");
-            } catch (const ResourceError& e) {
-                QVERIFY2(QString(e.what()).contains(scratch + "/state_2_") &&
-                             QString(e.what()).contains("File too large"),
-                         e.what());
-            }
-            QVERIFY(!store.contains({ItemKind::State, 0, 2}));
-            QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, small));
-            QCOMPARE(files_in(store.scratch_directory(0)).size(), std::size_t(1)); // the partial file is gone
-            store.put({ItemKind::State, 0, 2}, item.views()); // the limit is lifted: works again
-        }
-        {
-            // Threaded: the failure surfaces at flush and then sticks; free and the destructor still clean
-            // up.
-            CheckpointStore store({disk_tier(0, tmp.path())}, codec, 2);
-            store.put({ItemKind::State, 0, 1}, small.views());
-            store.flush();
-            {
-                const FileSizeLimit limit(4096);
-                store.put({ItemKind::State, 0, 2}, item.views());
-                QVERIFY_THROWS_EXCEPTION(ResourceError, store.flush());
-            }
-            QVERIFY(!store.contains({ItemKind::State, 0, 2}));
-            QVERIFY_THROWS_EXCEPTION(ResourceError, store.put({ItemKind::State, 0, 3}, small.views()));
-            Item out = empty_like(small);
-            QVERIFY_THROWS_EXCEPTION(ResourceError, store.get({ItemKind::State, 0, 1}, views(out)));
-            QCOMPARE(store.stats(0).bytes_in_use, stored_size(*codec, small));
-            store.free({ItemKind::State, 0, 1});
-            QVERIFY(files_in(store.scratch_directory(0)).empty());
-        }
-        QVERIFY(QDir(tmp.path()).isEmpty());
     }
 
     void bad_requests_throw() {
