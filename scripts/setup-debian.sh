@@ -4,9 +4,10 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
-  qt6-base-dev libvtk9-dev libhdf5-dev hdf5-tools libzfp-dev libzstd-dev liblz4-dev libblosc-dev
+  qt6-base-dev libqt6opengl6-dev libvtk9-dev libhdf5-dev hdf5-tools libzfp-dev libzstd-dev liblz4-dev libblosc-dev
   libsegyio-dev libfftw3-dev libcli11-dev nlohmann-json3-dev
   xvfb xauth libgl1-mesa-dri zlib1g-dev
+  libopenmpi-dev openmpi-bin
 )
 missing=()
 for p in "${packages[@]}"; do
