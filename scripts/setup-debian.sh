@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages FWI Studio builds and tests with. Idempotent: apt runs only when something is
-# missing. Works as root or through sudo.
+# missing. Works as root or through sudo. `--list` prints the package names, one a line, and installs nothing
+# (scripts/check-packages.sh reads the list from there).
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
@@ -9,6 +10,10 @@ packages=(
   xvfb xauth libgl1-mesa-dri zlib1g-dev
   libopenmpi-dev openmpi-bin
 )
+if [ "${1:-}" = --list ]; then
+  printf '%s\n' "${packages[@]}"
+  exit 0
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
