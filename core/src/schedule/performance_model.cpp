@@ -76,7 +76,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     detail::PlanReplay replay(steps, {}, costs.sampling_interval);
     const std::uint64_t state_b = costs.stored_state_bytes(), snap_b = costs.stored_snapshot_bytes();
     const int snap_tier = costs.snapshot_tier;
-    const TierCosts snap_costs = costs.tier(snap_tier);
+    const TierCosts snap_costs =
+        costs.snapshots_in_place && snap_tier == 0 ? TierCosts{} : costs.tier(snap_tier);
     Prediction p;
     std::vector<std::uint64_t> peak(static_cast<std::size_t>(replay.tier_capacity()), 0);
     for (std::size_t i = 0; i < plan.size(); ++i) {
