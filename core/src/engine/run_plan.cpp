@@ -1,6 +1,7 @@
 // Calibration of the performance model on the run's own propagator, and the plan an executor runs.
 #include "fwi/run_plan.hpp"
 
+#include "engine/calibration_cache.hpp"
 #include "engine/snapshot_arena.hpp"
 
 #include "fwi/codec.hpp"
@@ -15,8 +16,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <omp.h>
+#include <optional>
 #include <sstream>
-#include <tuple>
 
 namespace fwi {
 namespace {
@@ -60,27 +62,26 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
                             " of disk; the disk budget is " + mib(s.disk_budget_bytes));
 }
 
-/// Costs depend on the backend, grid shape, order and codec, not on the velocities: an inversion's many
-/// gradients share one calibration per process (measured once, so a noisy first measurement is kept too).
-struct Calibration {
-    StepCosts steps;
-    CodecEstimate codec;
-};
-
+/// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
+/// inversion's many gradients share one calibration per process (measured once, so a noisy first measurement is
+/// kept too), and later processes on the same machine reuse it from the calibration cache.
 Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     static std::mutex mutex;
-    static std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, int, std::string>, Calibration>
-        cache;
+    static std::map<std::string, Calibration> cache;
     const Propagator& p = sim.propagator();
     const PaddedGrid& g = p.padded();
-    const auto key = std::make_tuple(p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec);
+    const CalibrationKey key{p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec, omp_get_max_threads()};
     {
         const std::lock_guard lock(mutex);
-        if (const auto it = cache.find(key); it != cache.end()) return it->second;
+        if (const auto it = cache.find(key.text()); it != cache.end()) return it->second;
     }
-    Calibration c{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+    std::optional<Calibration> c = load_cached_calibration(key);
+    if (!c) {
+        c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+        store_cached_calibration(key, *c);
+    }
     const std::lock_guard lock(mutex);
-    return cache.emplace(key, c).first->second;
+    return cache.emplace(key.text(), *c).first->second;
 }
 
 } // namespace
