@@ -5,6 +5,7 @@
 
 #include "engine/snapshot_arena.hpp"
 
+#include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 
@@ -162,10 +163,11 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     const std::uint64_t arena_bytes =
         std::uint64_t(peak_snapshots) * std::uint64_t(snapshot_floats) * sizeof(float);
     if (settings.budget_bytes != 0) {
-        if (arena_bytes >= settings.budget_bytes)
-            throw BudgetExceeded(std::to_string(peak_snapshots) + " snapshots need " +
-                                 std::to_string(arena_bytes) + " B of memory; the memory budget is " +
-                                 std::to_string(settings.budget_bytes) + " B");
+        if (arena_bytes >= settings.budget_bytes) {
+            const auto [need, budget] = compared_bytes(arena_bytes, settings.budget_bytes);
+            throw BudgetExceeded(std::to_string(peak_snapshots) + " snapshots need " + need +
+                                 " of memory; the memory budget is " + budget);
+        }
         config[0].budget_bytes = settings.budget_bytes - arena_bytes; // the states' share
     }
     return std::make_unique<ArenaSnapshotStorage>(

@@ -4,6 +4,7 @@
 #include "engine/calibration_cache.hpp"
 #include "engine/snapshot_arena.hpp"
 
+#include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
@@ -33,12 +34,6 @@ double seconds_since(Clock::time_point t0) {
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
-std::string mib(std::uint64_t bytes) {
-    std::ostringstream s;
-    s.precision(4);
-    s << double(bytes) / (1024.0 * 1024.0) << " MiB";
-    return s.str();
-}
 
 /// zfp-rate:BITS stores exactly BITS per value (up to block padding): the only data-independent ratio.
 double guaranteed_ratio(const std::string& spec) {
@@ -51,15 +46,18 @@ double guaranteed_ratio(const std::string& spec) {
 /// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
 void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
-    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[0]) +
-                            " of memory for one shot (" + std::to_string(r.prediction.counts.peak_snapshots) +
-                            " snapshots of " + mib(r.costs.snapshot_bytes) + " and states of " +
-                            mib(r.costs.state_bytes) + "); the memory budget is " + mib(s.budget_bytes) +
+    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
+        const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
+        throw ResourceError("schedule " + r.schedule + " needs " + need + " of memory for one shot (" +
+                            std::to_string(r.prediction.counts.peak_snapshots) + " snapshots of " +
+                            bytes_text(r.costs.snapshot_bytes) + " and states of " +
+                            bytes_text(r.costs.state_bytes) + "); the memory budget is " + budget +
                             ". Choose fewer slots, a codec, or --schedule auto");
-    if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) +
-                            " of disk; the disk budget is " + mib(s.disk_budget_bytes));
+    }
+    if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes) {
+        const auto [need, budget] = compared_bytes(peak[1], s.disk_budget_bytes);
+        throw ResourceError("schedule " + r.schedule + " needs " + need + " of disk; the disk budget is " + budget);
+    }
 }
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
@@ -202,6 +200,7 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
+    c.snapshots_in_place = codec.codec == "none"; // as make_item_storage keeps them
     c.compress_s = codec.compress_s;
     c.decompress_s = codec.decompress_s;
     c.compression_ratio =
@@ -230,9 +229,6 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     const CodecEstimate& codec = calibration.codec;
     StepCosts costs = with_codec(calibration.steps, codec, true);
     costs.sampling_interval = s.sampling_interval;
-    costs.snapshots_in_place = codec.codec == "none"; // see make_item_storage
-    if (costs.snapshots_in_place) // an arena slot holds the raw field, no codec frame header
-        costs.snapshot_bytes = std::uint64_t(sim.propagator().padded().cells()) * sizeof(float);
 
     ResolvedPlan r;
     std::string spec = s.schedule.empty() ? "all" : s.schedule;
