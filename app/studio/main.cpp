@@ -2,6 +2,7 @@
 // line names, and is (with the job runner) the only place that catches everything.
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
+#include "fwi/threading.hpp"
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/screenshot_tour.hpp"
@@ -16,6 +17,8 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+    // Passive OpenMP waiting: the GUI thread and the engine share the cores. May re-execute the program.
+    fwi::ensure_passive_openmp_wait(argc, argv);
     fwi::ui::set_default_surface_format(); // before QApplication: VTK needs an OpenGL 3.2 core context
     QApplication app(argc, argv);
     QApplication::setApplicationName("FWI Studio");
