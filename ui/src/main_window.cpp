@@ -14,6 +14,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/thread_setting.hpp"
 #include "main_window_impl.hpp"
 
 #include <QActionGroup>
@@ -288,6 +289,13 @@ void MainWindow::build_menus_and_toolbar() {
     tools->addAction(a.run_invert);
     tools->addAction(a.pause);
     tools->addAction(a.cancel);
+    tools->addSeparator();
+    auto* threads = new ThreadCountBox(this);
+    connect(threads, &ThreadCountBox::thread_setting_changed, this, [this] {
+        d_->device_label->setText(status_device_text());
+        d_->settings->set_backend(d_->backend); // measured costs depend on the thread count: predict again
+    });
+    tools->addWidget(threads);
 }
 
 void MainWindow::build_status_bar() {
