@@ -1,5 +1,7 @@
 #include "fwi/ui/image_view.hpp"
 
+#include "image_underlay.hpp"
+
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -70,6 +72,8 @@ struct ImageView::Impl {
     vtkNew<vtkAxisActor2D> z_axis;
     vtkNew<vtkTextActor>
         z_title; // vertical, left of the z axis labels (the axis' own title would be clipped)
+    ImageUnderlay underlay;
+    double opacity = 0.8;
     std::vector<float> values;
     std::int64_t rows = 0, cols = 0;
     double dz = 1, dx = 1, oz = 0, ox = 0;
@@ -142,6 +146,7 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     d_->bar->SetTitle("");
 
     renderer()->SetBackground(0.96, 0.96, 0.97);
+    renderer()->AddActor(d_->underlay.actor());
     renderer()->AddActor(d_->actor);
     renderer()->AddActor2D(d_->bar);
     renderer()->AddActor2D(d_->x_axis);
@@ -186,6 +191,51 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     request_render();
 }
 
+void ImageView::set_underlay(std::span<const float> values, std::int64_t rows, std::int64_t cols,
+                             double spacing_z, double spacing_x, double origin_z, double origin_x) {
+    if (values.empty())
+        d_->underlay.clear();
+    else
+        d_->underlay.set(values, rows, cols, spacing_z, spacing_x, origin_z, origin_x);
+    apply_table(); // the alphas depend on whether there is an underlay
+    request_render();
+}
+
+bool ImageView::has_underlay() const {
+    return d_->underlay.shown();
+}
+
+void ImageView::set_image_opacity(double opacity) {
+    d_->opacity = std::clamp(opacity, 0.0, 1.0);
+    apply_table();
+    request_render();
+}
+
+double ImageView::image_opacity() const {
+    return d_->opacity;
+}
+
+double ImageView::alpha_at(double value) const {
+    return d_->table->GetOpacity(value);
+}
+
+void ImageView::apply_table() {
+    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+    if (!d_->underlay.shown()) return;
+    // Over an underlay: the chosen opacity, faded to transparent near the middle of a symmetric scale (zero)
+    // or the low end of a one-sided one; full weight from a third of the way out.
+    const int n = int(d_->table->GetNumberOfTableValues());
+    for (int i = 0; i < n; ++i) {
+        const double t = double(i) / (n - 1);
+        const double out = d_->mode == RangeMode::Symmetric ? std::abs(2 * t - 1) : t;
+        double rgba[4];
+        d_->table->GetTableValue(i, rgba);
+        rgba[3] = d_->opacity * std::min(1.0, 3 * out);
+        d_->table->SetTableValue(i, rgba);
+    }
+    d_->table->Modified();
+}
+
 bool ImageView::has_image() const {
     return d_->rows > 0;
 }
@@ -207,7 +257,7 @@ bool ImageView::value_at(double x, double z, float& value) const {
 
 void ImageView::set_colormap(Colormap c) {
     d_->colormap = c;
-    apply_colormap(d_->table, c, d_->low, d_->high);
+    apply_table();
     request_render();
 }
 Colormap ImageView::colormap() const {
@@ -224,7 +274,7 @@ void ImageView::set_value_range(double low, double high) {
     d_->mode = RangeMode::Fixed;
     d_->low = low;
     d_->high = high;
-    apply_colormap(d_->table, d_->colormap, low, high);
+    apply_table();
     request_render();
 }
 
@@ -264,7 +314,7 @@ void ImageView::update_range() {
         d_->low = -m;
         d_->high = m;
     }
-    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+    apply_table();
 }
 
 std::array<double, 4> ImageView::image_bounds() const {

@@ -15,6 +15,7 @@
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
 #include "fwi/ui/thread_setting.hpp"
+#include "fwi/ui/wavefield_panel.hpp"
 #include "main_window_impl.hpp"
 
 #include <QActionGroup>
@@ -108,11 +109,8 @@ void MainWindow::build_views() {
         log(m);
     });
     d_->settings = new SettingsPanel(d_->doc, this);
-    d_->wavefield = new ImageView(this);
-    d_->wavefield->setObjectName("wavefield_view");
-    d_->wavefield->set_colormap(Colormap::Seismic);
-    d_->wavefield->set_range_mode(RangeMode::Symmetric);
-    d_->wavefield->set_titles("x (m)", "z (m)", tr("wavefield"));
+    d_->wavefield_panel = new WavefieldPanel(this);
+    d_->wavefield = d_->wavefield_panel->view();
     d_->gradient = new ImageView(this);
     d_->gradient->setObjectName("gradient_view");
     d_->gradient->set_colormap(Colormap::Seismic);
@@ -138,7 +136,7 @@ void MainWindow::build_views() {
         dock(d_->acquisition, tr("Acquisition"), "dock_acquisition", Qt::LeftDockWidgetArea);
     tabifyDockWidget(acquisition, settings);
     acquisition->raise();
-    QDockWidget* wave = dock(d_->wavefield, tr("Wavefield"), "dock_wavefield", Qt::RightDockWidgetArea);
+    QDockWidget* wave = dock(d_->wavefield_panel, tr("Wavefield"), "dock_wavefield", Qt::RightDockWidgetArea);
     QDockWidget* grad = dock(d_->gradient, tr("Gradient"), "dock_gradient", Qt::RightDockWidgetArea);
     tabifyDockWidget(wave, grad);
     wave->raise();

@@ -24,6 +24,7 @@ class QSpinBox;
 namespace fwi::ui {
 
 class AcquisitionEditor;
+class WavefieldPanel;
 
 struct MainWindow::Impl {
     ProjectDocument* doc = nullptr;
@@ -31,7 +32,8 @@ struct MainWindow::Impl {
     AcquisitionPanel* acquisition = nullptr;
     AcquisitionEditor* editor = nullptr;
     SettingsPanel* settings = nullptr;
-    ImageView* wavefield = nullptr;
+    WavefieldPanel* wavefield_panel = nullptr;
+    ImageView* wavefield = nullptr; ///< the panel's view
     ImageView* gradient = nullptr;
     GatherView* gathers = nullptr;
     RunMonitor* monitor = nullptr;

@@ -10,6 +10,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/wavefield_panel.hpp"
 #include "main_window_impl.hpp"
 
 #include <QDir>
@@ -141,6 +142,7 @@ bool MainWindow::run_forward() {
         d_->gathers->set_gathers(out.gathers, {});
     };
     d_->monitor->set_memory_budget(0); // a forward run stores nothing
+    d_->wavefield_panel->set_model(model);
     return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0,
                      p.inner_steps, forward_job(e, model, d_->backend, apply));
 }
@@ -171,6 +173,7 @@ bool MainWindow::run_gradient() {
                 .arg(peak_text(r.peak_bytes_per_tier)));
     };
     d_->monitor->set_memory_budget(project.experiment.gradient.budget_bytes);
+    d_->wavefield_panel->set_model(working_model(project.experiment));
     return start_job(tr("Gradient"), 2 * shots * p.inner_steps, p.ok ? p.gradient_seconds : 0, p.inner_steps,
                      gradient_job(project, d_->backend, apply));
 }
@@ -216,6 +219,7 @@ bool MainWindow::run_invert(bool resume) {
     };
     if (!resume) d_->monitor->begin_inversion(); // a resumed run continues the curve
     d_->monitor->set_memory_budget(e.gradient.budget_bytes);
+    d_->wavefield_panel->set_model(d_->doc->display_model()); // the starting model; the run updates it
     return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps,
                      p.ok ? double(evaluations) * p.gradient_seconds : 0, p.inner_steps,
                      inversion_job(project, d_->backend, resume, on_record, apply));
@@ -225,6 +229,7 @@ void MainWindow::show_iteration(const IterationRecord& r) {
     d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
     const Grid2D& g = r.model.grid;
     if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
+    if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
     if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
         d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
     QString text = tr("Inversion: iteration %1 (stage %2%3), misfit %4")
