@@ -50,6 +50,7 @@ struct MainWindow::Impl {
     QString shown = "current";
     std::string backend = "auto";
     int gradient_runs = 0;
+    bool record_movie = false; ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
     struct Actions {

@@ -68,6 +68,7 @@ void MainWindow::connect_jobs() {
         const Grid2D& g = d_->doc->display_model().grid;
         const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
         const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
+        if (d_->record_movie) d_->wavefield_panel->record_frame(frame);
         ImageView* target = frame->kind == FieldKind::Gradient ? d_->gradient : d_->wavefield;
         target->set_image(frame->values, frame->rows, frame->cols, dz, dx);
         if (frame->kind != FieldKind::Gradient)
@@ -123,6 +124,9 @@ bool MainWindow::start_job(const QString& name, std::int64_t expected_steps, dou
     throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100); // ~100 frames per shot at most
     d_->runner->set_throttle(throttle);
     d_->monitor->begin_run(name, expected_steps, predicted_s);
+    // Only a forward run's frames make the movie: a gradient's recomputations would jump back in time.
+    d_->record_movie = name == tr("Forward modelling");
+    if (d_->record_movie) d_->wavefield_panel->clear_frames();
     d_->cancel_note.clear();
     return d_->runner->start(name, std::move(work));
 }

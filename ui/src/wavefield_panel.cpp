@@ -1,8 +1,11 @@
 #include "fwi/ui/wavefield_panel.hpp"
 
 #include "fwi/ui/image_view.hpp"
+#include "fwi/ui/messages.hpp"
 
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
@@ -31,6 +34,20 @@ WavefieldPanel::WavefieldPanel(QWidget* parent) : QWidget(parent) {
     controls->addSpacing(12);
     controls->addWidget(new QLabel(tr("Opacity"), this));
     controls->addWidget(opacity_, 1);
+    auto* movie = new QPushButton(tr("Save movie…"), this);
+    movie->setObjectName("wavefield_movie");
+    movie->setToolTip(tr("The last run's wavefield as PNG frames, and an MP4 where ffmpeg is installed"));
+    controls->addWidget(movie);
+    connect(movie, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the movie's frames"));
+        if (dir.isEmpty()) return;
+        const MovieResult r = save_movie(dir);
+        const QString done = tr("%n frame(s) written to %1", "", r.frames_written).arg(dir);
+        if (!r.mp4.isEmpty())
+            show_info(this, tr("Save movie"), done + "\n" + tr("Movie: %1").arg(r.mp4));
+        else
+            show_error(this, tr("Save movie"), (r.frames_written > 0 ? done + "\n" : QString()) + r.error);
+    });
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
@@ -56,6 +73,35 @@ QCheckBox* WavefieldPanel::underlay_box() const {
 void WavefieldPanel::set_model(const Model& model) {
     model_ = model;
     apply_underlay();
+}
+
+void WavefieldPanel::clear_frames() {
+    frames_.clear();
+    keep_every_ = 1;
+    seen_ = 0;
+}
+
+void WavefieldPanel::record_frame(FieldFramePtr frame) {
+    if (!frame || frame->kind != FieldKind::ForwardWavefield) return;
+    if (seen_++ % keep_every_ != 0) return;
+    frames_.push_back(std::move(frame));
+    if (frames_.size() < max_frames) return;
+    std::vector<FieldFramePtr> half;
+    for (std::size_t i = 0; i < frames_.size(); i += 2)
+        half.push_back(frames_[i]);
+    frames_ = std::move(half);
+    keep_every_ *= 2;
+}
+
+std::size_t WavefieldPanel::frame_count() const {
+    return frames_.size();
+}
+
+MovieResult WavefieldPanel::save_movie(const QString& dir) {
+    const Grid2D& g = model_.grid;
+    const bool model_shaped = !frames_.empty() && frames_[0]->rows == g.nz() && frames_[0]->cols == g.nx();
+    return export_movie(view_, frames_, model_shaped ? g.dz() : 1.0, model_shaped ? g.dx() : 1.0, dir,
+                        [](const FieldFrame& f) { return tr("wavefield, step %1").arg(f.step); });
 }
 
 void WavefieldPanel::apply_underlay() {
