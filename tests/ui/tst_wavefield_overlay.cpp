@@ -70,6 +70,9 @@ void TestWavefieldOverlay::opacity_blends_wavefield_over_model() {
     view->set_image(wave, nz, nx, h, h);
     panel.set_model(layered());
     QVERIFY(view->has_underlay());
+    // A saved picture states its clip: half the cells are 0 and the rest +-1, so the 99.5th percentile is 1.
+    QVERIFY2(view->caption().contains(QString::fromUtf8("clipped at \u00b11 (the 99.5th percentile of |value|)")),
+             qPrintable(view->caption()));
 
     // Fully transparent: the model alone, lighter grey above (slow = dark: 1500 m/s is the darkest).
     panel.opacity_slider()->setValue(0);

@@ -21,7 +21,7 @@ ImageUnderlay::ImageUnderlay() {
     table_->SetNumberOfTableValues(256);
     table_->SetHueRange(0, 0);
     table_->SetSaturationRange(0, 0);
-    table_->SetValueRange(0.35, 0.9); // low values darker, as on the model's own grey map
+    table_->SetValueRange(0.3, 0.75); // slow = dark; the fast end stays apart from the light background
     table_->Build();
     actor_->GetMapper()->SetInputData(image_);
     actor_->GetMapper()->BorderOn();

@@ -73,6 +73,7 @@ struct ImageView::Impl {
     vtkNew<vtkTextActor>
         z_title; // vertical, left of the z axis labels (the axis' own title would be clipped)
     ImageUnderlay underlay;
+    vtkNew<vtkTextActor> caption; // states a symmetric scale's clip, so that a saved picture says it
     double opacity = 0.8;
     std::vector<float> values;
     std::int64_t rows = 0, cols = 0;
@@ -87,6 +88,7 @@ struct ImageView::Impl {
         ViewMargins m = full_margins;
         if (compact) m = {48, 40, 90, 10};
         if (!colorbar) m.right = 12;
+        if (mode == RangeMode::Symmetric && !compact) m.bottom = 30; // room for the clip caption
         return m;
     }
     bool automatic_view = true; // refit on resize until the user zooms or pans
@@ -152,6 +154,9 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     renderer()->AddActor2D(d_->x_axis);
     renderer()->AddActor2D(d_->z_axis);
     renderer()->AddActor2D(d_->z_title);
+    style_text(d_->caption->GetTextProperty(), 11);
+    d_->caption->SetVisibility(false);
+    renderer()->AddActor2D(d_->caption);
     vtkCamera* camera = renderer()->GetActiveCamera();
     camera->ParallelProjectionOn();
 }
@@ -282,6 +287,11 @@ std::pair<double, double> ImageView::value_range() const {
     return {d_->low, d_->high};
 }
 
+QString ImageView::caption() const {
+    if (d_->mode != RangeMode::Symmetric || d_->values.empty()) return {};
+    return QString::fromUtf8(d_->caption->GetInput());
+}
+
 void ImageView::set_titles(const QString& x_title, const QString& z_title, const QString& value_title) {
     d_->x_axis->SetTitle(x_title.toUtf8().constData());
     d_->z_title->SetInput(z_title.toUtf8().constData());
@@ -314,6 +324,11 @@ void ImageView::update_range() {
         d_->low = -m;
         d_->high = m;
     }
+    d_->caption->SetInput(
+        QObject::tr("colour scale symmetric about 0, clipped at \u00b1%1 (the 99.5th percentile of |value|)")
+            .arg(d_->high, 0, 'g', 3)
+            .toUtf8()
+            .constData());
     apply_table();
 }
 
@@ -433,6 +448,8 @@ void ImageView::update_axes() {
     d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
     d_->z_title->SetVisibility(py1 - py0 > 20);
     d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
+    d_->caption->SetVisibility(d_->mode == RangeMode::Symmetric && !d_->compact);
+    d_->caption->SetDisplayPosition(int(margins.left * dpr), int(6 * dpr));
     // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus
     // room for its title above.
     const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));

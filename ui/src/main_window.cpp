@@ -115,7 +115,7 @@ void MainWindow::build_views() {
     d_->gradient->setObjectName("gradient_view");
     d_->gradient->set_colormap(Colormap::Seismic);
     d_->gradient->set_range_mode(RangeMode::Symmetric);
-    d_->gradient->set_titles("x (m)", "z (m)", tr("dJ/dv"));
+    d_->gradient->set_titles("x (m)", "z (m)", tr("dJ/dv (s/m)"));
     d_->gathers = new GatherView(this);
     d_->log = new QPlainTextEdit(this);
     d_->log->setObjectName("log");

@@ -59,6 +59,9 @@ class ImageView : public VtkWidget {
     /// Axis and colour-bar titles, e.g. "x (m)", "z (m)", "vp (m/s)".
     void set_titles(const QString& x_title, const QString& z_title, const QString& value_title);
 
+    /// The line under a symmetric scale's picture that states its clip ("" in the other modes).
+    QString caption() const;
+
     /// Small views: narrower margins and, optionally, no colour bar.
     void set_colorbar_visible(bool visible);
     void set_compact(bool compact);
