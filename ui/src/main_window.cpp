@@ -16,6 +16,7 @@
 #include "fwi/ui/settings_panel.hpp"
 #include "fwi/ui/thread_setting.hpp"
 #include "fwi/ui/wavefield_panel.hpp"
+#include "fwi/ui/welcome_page.hpp"
 #include "main_window_impl.hpp"
 
 #include <QActionGroup>
@@ -255,6 +256,7 @@ void MainWindow::build_menus_and_toolbar() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(a.welcome);
     help->addAction(a.guide);
     help->addAction(a.about);
 
@@ -360,6 +362,18 @@ void MainWindow::update_actions() {
 
 void MainWindow::log(const QString& text) {
     d_->log->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + text);
+}
+
+void MainWindow::show_welcome() {
+    WelcomePage page(this);
+    if (page.exec() != QDialog::Accepted) return;
+    const QString choice = page.choice();
+    if (choice == "open")
+        d_->actions.open->trigger();
+    else if (choice == "empty")
+        d_->actions.new_project->trigger();
+    else if (!choice.isEmpty() && maybe_save())
+        open_demo(choice);
 }
 
 void MainWindow::show_model(const QString& which) {

@@ -58,7 +58,7 @@ struct MainWindow::Impl {
         QAction *undo, *redo, *remove, *line_dialog;
         QAction *mode_select, *mode_receiver, *mode_source, *mode_line, *reset_view;
         QAction *run_forward, *run_gradient, *run_invert, *run_resume, *pause, *cancel;
-        QAction *about, *guide;
+        QAction *about, *guide, *welcome;
     } actions{};
 
     /// The model the central view shows, falling back like ProjectDocument::display_model().
