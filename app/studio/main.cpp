@@ -12,10 +12,14 @@
 #include <QDir>
 #include <QMessageBox>
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 
 int main(int argc, char** argv) {
+    // Writing past a file size limit then fails with EFBIG and is reported like a full disk, instead of the
+    // signal killing the application with the user's unsaved work.
+    std::signal(SIGXFSZ, SIG_IGN);
     fwi::ui::set_default_surface_format(); // before QApplication: VTK needs an OpenGL 3.2 core context
     QApplication app(argc, argv);
     QApplication::setApplicationName("FWI Studio");
