@@ -4,12 +4,14 @@
 #include "fwi/hdf5_model.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/npy.hpp"
+#include "fwi/project_tools.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <sstream>
 
 namespace fwi::cli {
 
@@ -31,6 +33,24 @@ Model load_model_spec(const std::string& spec, const RawLayout& layout, bool qui
         std::cerr << "fwi: loaded " << spec << " (" << report.format << ", " << m.grid.nz() << " x "
                   << m.grid.nx() << " cells at " << m.grid.dz() << " x " << m.grid.dx() << " m)\n";
         if (!report.units_note.empty()) std::cerr << "fwi: " << report.units_note << "\n";
+    }
+    return m;
+}
+
+Model load_model_for_project(const std::string& spec, const Experiment& experiment, bool quiet) {
+    const Grid2D& grid = working_model(experiment).grid;
+    RawLayout layout;
+    layout.nz = grid.nz();
+    layout.nx = grid.nx();
+    layout.dz_m = grid.dz();
+    layout.dx_m = grid.dx();
+    Model m = load_model_spec(spec, layout, quiet);
+    if (!(m.grid == grid)) {
+        std::ostringstream msg;
+        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at " << m.grid.dz()
+            << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x " << grid.nx()
+            << " cells at " << grid.dz() << " x " << grid.dx() << " m";
+        throw ConfigError(msg.str());
     }
     return m;
 }

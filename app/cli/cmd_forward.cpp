@@ -45,7 +45,7 @@ void add_forward_command(CommandRegistry& r) {
             else if (o->model == "current")
                 model = e.current_model;
             else
-                model = load_model_spec(o->model, {}, r.quiet);
+                model = load_model_for_project(o->model, e, r.quiet);
             if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
             if (!o->out.empty()) {
                 const std::string ext = extension_of(o->out);

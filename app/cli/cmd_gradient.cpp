@@ -48,7 +48,8 @@ void add_gradient_command(CommandRegistry& r) {
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
             const Model model =
-                o->model.empty() ? working_model(p.experiment) : load_model_spec(o->model, {}, r.quiet);
+                o->model.empty() ? working_model(p.experiment)
+                                 : load_model_for_project(o->model, p.experiment, r.quiet);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);
             if (!(model.grid == sim->propagator().setup().grid))

@@ -3,6 +3,7 @@
 // stderr.
 #include "commands.hpp"
 #include "fwi/error.hpp"
+#include "fwi/threading.hpp"
 #include "interrupt.hpp"
 
 #include <iostream>
@@ -11,6 +12,7 @@
 #endif
 
 int main(int argc, char** argv) {
+    fwi::ensure_passive_openmp_wait(argc, argv); // may re-execute the program: first, before any thread starts
     fwi::cli::install_signal_handling();
 #ifdef FWI_HAVE_CUDA
     fwi::gpu::register_cuda_backend();
@@ -19,9 +21,13 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     app.fallthrough();
     bool json = false, quiet = false;
+    int threads = 0;
     fwi::cli::CommandAction action;
     app.add_flag("--json", json, "print one JSON object summarising the result on stdout");
     app.add_flag("-q,--quiet", quiet, "no progress bar or human-readable summary");
+    app.add_option("--threads", threads,
+                   "OpenMP threads for the engine (default: OMP_NUM_THREADS, else every core)")
+        ->check(CLI::Range(1, 4096));
     fwi::cli::CommandRegistry registry{app, json, quiet, &action};
     fwi::cli::add_new_command(registry);
     fwi::cli::add_info_command(registry);
@@ -40,8 +46,10 @@ int main(int argc, char** argv) {
         const int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
+    if (threads > 0) fwi::set_thread_count(threads);
     try {
-        const nlohmann::json summary = action();
+        nlohmann::json summary = action();
+        if (summary.is_object()) summary["threads"] = fwi::thread_count();
         if (json) std::cout << summary.dump() << std::endl;
         return 0;
     } catch (const fwi::Cancelled&) {

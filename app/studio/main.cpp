@@ -2,6 +2,7 @@
 // line names, and is (with the job runner) the only place that catches everything.
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
+#include "fwi/threading.hpp"
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/screenshot_tour.hpp"
@@ -17,6 +18,8 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+    // Passive OpenMP waiting: the GUI thread and the engine share the cores. May re-execute the program.
+    fwi::ensure_passive_openmp_wait(argc, argv);
     // Writing past a file size limit then fails with EFBIG and is reported like a full disk, instead of the
     // signal killing the application with the user's unsaved work.
     std::signal(SIGXFSZ, SIG_IGN);

@@ -1,6 +1,7 @@
 // The pure pieces behind the editors: acquisition edits (shared spreads, refusals), the undoable document,
 // the prediction adapter's response to settings, and the codec spec check.
 #include "fwi/acquisition_check.hpp"
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/schedules.hpp"
@@ -141,18 +142,19 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     StepCosts measured;
     QVERIFY(predictor.cached_costs(e, measured));
     QVERIFY(measured.forward_step_s > 0 && measured.adjoint_step_s > 0);
-    // Store-all: every step once forward (writing its snapshot) and once adjoint, one snapshot per step
-    // stored and read back, the first touch of the peak memory, nothing else.
+    // Store-all, uncompressed: every step once forward (writing its snapshot in place) and once adjoint, one
+    // raw snapshot per step held (no copy, no codec frame), the first touch of the peak memory, nothing else.
     const auto l = all.inner_steps;
     const Prediction& shot = all.per_shot;
     QCOMPARE(shot.counts.snapshot_steps, l);
     QCOMPARE(shot.counts.peak_snapshots, l);
     QCOMPARE(shot.recompute_s, 0.0);
-    QCOMPARE(all.peak_bytes, std::uint64_t(l) * measured.snapshot_bytes);
     const StepCosts& c = all.costs;
-    const double per_snapshot = c.write_s(0, c.snapshot_bytes) + c.read_s(0, c.snapshot_bytes);
+    QVERIFY(c.snapshots_in_place);
+    QCOMPARE(c.stored_snapshot_bytes(), measured.snapshot_bytes - fwi::codec_frame_header_bytes);
+    QCOMPARE(all.peak_bytes, std::uint64_t(l) * c.stored_snapshot_bytes());
     const double expected = double(l) * (measured.forward_step_s + measured.snapshot_write_s +
-                                         measured.adjoint_step_s + per_snapshot) +
+                                         measured.adjoint_step_s) +
                             measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
     QVERIFY2(std::abs(shot.total_s - expected) <= 1e-9 * expected,
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));

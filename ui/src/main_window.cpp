@@ -119,6 +119,7 @@ void MainWindow::build_views() {
     d_->gradient->set_titles("x (m)", "z (m)", tr("dJ/dv"));
     d_->gathers = new GatherView(this);
     d_->log = new QPlainTextEdit(this);
+    d_->log->setObjectName("log");
     d_->log->setReadOnly(true);
     d_->log->setMaximumBlockCount(2000);
 

@@ -8,6 +8,7 @@
 #include "fwi/ui/engine_jobs.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/run_monitor.hpp"
+#include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
 #include "main_window_impl.hpp"
 
@@ -34,6 +35,21 @@ QString autosave_path(const QString& project_path) {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation);
     QDir().mkpath(dir);
     return dir + "/untitled.fwi.autosave";
+}
+
+/// "peak tier 0 (RAM) 7.95 MB (7950336 B), tier 1 (disk) ...": the stored (compressed) bytes of states and
+/// snapshots, the same counts the memory plot draws per tier. (Not peak_snapshot_bytes: a checkpointed or
+/// compressed run may hold no gradient snapshots at all.)
+QString peak_text(const std::vector<std::uint64_t>& peak_per_tier) {
+    if (peak_per_tier.empty()) return QObject::tr("nothing stored");
+    QStringList parts;
+    for (std::size_t t = 0; t < peak_per_tier.size(); ++t)
+        parts << QObject::tr("tier %1 (%2) %3 (%4 B)")
+                     .arg(t)
+                     .arg(t == 0 ? QObject::tr("RAM") : QObject::tr("disk"))
+                     .arg(format_bytes(peak_per_tier[t]))
+                     .arg(peak_per_tier[t]);
+    return QObject::tr("peak ") + parts.join(", ");
 }
 } // namespace
 
@@ -124,6 +140,7 @@ bool MainWindow::run_forward() {
         d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
         d_->gathers->set_gathers(out.gathers, {});
     };
+    d_->monitor->set_memory_budget(0); // a forward run stores nothing
     return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0,
                      p.inner_steps, forward_job(e, model, d_->backend, apply));
 }
@@ -145,14 +162,15 @@ bool MainWindow::run_gradient() {
             d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
         d_->gathers->set_gathers(out.observed, r.modelled);
         d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
-        log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), peak %6")
+        log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), %6")
                 .arg(r.misfit, 0, 'g', 6)
                 .arg(QString::fromStdString(r.schedule))
                 .arg(r.forward_steps)
                 .arg(r.adjoint_steps)
                 .arg(r.recompute_steps)
-                .arg(format_bytes(r.peak_snapshot_bytes)));
+                .arg(peak_text(r.peak_bytes_per_tier)));
     };
+    d_->monitor->set_memory_budget(project.experiment.gradient.budget_bytes);
     return start_job(tr("Gradient"), 2 * shots * p.inner_steps, p.ok ? p.gradient_seconds : 0, p.inner_steps,
                      gradient_job(project, d_->backend, apply));
 }
@@ -197,6 +215,7 @@ bool MainWindow::run_invert(bool resume) {
                 .arg(QString::fromUtf8(to_string(out.reason))));
     };
     if (!resume) d_->monitor->begin_inversion(); // a resumed run continues the curve
+    d_->monitor->set_memory_budget(e.gradient.budget_bytes);
     return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps,
                      p.ok ? double(evaluations) * p.gradient_seconds : 0, p.inner_steps,
                      inversion_job(project, d_->backend, resume, on_record, apply));

@@ -20,6 +20,7 @@
 #include <vtkPlotPoints.h>
 #include <vtkRenderer.h>
 #include <vtkSmartPointer.h>
+#include <vtkStringArray.h>
 #include <vtkTable.h>
 #include <vtkTextProperty.h>
 
@@ -132,6 +133,33 @@ void PlotView::append(int id, double x, double y) {
 
 std::size_t PlotView::point_count(int id) const {
     return d_->series.at(std::size_t(id)).x.size();
+}
+
+const std::vector<double>& PlotView::series_x(int id) const {
+    return d_->series.at(std::size_t(id)).x;
+}
+const std::vector<double>& PlotView::series_y(int id) const {
+    return d_->series.at(std::size_t(id)).y;
+}
+
+void PlotView::set_point_labels(int id, const QStringList& labels) {
+    Series& s = d_->series.at(std::size_t(id));
+    if (labels.isEmpty()) {
+        s.plot->SetIndexedLabels(nullptr);
+        s.plot->SetTooltipLabelFormat(""); // VTK's default
+        return;
+    }
+    vtkNew<vtkStringArray> texts;
+    for (const QString& l : labels)
+        texts->InsertNextValue(l.toStdString());
+    s.plot->SetIndexedLabels(texts);
+    s.plot->SetTooltipLabelFormat("%i");
+}
+
+void PlotView::set_title(const QString& title) {
+    d_->title = title;
+    d_->chart->SetTitle(title.toStdString());
+    request_render();
 }
 
 void PlotView::clear_data() {

@@ -20,6 +20,16 @@ struct RunMonitor::Impl {
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
     int runs = 0;
+    int budget = -1;             // the memory plot's budget line, added when a budget is first set
+    double budget_mb = 0;        // 0 = no line
+    std::vector<double> ratios;  // measured / predicted per run
+    QStringList predicted_labels, measured_labels;
+    void draw_budget() {
+        if (!memory || budget < 0) return;
+        if (budget_mb <= 0) return memory->set_series(budget, {}, {});
+        // Spans the run so far (at least a second, so that it shows before the first event).
+        memory->set_series(budget, {0.0, std::max(last_wall, 1.0)}, {budget_mb, budget_mb});
+    }
     QElapsedTimer since_progress; // progress is shown at most 4 times a second: each status repaint costs
     double predicted_s = 0;
     // Each gradient evaluation's clock starts at 0 (an inversion runs many): its marks continue the previous
@@ -32,7 +42,7 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->memory = new PlotView(tr("Memory per tier"), tr("wall time (s)"), tr("MB in use"));
     d_->timeline = new PlotView(tr("Schedule timeline"), tr("wall time (s)"), tr("simulated step"));
     d_->misfit = new PlotView(tr("Misfit"), tr("iteration"), tr("misfit"));
-    d_->timing = new PlotView(tr("Predicted vs measured time"), tr("run"), tr("seconds"));
+    d_->timing = new PlotView(tr("Predicted vs measured time"), tr("run number"), tr("seconds"));
     // Planned marks first so that the live ones draw on top.
     d_->planned_forward =
         d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
@@ -89,16 +99,39 @@ void RunMonitor::begin_run(const QString& name, std::int64_t expected_steps, dou
     d_->wall_offset = d_->last_wall = 0;
     d_->since_progress.invalidate();
     d_->memory->clear_data();
+    d_->draw_budget();
     for (int id : {d_->forward, d_->recompute, d_->adjoint, d_->store, d_->load})
         d_->timeline->set_series(id, {}, {});
     emit progress(expected_steps > 0 ? 0.0 : -1.0, tr("%1 started").arg(name));
 }
 
+void RunMonitor::set_memory_budget(std::uint64_t bytes) {
+    if (d_->budget < 0 && bytes > 0)
+        d_->budget = d_->memory->add_series(tr("budget"), QColor(200, 30, 60), SeriesStyle::Line, 1.5f);
+    d_->budget_mb = double(bytes) / 1e6;
+    d_->draw_budget();
+}
+
+const std::vector<double>& RunMonitor::timing_ratios() const {
+    return d_->ratios;
+}
+
 void RunMonitor::end_run(bool succeeded, double seconds) {
     if (!succeeded) return;
-    ++d_->runs;
-    if (d_->predicted_s > 0) d_->timing->append(d_->predicted, d_->runs, d_->predicted_s);
-    d_->timing->append(d_->measured, d_->runs, seconds);
+    const int run = ++d_->runs;
+    const double ratio = d_->predicted_s > 0 ? seconds / d_->predicted_s : std::nan("");
+    d_->ratios.push_back(ratio);
+    const QString what = tr("run %1 (%2)").arg(run).arg(d_->name);
+    const QString ratio_text = std::isnan(ratio) ? tr("no prediction") : tr("measured/predicted %1").arg(ratio, 0, 'f', 2);
+    if (d_->predicted_s > 0) {
+        d_->timing->append(d_->predicted, run, d_->predicted_s);
+        d_->predicted_labels << tr("%1: predicted %2 s, %3").arg(what).arg(d_->predicted_s, 0, 'g', 3).arg(ratio_text);
+        d_->timing->set_point_labels(d_->predicted, d_->predicted_labels);
+    }
+    d_->timing->append(d_->measured, run, seconds);
+    d_->measured_labels << tr("%1: measured %2 s, %3").arg(what).arg(seconds, 0, 'g', 3).arg(ratio_text);
+    d_->timing->set_point_labels(d_->measured, d_->measured_labels);
+    d_->timing->set_title(tr("Predicted vs measured time (run %1: %2)").arg(run).arg(ratio_text));
 }
 
 void RunMonitor::show_plan(const std::vector<TimelineMark>& marks, int shots) {
@@ -134,6 +167,15 @@ void RunMonitor::clear_all() {
     for (PlotView* p : {d_->memory.data(), d_->timeline.data(), d_->misfit.data(), d_->timing.data()})
         if (p) p->clear_data();
     d_->runs = 0;
+    d_->ratios.clear();
+    d_->predicted_labels.clear();
+    d_->measured_labels.clear();
+    if (d_->timing) {
+        d_->timing->set_point_labels(d_->predicted, {});
+        d_->timing->set_point_labels(d_->measured, {});
+        d_->timing->set_title(tr("Predicted vs measured time"));
+    }
+    d_->draw_budget();
 }
 
 void RunMonitor::add_misfit(double iteration, double misfit) {
@@ -196,6 +238,7 @@ void RunMonitor::on_events(EventBatch batch) {
             d_->memory->append(id, wall, double(e.bytes_per_tier[t]) / 1e6);
         }
     }
+    if (d_->budget_mb > 0) d_->draw_budget();
     if (d_->since_progress.isValid() && d_->since_progress.elapsed() < 250) return;
     d_->since_progress.start();
     const double fraction = d_->expected > 0 ? std::min(1.0, double(d_->done) / double(d_->expected)) : -1.0;

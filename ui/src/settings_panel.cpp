@@ -65,6 +65,16 @@ InversionSetup saved_run_options(const Project& project) {
     return options;
 }
 
+/// Rows wrap (the field goes under its label) when the dock is too narrow for both side by side, so the
+/// forms never need to scroll sideways: a sideways scroll hid the labels' first letters once a field took the
+/// focus ("erations per stage").
+QFormLayout* new_form(QWidget* box) {
+    auto* form = new QFormLayout(box);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    return form;
+}
+
 bool codec_has_parameter(const QString& kind) {
     return kind == "zfp-accuracy" || kind == "zfp-precision" || kind == "zfp-rate";
 }
@@ -83,6 +93,7 @@ SettingsPanel::SettingsPanel(ProjectDocument* doc, QWidget* parent) : QWidget(pa
     auto* scroll = new QScrollArea(this);
     scroll->setWidget(forms);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the forms wrap instead (new_form)
     scroll->setFrameShape(QFrame::NoFrame);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -119,7 +130,7 @@ void SettingsPanel::set_backend(const std::string& backend) {
 
 QWidget* SettingsPanel::build_propagation() {
     auto* box = new QGroupBox(tr("Propagation"), this);
-    auto* form = new QFormLayout(box);
+    QFormLayout* form = new_form(box);
     freq_ = double_box(box, "freq_hz", 0.1, 500, 2, " Hz");
     duration_ = double_box(box, "duration_s", 0.001, 1000, 3, " s");
     dt_ms_ = double_box(box, "dt_ms", 0.001, 1000, 3, " ms");
@@ -149,7 +160,7 @@ QWidget* SettingsPanel::build_propagation() {
 
 QWidget* SettingsPanel::build_gradient() {
     auto* box = new QGroupBox(tr("Gradient and checkpointing"), this);
-    auto* form = new QFormLayout(box);
+    QFormLayout* form = new_form(box);
     schedule_ = new QComboBox(box);
     schedule_->setObjectName("schedule");
     schedule_->addItems(schedule_kinds);
@@ -192,7 +203,7 @@ QWidget* SettingsPanel::build_gradient() {
 
 QWidget* SettingsPanel::build_inversion() {
     auto* box = new QGroupBox(tr("Inversion"), this);
-    auto* form = new QFormLayout(box);
+    QFormLayout* form = new_form(box);
     iterations_ = int_box(box, "iterations", 1, 100000);
     stages_ = new QLineEdit(box);
     stages_->setObjectName("stages");
@@ -212,7 +223,8 @@ QWidget* SettingsPanel::build_inversion() {
     form->addRow(tr("Optimizer"), optimizer_);
     form->addRow(tr("Misfit"), misfit_);
     // Conditioning (the project's run options, as `fwi invert` keeps them).
-    illumination_ = new QCheckBox(tr("precondition with the source illumination"), box);
+    illumination_ = new QCheckBox(tr("source illumination"), box);
+    illumination_->setToolTip(tr("Precondition the gradient with the source illumination"));
     illumination_->setObjectName("illumination");
     smoothing_m_ = double_box(box, "smoothing", 0, 100000, 0, " m");
     smoothing_m_->setSpecialValueText(tr("none"));
@@ -221,7 +233,7 @@ QWidget* SettingsPanel::build_inversion() {
     water_velocity_->setSpecialValueText(tr("none"));
     water_velocity_->setToolTip(tr("Cells of the initial model at or below this velocity never move"));
     lbfgs_memory_ = int_box(box, "lbfgs_memory", 1, 1000, tr(" pairs"));
-    form->addRow(tr("Illumination"), illumination_);
+    form->addRow(tr("Precondition"), illumination_);
     form->addRow(tr("Smoothing"), smoothing_m_);
     form->addRow(tr("Fixed water below"), water_velocity_);
     form->addRow(tr("L-BFGS memory"), lbfgs_memory_);

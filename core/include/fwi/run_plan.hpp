@@ -25,7 +25,7 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
 
 /// `costs` with the codec's times, and a ratio that is safe for sizing slots: 1 for codecs whose ratio
 /// depends on the data (lossless, zfp-accuracy/precision), exactly 32/BITS (capped at what was measured) for
-/// zfp-rate:BITS.
+/// zfp-rate:BITS. With the codec "none", snapshots are kept in place (StepCosts::snapshots_in_place).
 StepCosts with_codec(StepCosts costs, const CodecEstimate& codec, bool size_pessimistically);
 
 /// The request plan_table()/choose_auto() take for this run: its inner step count, budgets, a disk tier when

@@ -1,11 +1,18 @@
 // ItemStorage over the CheckpointStore: tier 0 in memory under the RAM budget, tier 1 (multilevel plans) in a
-// private scratch directory under the disk budget, every item through the run's codec.
+// private scratch directory under the disk budget, every item through the run's codec. Uncompressed snapshots
+// of in-memory runs bypass the store: they live in a SnapshotArena, written and read in place.
 #include "engine/item_storage.hpp"
 
+#include "engine/snapshot_arena.hpp"
+
+#include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
+#include <string>
 
 namespace fwi {
 namespace {
@@ -59,9 +66,78 @@ class StoreBackedStorage final : public ItemStorage {
     std::int64_t writes_ = 0, reads_ = 0;
 };
 
+/// Snapshots in a SnapshotArena, states in the store; tier 0's counts are the sum of both, its peak tracked
+/// after every change (exact for one tier; with a disk tier its workers may move the states' count between
+/// two notes, which the inner store's own peak still bounds).
+class ArenaSnapshotStorage final : public ItemStorage {
+  public:
+    ArenaSnapshotStorage(std::unique_ptr<ItemStorage> states, std::int64_t slots, std::int64_t floats)
+        : states_(std::move(states)), arena_(slots, floats) {}
+
+    void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) override {
+        if (key.kind == ItemKind::State) {
+            states_->put(key, fields);
+        } else {
+            if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
+                throw ConfigError("snapshot of the wrong size for the snapshot arena");
+            float* slot = arena_.acquire(key.index);
+            if (slot != fields[0].data)
+                std::memcpy(slot, fields[0].data, std::size_t(arena_.slot_bytes()));
+        }
+        note_peak();
+    }
+    void get(const StoreKey& key, const std::vector<FieldView>& fields) override {
+        if (key.kind == ItemKind::State) return states_->get(key, fields);
+        const float* p = arena_.find(key.index);
+        if (p == nullptr) throw Error("snapshot of step " + std::to_string(key.index) + " is not stored");
+        if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
+            throw ConfigError("snapshot of the wrong size for the snapshot arena");
+        if (p != fields[0].data) std::memcpy(fields[0].data, p, std::size_t(arena_.slot_bytes()));
+    }
+    void free(const StoreKey& key) override {
+        if (key.kind == ItemKind::State)
+            states_->free(key);
+        else
+            arena_.release(key.index);
+    }
+    bool contains(const StoreKey& key) const override {
+        return key.kind == ItemKind::State ? states_->contains(key) : arena_.find(key.index) != nullptr;
+    }
+    std::vector<std::uint64_t> bytes_in_use() const override {
+        auto v = states_->bytes_in_use();
+        v.at(0) += arena_.bytes_in_use();
+        return v;
+    }
+    std::vector<std::uint64_t> peak_bytes() const override {
+        auto v = states_->peak_bytes();
+        v.at(0) = std::max(v.at(0), peak_);
+        return v;
+    }
+    std::uint64_t peak_snapshot_bytes() const override { return arena_.peak_bytes(); }
+    std::int64_t writes() const override { return states_->writes(); }
+    std::int64_t reads() const override { return states_->reads(); }
+    double compression_ratio() const override { return states_->compression_ratio(); }
+    double compress_seconds() const override { return states_->compress_seconds(); }
+    double decompress_seconds() const override { return states_->decompress_seconds(); }
+    float* snapshot_slot(std::int64_t step) override {
+        float* slot = arena_.acquire(step);
+        note_peak();
+        return slot;
+    }
+    const float* snapshot_in_place(std::int64_t step) const override { return arena_.find(step); }
+
+  private:
+    void note_peak() { peak_ = std::max(peak_, states_->bytes_in_use().at(0) + arena_.bytes_in_use()); }
+
+    std::unique_ptr<ItemStorage> states_;
+    SnapshotArena arena_;
+    std::uint64_t peak_ = 0;
+};
+
 } // namespace
 
-std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers) {
+std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
+                                               std::int64_t peak_snapshots, std::int64_t snapshot_floats) {
     std::vector<TierConfig> config;
     TierConfig ram;
     ram.name = "ram";
@@ -81,7 +157,22 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a
     // plain in-memory copy is cheaper inline.
     const int threads = codec->name() == "none" && tiers < 2 ? 0 : 2;
-    return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+    // Snapshots always live in tier 0 (memory); StepCosts::snapshots_in_place tells the model the same rule.
+    const bool arena = codec->name() == "none" && peak_snapshots > 0 && snapshot_floats > 0;
+    if (!arena) return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+    const std::uint64_t arena_bytes =
+        std::uint64_t(peak_snapshots) * std::uint64_t(snapshot_floats) * sizeof(float);
+    if (settings.budget_bytes != 0) {
+        if (arena_bytes >= settings.budget_bytes) {
+            const auto [need, budget] = compared_bytes(arena_bytes, settings.budget_bytes);
+            throw BudgetExceeded(std::to_string(peak_snapshots) + " snapshots need " + need +
+                                 " of memory; the memory budget is " + budget);
+        }
+        config[0].budget_bytes = settings.budget_bytes - arena_bytes; // the states' share
+    }
+    return std::make_unique<ArenaSnapshotStorage>(
+        std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads), peak_snapshots,
+        snapshot_floats);
 }
 
 } // namespace fwi

@@ -18,7 +18,8 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ =
         resolved.costs.first_touch_s_per_byte * double(resolved.prediction.peak_total_bytes);
-    storage_ = make_item_storage(options.settings, resolved.tiers);
+    storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_snapshots,
+                                 sim.propagator().padded().cells());
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }
 
@@ -72,10 +73,13 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
         if (keep_snapshots) {
             for (std::int64_t n = from; n < end; ++n) {
                 if (n % k == 0) {
+                    // Straight into its place in the store when it keeps snapshots in memory as they are.
+                    float* slot = storage_->snapshot_slot(n);
                     p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
-                                            snapshot_.data());
-                    storage_->put({ItemKind::Snapshot, 0, n},
-                                  {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
+                                            slot != nullptr ? slot : snapshot_.data());
+                    if (slot == nullptr)
+                        storage_->put({ItemKind::Snapshot, 0, n},
+                                      {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
                 } else {
                     p.forward(state, 1, g, sim_.inner_source(), traces, inner_nt);
                 }
@@ -128,9 +132,13 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
     if (adj.step != n + 1) throw Error("plan reverses step " + std::to_string(n) + " out of order");
     if (options_.cancel && n % 64 == 0) options_.cancel->checkpoint();
     const float* snap = nullptr;
+    bool snap_in_place = false;
     if (n % k == 0) {
         const StoreKey key{ItemKind::Snapshot, 0, n};
-        if (storage_->contains(key)) {
+        if (const float* in_place = storage_->snapshot_in_place(n)) {
+            snap = in_place; // read where the forward sweep wrote it; freed after the adjoint step
+            snap_in_place = true;
+        } else if (storage_->contains(key)) {
             storage_->get(key, {FieldView{snapshot_.data(), p.padded().nz(), p.padded().nx()}});
             storage_->free(key);
         } else if (state.step == n) { // no buffered snapshot: one forward step from the state in hand
@@ -142,9 +150,10 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
             throw Error("plan reverses step " + std::to_string(n) +
                         " with neither its snapshot nor its state");
         }
-        snap = snapshot_.data();
+        if (!snap_in_place) snap = snapshot_.data();
     }
     p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));
+    if (snap_in_place) storage_->free({ItemKind::Snapshot, 0, n});
     ++adjoint_steps_;
     if (n % 64 == 0 || n == 0) {
         emit(EventType::AdjointStep, n, std::min<std::int64_t>(64, inner_nt - n));

@@ -1,6 +1,10 @@
 // Calibration of the performance model on the run's own propagator, and the plan an executor runs.
 #include "fwi/run_plan.hpp"
 
+#include "engine/calibration_cache.hpp"
+#include "engine/snapshot_arena.hpp"
+
+#include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
@@ -13,8 +17,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <omp.h>
+#include <optional>
 #include <sstream>
-#include <tuple>
 
 namespace fwi {
 namespace {
@@ -29,12 +34,6 @@ double seconds_since(Clock::time_point t0) {
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
-std::string mib(std::uint64_t bytes) {
-    std::ostringstream s;
-    s.precision(4);
-    s << double(bytes) / (1024.0 * 1024.0) << " MiB";
-    return s.str();
-}
 
 /// zfp-rate:BITS stores exactly BITS per value (up to block padding): the only data-independent ratio.
 double guaranteed_ratio(const std::string& spec) {
@@ -47,38 +46,40 @@ double guaranteed_ratio(const std::string& spec) {
 /// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
 void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
-    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[0]) +
-                            " of memory for one shot (" + std::to_string(r.prediction.counts.peak_snapshots) +
-                            " snapshots of " + mib(r.costs.snapshot_bytes) + " and states of " +
-                            mib(r.costs.state_bytes) + "); the memory budget is " + mib(s.budget_bytes) +
+    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
+        const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
+        throw ResourceError("schedule " + r.schedule + " needs " + need + " of memory for one shot (" +
+                            std::to_string(r.prediction.counts.peak_snapshots) + " snapshots of " +
+                            bytes_text(r.costs.snapshot_bytes) + " and states of " +
+                            bytes_text(r.costs.state_bytes) + "); the memory budget is " + budget +
                             ". Choose fewer slots, a codec, or --schedule auto");
-    if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes)
-        throw ResourceError("schedule " + r.schedule + " needs " + mib(peak[1]) +
-                            " of disk; the disk budget is " + mib(s.disk_budget_bytes));
+    }
+    if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes) {
+        const auto [need, budget] = compared_bytes(peak[1], s.disk_budget_bytes);
+        throw ResourceError("schedule " + r.schedule + " needs " + need + " of disk; the disk budget is " + budget);
+    }
 }
 
-/// Costs depend on the backend, grid shape, order and codec, not on the velocities: an inversion's many
-/// gradients share one calibration per process (measured once, so a noisy first measurement is kept too).
-struct Calibration {
-    StepCosts steps;
-    CodecEstimate codec;
-};
-
+/// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
+/// inversion's many gradients share one calibration per process (measured once, so a noisy first measurement is
+/// kept too), and later processes on the same machine reuse it from the calibration cache.
 Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     static std::mutex mutex;
-    static std::map<std::tuple<std::string, std::int64_t, std::int64_t, int, int, std::string>, Calibration>
-        cache;
+    static std::map<std::string, Calibration> cache;
     const Propagator& p = sim.propagator();
     const PaddedGrid& g = p.padded();
-    const auto key = std::make_tuple(p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec);
+    const CalibrationKey key{p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec, omp_get_max_threads()};
     {
         const std::lock_guard lock(mutex);
-        if (const auto it = cache.find(key); it != cache.end()) return it->second;
+        if (const auto it = cache.find(key.text()); it != cache.end()) return it->second;
     }
-    Calibration c{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+    std::optional<Calibration> c = load_cached_calibration(key);
+    if (!c) {
+        c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+        store_cached_calibration(key, *c);
+    }
     const std::lock_guard lock(mutex);
-    return cache.emplace(key, c).first->second;
+    return cache.emplace(key.text(), *c).first->second;
 }
 
 } // namespace
@@ -153,17 +154,23 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         }
         return std::max(1e-9, seconds_since(t0));
     };
-    double fresh_s = 0;
-    {
-        std::unique_ptr<float[]> fresh(new float[floats]);
-        fresh_s = copy_into(fresh.get());
-    }
     std::vector<float> warm(floats, 0.0f);
     double copy_s = copy_into(warm.data());
     copy_s = std::min(copy_s, copy_into(warm.data()));
     const double bytes = double(std::max<std::uint64_t>(raw, 1));
     const double per_byte = copy_s / bytes;
-    c.first_touch_s_per_byte = std::max(0.0, fresh_s - copy_s) / bytes;
+    // Fresh memory is mapped as the SnapshotArena maps it (huge pages where allowed, touched in parallel),
+    // at least 64 MiB of it so that huge pages can form, the least of two tries.
+    const std::size_t touch_bytes = std::max<std::size_t>(std::size_t(raw), std::size_t(64) << 20);
+    double touch_s = 0;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const auto t0 = Clock::now();
+        void* fresh = map_touched_memory(touch_bytes);
+        const double s = seconds_since(t0);
+        unmap_touched_memory(fresh, touch_bytes);
+        touch_s = attempt == 0 ? s : std::min(touch_s, s);
+    }
+    c.first_touch_s_per_byte = touch_s / double(touch_bytes);
     c.tiers = {TierCosts{0, 0, per_byte, per_byte},
                TierCosts{disk_s_per_file, disk_s_per_file, 1.0 / disk_bytes_per_s, 1.0 / disk_bytes_per_s}};
     return c;
@@ -193,6 +200,7 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
+    c.snapshots_in_place = codec.codec == "none"; // as make_item_storage keeps them
     c.compress_s = codec.compress_s;
     c.decompress_s = codec.decompress_s;
     c.compression_ratio =

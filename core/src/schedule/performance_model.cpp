@@ -1,5 +1,6 @@
 #include "fwi/performance_model.hpp"
 
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "schedule/plan_replay.hpp"
 
@@ -28,6 +29,10 @@ std::uint64_t StepCosts::stored_state_bytes() const {
     return stored_bytes(state_bytes, compression_ratio);
 }
 std::uint64_t StepCosts::stored_snapshot_bytes() const {
+    if (snapshots_in_place) // the raw field in an arena slot: no codec frame header
+        return std::max<std::uint64_t>(1, snapshot_bytes > codec_frame_header_bytes
+                                              ? snapshot_bytes - codec_frame_header_bytes
+                                              : snapshot_bytes);
     return stored_bytes(snapshot_bytes, compression_ratio);
 }
 
@@ -76,7 +81,11 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     detail::PlanReplay replay(steps, {}, costs.sampling_interval);
     const std::uint64_t state_b = costs.stored_state_bytes(), snap_b = costs.stored_snapshot_bytes();
     const int snap_tier = costs.snapshot_tier;
-    const TierCosts snap_costs = costs.tier(snap_tier);
+    // Snapshots kept in place cost neither a tier copy nor a codec pass (only the snapshot_write_s of a step).
+    const bool in_place = costs.snapshots_in_place && snap_tier == 0;
+    const TierCosts snap_costs = in_place ? TierCosts{} : costs.tier(snap_tier);
+    const double snap_compress_s = in_place ? 0.0 : costs.compress_s;
+    const double snap_decompress_s = in_place ? 0.0 : costs.decompress_s;
     Prediction p;
     std::vector<std::uint64_t> peak(static_cast<std::size_t>(replay.tier_capacity()), 0);
     for (std::size_t i = 0; i < plan.size(); ++i) {
@@ -99,14 +108,14 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
             const auto k = static_cast<double>(replay.last_sampled_added());
             p.store_s +=
                 k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b));
-            p.codec_s += k * costs.compress_s;
+            p.codec_s += k * snap_compress_s;
             break;
         }
         case ActionType::Reverse:
             if (replay.last_sampled_consumed() > 0) {
                 p.load_s +=
                     snap_costs.read_s_per_item + snap_costs.read_s_per_byte * static_cast<double>(snap_b);
-                p.codec_s += costs.decompress_s;
+                p.codec_s += snap_decompress_s;
             }
             break;
         default:

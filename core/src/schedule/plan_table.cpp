@@ -78,6 +78,7 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     StepCosts raw = r.costs;
     raw.compression_ratio = 1;
     raw.compress_s = raw.decompress_s = 0;
+    raw.snapshots_in_place = true; // uncompressed snapshots are written and read in place
     for (const CodecEstimate& codec : r.codecs)
         if (codec.codec == "none") {
             raw.compress_s = codec.compress_s;
@@ -88,6 +89,7 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     std::vector<PlanRow> rows;
     for (const CodecEstimate& codec : r.codecs) {
         StepCosts c = r.costs;
+        c.snapshots_in_place = codec.codec == "none"; // as the executor keeps them
         c.compression_ratio = codec.ratio;
         c.compress_s = codec.compress_s;
         c.decompress_s = codec.decompress_s;

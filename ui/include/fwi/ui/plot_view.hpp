@@ -5,6 +5,7 @@
 
 #include <QColor>
 #include <QString>
+#include <QStringList>
 
 #include <memory>
 #include <vector>
@@ -29,6 +30,11 @@ class PlotView : public VtkWidget {
     void set_series(int id, std::vector<double> x, std::vector<double> y);
     void append(int id, double x, double y);
     std::size_t point_count(int id) const;
+    const std::vector<double>& series_x(int id) const;
+    const std::vector<double>& series_y(int id) const;
+    /// Per-point tooltip texts for a series (shown on hover instead of "x, y"); empty restores the default.
+    void set_point_labels(int id, const QStringList& labels);
+    void set_title(const QString& title);
     /// Removes every point (series stay).
     void clear_data();
     void set_log_y(bool log);

@@ -1,0 +1,36 @@
+#pragma once
+// The performance model's calibration, kept between processes. Measuring step and codec costs takes a few tenths
+// of a second per grid; a desktop session or a script runs the same grids again and again, so the measurements
+// are kept in a small JSON file per (backend, padded grid, order, PML, codec, threads, CPU) under the user's
+// cache directory (FWI_CALIBRATION_CACHE=DIR, else $XDG_CACHE_HOME/fwi-studio, else ~/.cache/fwi-studio;
+// FWI_CALIBRATION_CACHE=off disables it). Entries expire after a day. The cache is an optimisation only: an
+// unreadable, corrupt, foreign or stale file is a miss, and a failed write is ignored.
+#include "fwi/performance_model.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace fwi {
+
+struct Calibration {
+    StepCosts steps;
+    CodecEstimate codec;
+};
+
+struct CalibrationKey {
+    std::string backend;
+    std::int64_t nz = 0, nx = 0; ///< padded grid
+    int order = 0, pml = 0;
+    std::string codec;
+    int threads = 0;
+    std::string text() const; ///< every field, and the CPU's model name
+};
+
+/// The cache directory, or empty when FWI_CALIBRATION_CACHE=off (or no home directory is known).
+std::filesystem::path calibration_cache_directory();
+std::optional<Calibration> load_cached_calibration(const CalibrationKey& key);
+void store_cached_calibration(const CalibrationKey& key, const Calibration& c);
+
+} // namespace fwi

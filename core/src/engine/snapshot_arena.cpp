@@ -1,0 +1,81 @@
+#include "engine/snapshot_arena.hpp"
+
+#include "fwi/error.hpp"
+
+#include <sys/mman.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+namespace fwi {
+
+void* map_touched_memory(std::size_t bytes) {
+    if (bytes == 0) return nullptr;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        throw ResourceError("cannot map " + std::to_string(bytes) + " bytes for snapshots: " +
+                            std::strerror(errno));
+#ifdef MADV_HUGEPAGE
+    madvise(p, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages still work
+#endif
+    // First touch in parallel, one write per 4 KiB page: the kernel's page zeroing is the cost, and it is
+    // shared by the threads that later write the snapshots.
+    auto* bytes_p = static_cast<volatile char*>(p);
+    const auto pages = std::int64_t((bytes + 4095) / 4096);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < pages; ++i)
+        bytes_p[std::size_t(i) * 4096] = 0;
+    return p;
+}
+
+void unmap_touched_memory(void* p, std::size_t bytes) {
+    if (p != nullptr) munmap(p, bytes);
+}
+
+SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
+    : slots_(slots), floats_(floats_per_slot) {
+    if (slots < 1 || floats_per_slot < 1)
+        throw ConfigError("snapshot arena: " + std::to_string(slots) + " slots of " +
+                          std::to_string(floats_per_slot) + " floats");
+    mapped_ = std::size_t(capacity_bytes());
+    base_ = static_cast<float*>(map_touched_memory(mapped_));
+    free_.reserve(std::size_t(slots));
+    for (std::int64_t s = slots - 1; s >= 0; --s)
+        free_.push_back(s); // slot 0 first: consecutive steps land in consecutive memory
+    held_.reserve(std::size_t(slots));
+}
+
+SnapshotArena::~SnapshotArena() { unmap_touched_memory(base_, mapped_); }
+
+float* SnapshotArena::acquire(std::int64_t step) {
+    if (const auto it = held_.find(step); it != held_.end()) return base_ + it->second * floats_;
+    if (free_.empty())
+        throw Error("snapshot arena full: " + std::to_string(slots_) + " slots held, step " +
+                    std::to_string(step) + " does not fit (the plan declared fewer live snapshots)");
+    const std::int64_t slot = free_.back();
+    free_.pop_back();
+    held_.emplace(step, slot);
+    peak_ = std::max(peak_, bytes_in_use());
+    return base_ + slot * floats_;
+}
+
+const float* SnapshotArena::find(std::int64_t step) const {
+    const auto it = held_.find(step);
+    return it == held_.end() ? nullptr : base_ + it->second * floats_;
+}
+
+void SnapshotArena::release(std::int64_t step) {
+    const auto it = held_.find(step);
+    if (it == held_.end()) return;
+    free_.push_back(it->second);
+    held_.erase(it);
+}
+
+void SnapshotArena::release_all() {
+    for (const auto& [step, slot] : held_)
+        free_.push_back(slot);
+    held_.clear();
+}
+
+} // namespace fwi

@@ -1,0 +1,55 @@
+#pragma once
+// SnapshotArena: where uncompressed gradient snapshots live in memory. One mapping sized for the plan's peak
+// number of live snapshots, backed by transparent huge pages where the kernel allows (madvise), made once per
+// run and reused by every shot. The forward kernel writes a snapshot straight into its slot and the adjoint
+// reads it in place: no copy, no checksum (the bytes never leave memory) and no allocation or page fault per
+// step. A 1000 x 1000 store-all gradient spent most of its time in those (docs/benchmarks.md).
+//
+// Invariants: at most `slots` snapshots are held; a step is held at most once; bytes_in_use() counts the held
+// slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the start.
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+namespace fwi {
+
+class SnapshotArena {
+  public:
+    /// Throws ResourceError when the memory cannot be mapped, ConfigError for a non-positive size.
+    SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot);
+    ~SnapshotArena();
+    SnapshotArena(const SnapshotArena&) = delete;
+    SnapshotArena& operator=(const SnapshotArena&) = delete;
+
+    /// The slot for snapshot `step` to write into; the one already held for it if any. Throws Error when every
+    /// slot is held (the plan held more snapshots than it declared).
+    float* acquire(std::int64_t step);
+    /// The held snapshot `step`, or nullptr.
+    const float* find(std::int64_t step) const;
+    /// Gives the slot of `step` back; no-op when not held.
+    void release(std::int64_t step);
+    void release_all();
+
+    std::int64_t floats_per_slot() const { return floats_; }
+    std::uint64_t slot_bytes() const { return std::uint64_t(floats_) * sizeof(float); }
+    std::uint64_t capacity_bytes() const { return slot_bytes() * std::uint64_t(slots_); }
+    std::uint64_t bytes_in_use() const { return slot_bytes() * held_.size(); }
+    std::uint64_t peak_bytes() const { return peak_; }
+
+  private:
+    std::int64_t slots_, floats_;
+    float* base_ = nullptr;
+    std::size_t mapped_ = 0;
+    std::vector<std::int64_t> free_; ///< slot indices not held
+    std::unordered_map<std::int64_t, std::int64_t> held_; ///< step -> slot
+    std::uint64_t peak_ = 0;
+};
+
+/// Anonymous memory for `bytes`, huge-page backed where the kernel allows (madvise) and first touched by the
+/// OpenMP threads in parallel. The calibration measures fresh memory through this too. Free with
+/// unmap_touched_memory.
+void* map_touched_memory(std::size_t bytes);
+void unmap_touched_memory(void* p, std::size_t bytes);
+
+} // namespace fwi

@@ -1,0 +1,69 @@
+// SnapshotArena: slots handed out per step, reused after release, never more than declared; the accounting the
+// executor reports as tier 0's snapshot bytes.
+#include "engine/snapshot_arena.hpp"
+#include "fwi/error.hpp"
+
+#include <QtTest>
+#include <set>
+
+using namespace fwi;
+
+class TestSnapshotArena : public QObject {
+    Q_OBJECT
+  private slots:
+    void slots_are_distinct_and_stable() {
+        SnapshotArena a(3, 1000);
+        float* s0 = a.acquire(10);
+        float* s1 = a.acquire(11);
+        float* s2 = a.acquire(12);
+        QCOMPARE(std::set<float*>({s0, s1, s2}).size(), std::size_t(3));
+        QCOMPARE(a.acquire(11), s1); // the same step keeps its slot
+        QCOMPARE(a.find(12), s2);
+        QCOMPARE(a.find(13), static_cast<const float*>(nullptr));
+        // Slots do not overlap: writing one leaves the others as they were.
+        std::fill(s0, s0 + 1000, 1.0f);
+        std::fill(s1, s1 + 1000, 2.0f);
+        std::fill(s2, s2 + 1000, 3.0f);
+        QCOMPARE(s0[999], 1.0f);
+        QCOMPARE(s1[0], 2.0f);
+        QCOMPARE(s1[999], 2.0f);
+        QCOMPARE(s2[0], 3.0f);
+    }
+
+    void a_full_arena_refuses_and_released_slots_are_reused() {
+        SnapshotArena a(2, 16);
+        a.acquire(0);
+        float* s1 = a.acquire(1);
+        QVERIFY_THROWS_EXCEPTION(Error, a.acquire(2));
+        a.release(1);
+        QCOMPARE(a.find(1), static_cast<const float*>(nullptr));
+        QCOMPARE(a.acquire(2), s1);
+        a.release(7); // not held: no-op
+        a.release_all();
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(0));
+        a.acquire(5);
+        a.acquire(6);
+        QVERIFY_THROWS_EXCEPTION(Error, a.acquire(8));
+    }
+
+    void accounting_counts_held_slots_and_their_peak() {
+        SnapshotArena a(4, 250);
+        QCOMPARE(a.slot_bytes(), std::uint64_t(1000));
+        QCOMPARE(a.capacity_bytes(), std::uint64_t(4000));
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(0));
+        a.acquire(1);
+        a.acquire(2);
+        a.acquire(3);
+        a.release(2);
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(2000));
+        QCOMPARE(a.peak_bytes(), std::uint64_t(3000));
+    }
+
+    void bad_sizes_are_config_errors() {
+        QVERIFY_THROWS_EXCEPTION(ConfigError, SnapshotArena(0, 10));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, SnapshotArena(3, 0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSnapshotArena)
+#include "tst_snapshot_arena.moc"

@@ -1,0 +1,77 @@
+// The settings dock at the main window's default size: every label shows its whole text (a new user saw
+// "erations per stage" and "ixed water below" when the form squeezed its label column).
+#include "fwi/ui/main_window.hpp"
+#include "fwi/ui/messages.hpp"
+#include "fwi/ui/settings_panel.hpp"
+#include "ui_test_main.hpp"
+
+#include <QAbstractButton>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScrollArea>
+
+using namespace fwi;
+using namespace fwi::ui;
+
+class TestSettingsLayout : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { set_message_boxes(false); }
+    void every_label_fits_at_default_size_data();
+    void every_label_fits_at_default_size();
+};
+
+void TestSettingsLayout::every_label_fits_at_default_size_data() {
+    QTest::addColumn<QString>("demo");
+    QTest::addColumn<QSize>("size"); // empty: the window's default
+    QTest::newRow("toy") << "toy" << QSize();
+    QTest::newRow("checkpointing") << "checkpointing" << QSize();
+    QTest::newRow("laptop screen") << "toy" << QSize(1024, 700);
+}
+
+void TestSettingsLayout::every_label_fits_at_default_size() {
+    QFETCH(QString, demo);
+    QFETCH(QSize, size);
+    MainWindow w;
+    if (size.isValid()) w.resize(size);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_demo(demo));
+    auto* dock = w.findChild<QDockWidget*>("dock_settings");
+    QVERIFY(dock);
+    dock->raise();
+    QTest::qWait(50);
+    SettingsPanel* panel = w.settings_panel();
+    QVERIFY(panel->isVisible());
+    // Nothing scrolls sideways: a form wider than the dock scrolled its labels' left part out of sight when a
+    // field took the focus (QScrollArea shows the focused widget).
+    for (QScrollArea* area : panel->findChildren<QScrollArea*>()) {
+        if (!area->isVisible()) continue;
+        const int need = area->widget()->minimumSizeHint().width(), have = area->viewport()->width();
+        QVERIFY2(need <= have, qPrintable(QString("the settings need %1 px, have %2").arg(need).arg(have)));
+    }
+    int checked = 0;
+    for (QLabel* label : panel->findChildren<QLabel*>()) {
+        if (!label->isVisible() || label->text().isEmpty()) continue;
+        const QSize need = label->wordWrap() ? QSize(label->minimumSizeHint().width(),
+                                                     label->heightForWidth(label->width()))
+                                             : label->sizeHint();
+        QVERIFY2(need.width() <= label->width() && need.height() <= label->height(),
+                 qPrintable(QString("'%1' needs %2x%3, has %4x%5")
+                                .arg(label->text().left(60))
+                                .arg(need.width())
+                                .arg(need.height())
+                                .arg(label->width())
+                                .arg(label->height())));
+        ++checked;
+    }
+    for (QAbstractButton* b : panel->findChildren<QAbstractButton*>()) {
+        if (!b->isVisible() || b->text().isEmpty()) continue;
+        QVERIFY2(b->sizeHint().width() <= b->width(), qPrintable(QString("'%1' is clipped").arg(b->text())));
+        ++checked;
+    }
+    QVERIFY2(checked >= 20, qPrintable(QString("only %1 labels checked").arg(checked)));
+}
+
+FWI_UI_TEST_MAIN(TestSettingsLayout)
+#include "tst_settings_layout.moc"
