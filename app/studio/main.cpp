@@ -7,11 +7,13 @@
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/screenshot_tour.hpp"
 #include "fwi/ui/vtk_widget.hpp"
+#include "fwi/ui/welcome_page.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QMessageBox>
+#include <QTimer>
 
 #include <csignal>
 #include <exception>
@@ -62,6 +64,9 @@ int main(int argc, char** argv) {
         else
             window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
         window.show();
+        // Started without a project: the welcome page offers the demos (until the user unticks it).
+        if (parser.positionalArguments().isEmpty() && !parser.isSet(demo) && fwi::ui::WelcomePage::show_at_startup())
+            QTimer::singleShot(0, &window, [&window] { window.show_welcome(); });
         return app.exec();
     } catch (const std::exception& e) {
         std::cerr << "fwi-studio: " << e.what() << "\n";

@@ -1,5 +1,7 @@
 #include "fwi/ui/image_view.hpp"
 
+#include "image_underlay.hpp"
+
 #include <QMouseEvent>
 #include <QWheelEvent>
 
@@ -70,6 +72,9 @@ struct ImageView::Impl {
     vtkNew<vtkAxisActor2D> z_axis;
     vtkNew<vtkTextActor>
         z_title; // vertical, left of the z axis labels (the axis' own title would be clipped)
+    ImageUnderlay underlay;
+    vtkNew<vtkTextActor> caption; // states a symmetric scale's clip, so that a saved picture says it
+    double opacity = 0.8;
     std::vector<float> values;
     std::int64_t rows = 0, cols = 0;
     double dz = 1, dx = 1, oz = 0, ox = 0;
@@ -83,6 +88,7 @@ struct ImageView::Impl {
         ViewMargins m = full_margins;
         if (compact) m = {48, 40, 90, 10};
         if (!colorbar) m.right = 12;
+        if (mode == RangeMode::Symmetric && !compact) m.bottom = 30; // room for the clip caption
         return m;
     }
     bool automatic_view = true; // refit on resize until the user zooms or pans
@@ -142,11 +148,15 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     d_->bar->SetTitle("");
 
     renderer()->SetBackground(0.96, 0.96, 0.97);
+    renderer()->AddActor(d_->underlay.actor());
     renderer()->AddActor(d_->actor);
     renderer()->AddActor2D(d_->bar);
     renderer()->AddActor2D(d_->x_axis);
     renderer()->AddActor2D(d_->z_axis);
     renderer()->AddActor2D(d_->z_title);
+    style_text(d_->caption->GetTextProperty(), 11);
+    d_->caption->SetVisibility(false);
+    renderer()->AddActor2D(d_->caption);
     vtkCamera* camera = renderer()->GetActiveCamera();
     camera->ParallelProjectionOn();
 }
@@ -186,6 +196,51 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     request_render();
 }
 
+void ImageView::set_underlay(std::span<const float> values, std::int64_t rows, std::int64_t cols,
+                             double spacing_z, double spacing_x, double origin_z, double origin_x) {
+    if (values.empty())
+        d_->underlay.clear();
+    else
+        d_->underlay.set(values, rows, cols, spacing_z, spacing_x, origin_z, origin_x);
+    apply_table(); // the alphas depend on whether there is an underlay
+    request_render();
+}
+
+bool ImageView::has_underlay() const {
+    return d_->underlay.shown();
+}
+
+void ImageView::set_image_opacity(double opacity) {
+    d_->opacity = std::clamp(opacity, 0.0, 1.0);
+    apply_table();
+    request_render();
+}
+
+double ImageView::image_opacity() const {
+    return d_->opacity;
+}
+
+double ImageView::alpha_at(double value) const {
+    return d_->table->GetOpacity(value);
+}
+
+void ImageView::apply_table() {
+    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+    if (!d_->underlay.shown()) return;
+    // Over an underlay: the chosen opacity, faded to transparent near the middle of a symmetric scale (zero)
+    // or the low end of a one-sided one; full weight from a third of the way out.
+    const int n = int(d_->table->GetNumberOfTableValues());
+    for (int i = 0; i < n; ++i) {
+        const double t = double(i) / (n - 1);
+        const double out = d_->mode == RangeMode::Symmetric ? std::abs(2 * t - 1) : t;
+        double rgba[4];
+        d_->table->GetTableValue(i, rgba);
+        rgba[3] = d_->opacity * std::min(1.0, 3 * out);
+        d_->table->SetTableValue(i, rgba);
+    }
+    d_->table->Modified();
+}
+
 bool ImageView::has_image() const {
     return d_->rows > 0;
 }
@@ -207,7 +262,7 @@ bool ImageView::value_at(double x, double z, float& value) const {
 
 void ImageView::set_colormap(Colormap c) {
     d_->colormap = c;
-    apply_colormap(d_->table, c, d_->low, d_->high);
+    apply_table();
     request_render();
 }
 Colormap ImageView::colormap() const {
@@ -224,12 +279,17 @@ void ImageView::set_value_range(double low, double high) {
     d_->mode = RangeMode::Fixed;
     d_->low = low;
     d_->high = high;
-    apply_colormap(d_->table, d_->colormap, low, high);
+    apply_table();
     request_render();
 }
 
 std::pair<double, double> ImageView::value_range() const {
     return {d_->low, d_->high};
+}
+
+QString ImageView::caption() const {
+    if (d_->mode != RangeMode::Symmetric || d_->values.empty()) return {};
+    return QString::fromUtf8(d_->caption->GetInput());
 }
 
 void ImageView::set_titles(const QString& x_title, const QString& z_title, const QString& value_title) {
@@ -264,7 +324,12 @@ void ImageView::update_range() {
         d_->low = -m;
         d_->high = m;
     }
-    apply_colormap(d_->table, d_->colormap, d_->low, d_->high);
+    d_->caption->SetInput(
+        QObject::tr("colour scale symmetric about 0, clipped at \u00b1%1 (the 99.5th percentile of |value|)")
+            .arg(d_->high, 0, 'g', 3)
+            .toUtf8()
+            .constData());
+    apply_table();
 }
 
 std::array<double, 4> ImageView::image_bounds() const {
@@ -383,6 +448,8 @@ void ImageView::update_axes() {
     d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
     d_->z_title->SetVisibility(py1 - py0 > 20);
     d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
+    d_->caption->SetVisibility(d_->mode == RangeMode::Symmetric && !d_->compact);
+    d_->caption->SetDisplayPosition(int(margins.left * dpr), int(6 * dpr));
     // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus
     // room for its title above.
     const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));

@@ -1,6 +1,7 @@
 #include "fwi/ui/job_runner.hpp"
 
 #include "fwi/error.hpp"
+#include "fwi/ui/thread_setting.hpp"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -199,6 +200,7 @@ bool JobRunner::start(const QString& name, JobWork work) {
                 Qt::QueuedConnection);
         };
         try {
+            apply_thread_setting(); // OpenMP's count is per calling thread
             impl->commit = work(ctx);
             if (ctx.stopped_early) impl->outcome = Cancelled;
         } catch (const fwi::Cancelled&) {

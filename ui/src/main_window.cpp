@@ -14,6 +14,9 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/thread_setting.hpp"
+#include "fwi/ui/wavefield_panel.hpp"
+#include "fwi/ui/welcome_page.hpp"
 #include "main_window_impl.hpp"
 
 #include <QActionGroup>
@@ -107,16 +110,13 @@ void MainWindow::build_views() {
         log(m);
     });
     d_->settings = new SettingsPanel(d_->doc, this);
-    d_->wavefield = new ImageView(this);
-    d_->wavefield->setObjectName("wavefield_view");
-    d_->wavefield->set_colormap(Colormap::Seismic);
-    d_->wavefield->set_range_mode(RangeMode::Symmetric);
-    d_->wavefield->set_titles("x (m)", "z (m)", tr("wavefield"));
+    d_->wavefield_panel = new WavefieldPanel(this);
+    d_->wavefield = d_->wavefield_panel->view();
     d_->gradient = new ImageView(this);
     d_->gradient->setObjectName("gradient_view");
     d_->gradient->set_colormap(Colormap::Seismic);
     d_->gradient->set_range_mode(RangeMode::Symmetric);
-    d_->gradient->set_titles("x (m)", "z (m)", tr("dJ/dv"));
+    d_->gradient->set_titles("x (m)", "z (m)", tr("dJ/dv (s/m)"));
     d_->gathers = new GatherView(this);
     d_->log = new QPlainTextEdit(this);
     d_->log->setObjectName("log");
@@ -137,7 +137,7 @@ void MainWindow::build_views() {
         dock(d_->acquisition, tr("Acquisition"), "dock_acquisition", Qt::LeftDockWidgetArea);
     tabifyDockWidget(acquisition, settings);
     acquisition->raise();
-    QDockWidget* wave = dock(d_->wavefield, tr("Wavefield"), "dock_wavefield", Qt::RightDockWidgetArea);
+    QDockWidget* wave = dock(d_->wavefield_panel, tr("Wavefield"), "dock_wavefield", Qt::RightDockWidgetArea);
     QDockWidget* grad = dock(d_->gradient, tr("Gradient"), "dock_gradient", Qt::RightDockWidgetArea);
     tabifyDockWidget(wave, grad);
     wave->raise();
@@ -256,6 +256,7 @@ void MainWindow::build_menus_and_toolbar() {
     }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(a.welcome);
     help->addAction(a.guide);
     help->addAction(a.about);
 
@@ -288,6 +289,13 @@ void MainWindow::build_menus_and_toolbar() {
     tools->addAction(a.run_invert);
     tools->addAction(a.pause);
     tools->addAction(a.cancel);
+    tools->addSeparator();
+    auto* threads = new ThreadCountBox(this);
+    connect(threads, &ThreadCountBox::thread_setting_changed, this, [this] {
+        d_->device_label->setText(status_device_text());
+        d_->settings->set_backend(d_->backend); // measured costs depend on the thread count: predict again
+    });
+    tools->addWidget(threads);
 }
 
 void MainWindow::build_status_bar() {
@@ -354,6 +362,18 @@ void MainWindow::update_actions() {
 
 void MainWindow::log(const QString& text) {
     d_->log->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + text);
+}
+
+void MainWindow::show_welcome() {
+    WelcomePage page(this);
+    if (page.exec() != QDialog::Accepted) return;
+    const QString choice = page.choice();
+    if (choice == "open")
+        d_->actions.open->trigger();
+    else if (choice == "empty")
+        d_->actions.new_project->trigger();
+    else if (!choice.isEmpty() && maybe_save())
+        open_demo(choice);
 }
 
 void MainWindow::show_model(const QString& which) {

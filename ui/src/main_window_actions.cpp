@@ -56,6 +56,7 @@ void MainWindow::build_actions() {
     a.cancel->setShortcutContext(Qt::ApplicationShortcut);
     a.about = make(tr("&About FWI Studio"), {});
     a.guide = make(tr("&User guide"), QKeySequence::HelpContents);
+    a.welcome = make(tr("&Welcome page…"), {});
 
     auto* modes = new QActionGroup(this);
     for (QAction* m : {a.mode_select, a.mode_receiver, a.mode_source, a.mode_line}) {
@@ -143,6 +144,7 @@ void MainWindow::build_actions() {
             if (p->title() == which && !p->export_csv(path))
                 show_error(this, tr("Export plot data"), tr("Cannot write %1").arg(path));
     });
+    connect(a.welcome, &QAction::triggered, this, [this] { show_welcome(); });
     connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             this, tr("About FWI Studio"),

@@ -24,6 +24,7 @@ class QSpinBox;
 namespace fwi::ui {
 
 class AcquisitionEditor;
+class WavefieldPanel;
 
 struct MainWindow::Impl {
     ProjectDocument* doc = nullptr;
@@ -31,7 +32,8 @@ struct MainWindow::Impl {
     AcquisitionPanel* acquisition = nullptr;
     AcquisitionEditor* editor = nullptr;
     SettingsPanel* settings = nullptr;
-    ImageView* wavefield = nullptr;
+    WavefieldPanel* wavefield_panel = nullptr;
+    ImageView* wavefield = nullptr; ///< the panel's view
     ImageView* gradient = nullptr;
     GatherView* gathers = nullptr;
     RunMonitor* monitor = nullptr;
@@ -48,6 +50,7 @@ struct MainWindow::Impl {
     QString shown = "current";
     std::string backend = "auto";
     int gradient_runs = 0;
+    bool record_movie = false; ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
     struct Actions {
@@ -55,7 +58,7 @@ struct MainWindow::Impl {
         QAction *undo, *redo, *remove, *line_dialog;
         QAction *mode_select, *mode_receiver, *mode_source, *mode_line, *reset_view;
         QAction *run_forward, *run_gradient, *run_invert, *run_resume, *pause, *cancel;
-        QAction *about, *guide;
+        QAction *about, *guide, *welcome;
     } actions{};
 
     /// The model the central view shows, falling back like ProjectDocument::display_model().

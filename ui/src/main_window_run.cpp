@@ -10,6 +10,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/wavefield_panel.hpp"
 #include "main_window_impl.hpp"
 
 #include <QDir>
@@ -67,13 +68,14 @@ void MainWindow::connect_jobs() {
         const Grid2D& g = d_->doc->display_model().grid;
         const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
         const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
+        if (d_->record_movie) d_->wavefield_panel->record_frame(frame);
         ImageView* target = frame->kind == FieldKind::Gradient ? d_->gradient : d_->wavefield;
         target->set_image(frame->values, frame->rows, frame->cols, dz, dx);
         if (frame->kind != FieldKind::Gradient)
             target->set_titles("x (m)", "z (m)",
                                frame->kind == FieldKind::AdjointWavefield
                                    ? tr("adjoint, step %1").arg(frame->step)
-                                   : tr("wavefield, step %1").arg(frame->step));
+                                   : tr("wavefield (a.u.), step %1").arg(frame->step));
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
@@ -122,6 +124,9 @@ bool MainWindow::start_job(const QString& name, std::int64_t expected_steps, dou
     throttle.field_every_steps = std::max<std::int64_t>(1, inner_steps / 100); // ~100 frames per shot at most
     d_->runner->set_throttle(throttle);
     d_->monitor->begin_run(name, expected_steps, predicted_s);
+    // Only a forward run's frames make the movie: a gradient's recomputations would jump back in time.
+    d_->record_movie = name == tr("Forward modelling");
+    if (d_->record_movie) d_->wavefield_panel->clear_frames();
     d_->cancel_note.clear();
     return d_->runner->start(name, std::move(work));
 }
@@ -141,6 +146,7 @@ bool MainWindow::run_forward() {
         d_->gathers->set_gathers(out.gathers, {});
     };
     d_->monitor->set_memory_budget(0); // a forward run stores nothing
+    d_->wavefield_panel->set_model(model);
     return start_job(tr("Forward modelling"), shots * p.inner_steps, p.ok ? p.forward_seconds : 0,
                      p.inner_steps, forward_job(e, model, d_->backend, apply));
 }
@@ -171,6 +177,7 @@ bool MainWindow::run_gradient() {
                 .arg(peak_text(r.peak_bytes_per_tier)));
     };
     d_->monitor->set_memory_budget(project.experiment.gradient.budget_bytes);
+    d_->wavefield_panel->set_model(working_model(project.experiment));
     return start_job(tr("Gradient"), 2 * shots * p.inner_steps, p.ok ? p.gradient_seconds : 0, p.inner_steps,
                      gradient_job(project, d_->backend, apply));
 }
@@ -216,6 +223,7 @@ bool MainWindow::run_invert(bool resume) {
     };
     if (!resume) d_->monitor->begin_inversion(); // a resumed run continues the curve
     d_->monitor->set_memory_budget(e.gradient.budget_bytes);
+    d_->wavefield_panel->set_model(d_->doc->display_model()); // the starting model; the run updates it
     return start_job(tr("Inversion"), evaluations * 2 * shots * p.inner_steps,
                      p.ok ? double(evaluations) * p.gradient_seconds : 0, p.inner_steps,
                      inversion_job(project, d_->backend, resume, on_record, apply));
@@ -225,6 +233,7 @@ void MainWindow::show_iteration(const IterationRecord& r) {
     d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
     const Grid2D& g = r.model.grid;
     if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
+    if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
     if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
         d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
     QString text = tr("Inversion: iteration %1 (stage %2%3), misfit %4")

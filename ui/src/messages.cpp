@@ -16,6 +16,10 @@ void show_error(QWidget* parent, const QString& title, const QString& text) {
     if (g_boxes) QMessageBox::warning(parent, title, text);
 }
 
+void show_info(QWidget* parent, const QString& title, const QString& text) {
+    if (g_boxes) QMessageBox::information(parent, title, text);
+}
+
 QString last_error() {
     return g_last;
 }

@@ -5,6 +5,7 @@
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
 #include "fwi/schedules.hpp"
+#include "fwi/ui/thread_setting.hpp"
 
 #include <QObject>
 
@@ -31,11 +32,11 @@ std::string compression_of(const Experiment& e) {
     return e.gradient.compression.empty() ? "none" : e.gradient.compression;
 }
 
-// Step costs depend on the padded shape, the stencil order and the backend only; a codec's on the padded
+// Step costs depend on the padded shape, the stencil order, the backend and the threads only; a codec's on the padded
 // shape.
 std::string step_key(const PaddedGrid& g, const std::string& backend) {
     return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" +
-           backend;
+           backend + "/t" + std::to_string(thread_setting());
 }
 std::string codec_key(const std::string& spec, const PaddedGrid& g) {
     return spec + "/" + std::to_string(g.nz()) + "x" + std::to_string(g.nx());

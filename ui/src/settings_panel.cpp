@@ -8,6 +8,7 @@
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/project_document.hpp"
+#include "fwi/ui/thread_setting.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -484,6 +485,7 @@ void SettingsPanel::start_calibration() {
     watcher->setFuture(
         QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend()]() -> Outcome {
             try {
+                apply_thread_setting(); // measure with the threads the runs will use
                 return {RunPredictor::measure(e, backend), {}};
             } catch (const std::exception& err) {
                 return {{}, QString::fromUtf8(err.what())};

@@ -210,11 +210,11 @@ bool VtkWidget::save_png(const QString& path) {
 
 void VtkWidget::contextMenuEvent(QContextMenuEvent* event) {
     QMenu menu(this);
-    menu.addAction(tr("Save image as PNG…"), this, [this] {
+    menu.addAction(tr("Save picture…"), this, [this] {
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save image"), QString(), tr("PNG images (*.png)"));
+            QFileDialog::getSaveFileName(this, tr("Save picture"), QString(), tr("PNG images (*.png)"));
         if (!path.isEmpty() && !save_png(path))
-            show_error(this, tr("Save image"), tr("Cannot write %1").arg(path));
+            show_error(this, tr("Save picture"), tr("Cannot write %1").arg(path));
     });
     add_context_actions(&menu);
     menu.exec(event->globalPos());

@@ -33,6 +33,18 @@ class ImageView : public VtkWidget {
     void set_image(std::span<const float> values, std::int64_t rows, std::int64_t cols, double spacing_z,
                    double spacing_x, double origin_z = 0, double origin_x = 0);
     bool has_image() const;
+    /// A grey picture underneath the image on the same axes (the model under a wavefield); empty values
+    /// remove it.
+    void set_underlay(std::span<const float> values, std::int64_t rows, std::int64_t cols, double spacing_z,
+                      double spacing_x, double origin_z = 0, double origin_x = 0);
+    bool has_underlay() const;
+    /// How much of the image covers the underlay, in [0, 1]: its colours are blended over the underlay with
+    /// this weight, times a ramp that makes values near zero transparent (a quiet wavefield shows the model).
+    /// Without an underlay the image is opaque.
+    void set_image_opacity(double opacity);
+    double image_opacity() const;
+    /// The alpha the image's lookup table gives `value` now (what the renderer blends with).
+    double alpha_at(double value) const;
     std::int64_t rows() const;
     std::int64_t cols() const;
     /// The value of the cell nearest to (x, z); false outside the image.
@@ -46,6 +58,9 @@ class ImageView : public VtkWidget {
     std::pair<double, double> value_range() const;
     /// Axis and colour-bar titles, e.g. "x (m)", "z (m)", "vp (m/s)".
     void set_titles(const QString& x_title, const QString& z_title, const QString& value_title);
+
+    /// The line under a symmetric scale's picture that states its clip ("" in the other modes).
+    QString caption() const;
 
     /// Small views: narrower margins and, optionally, no colour bar.
     void set_colorbar_visible(bool visible);
@@ -88,6 +103,7 @@ class ImageView : public VtkWidget {
 
   private:
     void update_range();
+    void apply_table(); ///< the colour map over the range, with the alphas of an underlay's blend
     void update_axes();
     void fit_if_automatic();
     struct Impl;

@@ -57,6 +57,8 @@ class MainWindow : public QMainWindow {
     /// Which model the central view shows: "true", "initial" or "current" (the default, falling back as the
     /// document's display_model()).
     void show_model(const QString& which);
+    /// The welcome page (welcome_page.hpp), then what it asked for: a demo, Open…, or a new project.
+    void show_welcome();
     QString status_device_text() const;
     QString status_memory_text() const;
 

@@ -10,6 +10,8 @@ namespace fwi::ui {
 
 /// Shows a warning box (unless disabled) and records the message.
 void show_error(QWidget* parent, const QString& title, const QString& text);
+/// Shows an information box (unless disabled): something finished and where its result is.
+void show_info(QWidget* parent, const QString& title, const QString& text);
 /// The last message shown ("" if none) and how many were shown since start.
 QString last_error();
 int error_count();

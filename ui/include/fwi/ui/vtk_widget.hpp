@@ -40,7 +40,8 @@ class VtkWidget : public QOpenGLWidget {
     void request_render();
 
   protected:
-    /// Right click: "Save image as PNG…", plus what subclasses add.
+    /// Right click: "Save picture…" (PNG of what the view shows: axes, titles, colour bar), plus what
+    /// subclasses add.
     void contextMenuEvent(QContextMenuEvent* event) override;
     virtual void add_context_actions(QMenu* /*menu*/) {}
     void initializeGL() override;
