@@ -161,8 +161,9 @@ class File {
   public:
     /// Opens an existing file read-only. FormatError (naming the path) when it is missing or not HDF5.
     static File open(const std::string& path);
-    /// Creates a new file; fails if it exists when `exclusive`, truncates it otherwise. ResourceError on
-    /// failure.
+    /// Creates a new file on disk; fails if it exists when `exclusive`, truncates it otherwise. ResourceError
+    /// on failure. Not for files a user keeps: a disk error at the final flush leaves libhdf5 (1.10) holding a
+    /// half-closed file that crashes it at exit; those go through write_atomically (atomic_write.hpp).
     static File create(const std::string& path, bool exclusive = true);
     /// Creates a new file held in memory only (HDF5's core driver without a backing store); `label` names it
     /// in error messages. Nothing reaches the disk until image() hands the bytes over, so a full disk never
