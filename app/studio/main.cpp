@@ -16,6 +16,7 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
     fwi::ensure_passive_openmp_wait(argc, argv);
     // The GUI's own child process for checking a project before it opens it (no display needed).
     if (const int code = fwi::ui::run_project_check(argc, argv); code >= 0) return code;
+    // Writing past a file size limit then fails with EFBIG and is reported like a full disk, instead of the
+    // signal killing the application with the user's unsaved work.
+    std::signal(SIGXFSZ, SIG_IGN);
     fwi::ui::set_default_surface_format(); // before QApplication: VTK needs an OpenGL 3.2 core context
     QApplication app(argc, argv);
     QApplication::setApplicationName("FWI Studio");

@@ -2,6 +2,7 @@
 #include "hdf5/h5.hpp"
 
 #include "hdf5/h5_types.hpp"
+#include "io/file_access.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -304,6 +305,7 @@ File::File(std::shared_ptr<const FileContext> context, Handle handle)
 
 File File::open(const std::string& path) {
     silence_errors();
+    fwi::detail::require_readable(path); // missing or unreadable: a resource problem (exit 3), not a bad file
     Handle fapl = file_access_properties(Access::Read, path);
     Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
     if (!file.valid()) {
@@ -323,6 +325,33 @@ File File::create(const std::string& path, bool exclusive) {
         throw ResourceError("cannot create HDF5 file '" + path + "'" + (stack.empty() ? "" : ": " + stack));
     }
     return File(std::make_shared<FileContext>(FileContext{path, Access::Write}), std::move(file));
+}
+
+File File::create_in_memory(const std::string& label) {
+    silence_errors();
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    constexpr std::size_t growth_bytes = 4 << 20; // the image grows (realloc) in steps of this size
+    Handle file;
+    if (fapl.valid() && H5Pset_fapl_core(fapl.get(), growth_bytes, /*backing_store=*/false) >= 0)
+        file = Handle(H5Fcreate(label.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    if (!file.valid()) {
+        const std::string stack = take_error_stack();
+        throw ResourceError("cannot create HDF5 file '" + label + "' in memory" +
+                            (stack.empty() ? "" : ": " + stack));
+    }
+    return File(std::make_shared<FileContext>(FileContext{label, Access::Write}), std::move(file));
+}
+
+std::vector<unsigned char> File::image() const {
+    if (H5Fflush(handle_.get(), H5F_SCOPE_LOCAL) >= 0) {
+        const ssize_t size = H5Fget_file_image(handle_.get(), nullptr, 0);
+        if (size >= 0) {
+            std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+            if (H5Fget_file_image(handle_.get(), bytes.data(), bytes.size()) == size) return bytes;
+        }
+    }
+    const std::string stack = take_error_stack();
+    throw ResourceError("'" + path() + "': cannot take the file image (" + stack + ")");
 }
 
 Group File::root() const {

@@ -175,15 +175,24 @@ class File {
   public:
     /// Opens an existing file read-only. FormatError (naming the path) when it is missing or not HDF5.
     static File open(const std::string& path);
-    /// Creates a new file; fails if it exists when `exclusive`, truncates it otherwise. ResourceError on
-    /// failure.
+    /// Creates a new file on disk; fails if it exists when `exclusive`, truncates it otherwise. ResourceError
+    /// on failure. Not for files a user keeps: a disk error at the final flush leaves libhdf5 (1.10) holding a
+    /// half-closed file that crashes it at exit; those go through write_atomically (atomic_write.hpp).
     static File create(const std::string& path, bool exclusive = true);
+    /// Creates a new file held in memory only (HDF5's core driver without a backing store); `label` names it
+    /// in error messages. Nothing reaches the disk until image() hands the bytes over, so a full disk never
+    /// fails inside libhdf5: after a failed flush to disk libhdf5 keeps a half-closed file that crashes it
+    /// at exit (1.10). ResourceError on failure.
+    static File create_in_memory(const std::string& label);
 
     const std::string& path() const { return context_->path; }
     Group root() const;
     /// Flushes and closes, reporting failures (data written to a file that fails to close is not safe to
     /// keep). Every group and dataset of the file must be closed (destroyed) first.
     void close();
+    /// The complete bytes of a file from create_in_memory() (flushed first), as they would be on disk.
+    /// Every group and dataset of the file should be closed first. ResourceError on failure.
+    std::vector<unsigned char> image() const;
 
   private:
     File(std::shared_ptr<const FileContext> context, Handle handle);

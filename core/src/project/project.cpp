@@ -76,6 +76,10 @@ Project load_project(const std::string& path) {
     return project;
 }
 
+void check_project_saveable(const std::string& path) {
+    h5::check_replaceable(path);
+}
+
 void save_project(const std::string& path, const Project& project) {
     const auto lock = h5::lock_library();
     h5::write_atomically(path, [&](const h5::Group& root) {
