@@ -79,8 +79,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
         QVERIFY(timing->series_y(predicted)[i] > 0);
         QCOMPARE(ratios[i], timing->series_y(measured)[i] / timing->series_y(predicted)[i]);
     }
-    QVERIFY2(timing->title().contains(QString("run 3: measured/predicted %1").arg(ratios[2], 0, 'f', 2)),
-             qPrintable(timing->title()));
+    QVERIFY2(timing->x_title().contains(QString("run 3: measured/predicted %1").arg(ratios[2], 0, 'f', 2)),
+             qPrintable(timing->x_title()));
 }
 
 FWI_UI_TEST_MAIN(TestRunReports)
