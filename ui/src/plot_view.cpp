@@ -180,6 +180,11 @@ void PlotView::set_y_headroom(double fraction) {
     request_render();
 }
 
+void PlotView::set_legend_left() {
+    d_->chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::LEFT);
+    request_render();
+}
+
 void PlotView::set_x_range(double lo, double hi) {
     vtkAxis* x = d_->chart->GetAxis(vtkAxis::BOTTOM);
     if (lo < hi) {

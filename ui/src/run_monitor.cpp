@@ -44,6 +44,8 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->misfit = new PlotView(tr("Misfit"), tr("iteration"), tr("misfit"));
     d_->timing = new PlotView(tr("Time per run"), tr("run number"), tr("seconds"));
     d_->memory->set_y_headroom(0.1);
+    d_->timing->set_legend_left();
+    d_->timing->set_y_headroom(0.25); // room for the legend above the points
     // Planned marks first so that the live ones draw on top.
     d_->planned_forward =
         d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
