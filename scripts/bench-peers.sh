@@ -17,4 +17,4 @@ if [[ ! -x $venv/bin/python ]]; then
   "$venv/bin/pip" install -q --upgrade pip
   "$venv/bin/pip" install -q numpy deepwave devito
 fi
-OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} "$venv/bin/python" "$root/scripts/bench_peers.py" --fwi "$fwi" "$@"
+"$venv/bin/python" "$root/scripts/bench_peers.py" --fwi "$fwi" "$@"

@@ -15,7 +15,8 @@ What is timed:
 - Devito: `Operator.apply` of the forward (with `save=steps` for the gradient, Devito's store-all, in a buffer made
   per gradient as its examples' solver does) and of the adjoint with the gradient update; operators built and
   JIT-compiled before the timer (and cached by Devito; the first round is a warm-up for every code).
-The rounds alternate the three codes and each figure is the minimum over rounds, so a busy machine hurts all codes
+Every code runs with its own OpenMP defaults (FWI Studio's passive waiting after a brief spin; libgomp's default
+for the others). The rounds alternate the three codes and each figure is the minimum over rounds, so a busy machine hurts all codes
 alike. "kernels" is the time FWI Studio's kernels alone need for the same cell-updates (`fwi bench` on the same
 padded grid: forward; forward with snapshot plus adjoint with gradient), the floor a whole run is measured against. Devito's absorbing layer is its examples' damping mask, not a C-PML; Deepwave and FWI Studio use C-PML.
 """
@@ -202,12 +203,14 @@ class Devito:
         op.apply(u=u_run, dt=self.dt, time_M=self.steps - 1)
         self.residual.data[:] = self.rec.data
         self.adj.apply(u=u_run, dt=self.dt, time_M=self.steps - 1)
-        return time.perf_counter() - t0
+        seconds = time.perf_counter() - t0
+        del u_run
+        self.dv.clear_cache()  # Devito's symbol cache would otherwise keep every round's buffer alive
+        return seconds
 
 
 def run(cmd):
-    env = dict(os.environ, OMP_WAIT_POLICY=os.environ.get("OMP_WAIT_POLICY", "passive"))
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({r.returncode}):\n{r.stderr}")
     return r.stdout

@@ -1,0 +1,143 @@
+#include "fwi/vti_export.hpp"
+
+#include "fwi/error.hpp"
+
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+namespace fwi {
+namespace {
+
+static_assert(std::endian::native == std::endian::little, "the .vti writer assumes a little-endian host");
+
+bool valid_name(const std::string& name) {
+    if (name.empty()) return false;
+    for (char c : name)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')) return false;
+    return true;
+}
+
+std::string xml_escape(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        switch (c) {
+        case '&': out += "&amp;"; break;
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '"': out += "&quot;"; break;
+        default: out += c;
+        }
+    }
+    return out;
+}
+
+std::string number(double v) {
+    std::ostringstream s;
+    s.precision(17);
+    s << v;
+    return s.str();
+}
+
+/// Writes `content` by calling `fill` on a temporary file next to `path`, then renames it over `path`.
+template <class Fill> void write_atomically(const std::filesystem::path& path, Fill&& fill) {
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+    std::random_device random;
+    std::string name = path.filename().string();
+    name.insert(0, 1, '.'); // hidden while being written
+    name.append(".tmp-").append(std::to_string(random()));
+    const std::filesystem::path tmp = dir / name;
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) throw ResourceError("cannot write " + path.string() + ": " + std::strerror(errno));
+        fill(out);
+        out.flush();
+        if (!out) {
+            const int err = errno;
+            out.close();
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+            throw ResourceError("cannot write " + path.string() + ": " + std::strerror(err));
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::filesystem::remove(tmp, ec);
+        throw ResourceError("cannot write " + path.string() + ": " + ec.message());
+    }
+}
+
+} // namespace
+
+void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std::vector<VtiArray>& arrays) {
+    if (arrays.empty()) throw ConfigError("write_vti " + path.string() + ": no arrays to write");
+    if (grid.nz() < 1 || grid.nx() < 1 || !(grid.dz() > 0) || !(grid.dx() > 0))
+        throw ConfigError("write_vti " + path.string() + ": empty or invalid grid");
+    for (const VtiArray& a : arrays) {
+        if (!valid_name(a.name))
+            throw ConfigError("write_vti " + path.string() + ": array name '" + a.name +
+                              "' (letters, digits, '_' and '-' only)");
+        if (a.field.rows != grid.nz() || a.field.cols != grid.nx() || a.field.data == nullptr)
+            throw ConfigError("write_vti " + path.string() + ": array '" + a.name + "' is " +
+                              std::to_string(a.field.rows) + " x " + std::to_string(a.field.cols) +
+                              "; the grid is " + std::to_string(grid.nz()) + " x " + std::to_string(grid.nx()));
+    }
+    const std::uint64_t block = std::uint64_t(grid.cells()) * sizeof(float);
+    const std::string extent = "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.nz() - 1) + " 0 0";
+    std::ostringstream head;
+    head << "<?xml version=\"1.0\"?>\n"
+         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+         << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"0 0 0\" Spacing=\"" << number(grid.dx()) << " "
+         << number(grid.dz()) << " 1\" Direction=\"1 0 0 0 -1 0 0 0 1\">\n"
+         << "    <Piece Extent=\"" << extent << "\">\n"
+         << "      <PointData Scalars=\"" << arrays.front().name << "\">\n";
+    std::uint64_t offset = 0;
+    for (const VtiArray& a : arrays) {
+        head << "        <DataArray type=\"Float32\" Name=\"" << xml_escape(a.name)
+             << "\" NumberOfComponents=\"1\" format=\"appended\" offset=\"" << offset << "\"/>\n";
+        offset += sizeof(std::uint64_t) + block;
+    }
+    head << "      </PointData>\n"
+         << "    </Piece>\n"
+         << "  </ImageData>\n"
+         << "  <AppendedData encoding=\"raw\">\n   _";
+    write_atomically(path, [&](std::ofstream& out) {
+        const std::string text = head.str();
+        out.write(text.data(), std::streamsize(text.size()));
+        for (const VtiArray& a : arrays) {
+            out.write(reinterpret_cast<const char*>(&block), sizeof block);
+            out.write(reinterpret_cast<const char*>(a.field.data), std::streamsize(block));
+        }
+        const std::string tail = "\n  </AppendedData>\n</VTKFile>\n";
+        out.write(tail.data(), std::streamsize(tail.size()));
+    });
+}
+
+void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries) {
+    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+    std::ostringstream text;
+    text << "<?xml version=\"1.0\"?>\n"
+         << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+         << "  <Collection>\n";
+    for (const PvdEntry& e : entries) {
+        std::filesystem::path file = e.file;
+        const std::filesystem::path rel = std::filesystem::weakly_canonical(e.file).lexically_relative(
+            std::filesystem::weakly_canonical(dir));
+        if (!rel.empty() && *rel.begin() != "..") file = rel;
+        text << "    <DataSet timestep=\"" << number(e.time) << "\" group=\"\" part=\"0\" file=\""
+             << xml_escape(file.generic_string()) << "\"/>\n";
+    }
+    text << "  </Collection>\n</VTKFile>\n";
+    write_atomically(path, [&](std::ofstream& out) {
+        const std::string s = text.str();
+        out.write(s.data(), std::streamsize(s.size()));
+    });
+}
+
+} // namespace fwi

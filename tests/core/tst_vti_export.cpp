@@ -1,0 +1,126 @@
+// .vti/.pvd export: read back with VTK's own XML reader (where VTK is installed), values bit for bit, the grid's
+// shape, spacing, origin and depth-down direction; clear errors for bad arrays and paths; .pvd series.
+#include "fwi/error.hpp"
+#include "fwi/vti_export.hpp"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest>
+#include <cmath>
+
+#ifdef FWI_HAVE_VTK_READER
+#include <vtkDataArray.h>
+#include <vtkFloatArray.h>
+#include <vtkImageData.h>
+#include <vtkMatrix3x3.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkXMLImageDataReader.h>
+#endif
+
+using namespace fwi;
+
+namespace {
+
+std::vector<float> ramp(const Grid2D& g, float scale) {
+    std::vector<float> v(std::size_t(g.cells()));
+    for (std::int64_t iz = 0; iz < g.nz(); ++iz)
+        for (std::int64_t ix = 0; ix < g.nx(); ++ix)
+            v[g.index(iz, ix)] = scale * float(100 * iz + ix) + 0.125f;
+    return v;
+}
+
+} // namespace
+
+class TestVtiExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    std::filesystem::path path(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+  private slots:
+    void a_vti_reads_back_with_vtk() {
+#ifndef FWI_HAVE_VTK_READER
+        QSKIP("VTK's IOXML module is not installed: the file is checked by the other tests only");
+#else
+        const Grid2D g(7, 5, 2.5, 10.0); // nz 7, nx 5: distinct sizes catch a transposition
+        const auto vp = ramp(g, 1.0f), grad = ramp(g, -3.0e-7f);
+        write_vti(path("m.vti"), g, {{"vp_mps", {vp.data(), g.nz(), g.nx()}}, {"gradient", {grad.data(), g.nz(), g.nx()}}});
+        vtkNew<vtkXMLImageDataReader> reader;
+        reader->SetFileName(path("m.vti").c_str());
+        reader->Update();
+        vtkImageData* image = reader->GetOutput();
+        int dims[3];
+        image->GetDimensions(dims);
+        QCOMPARE(dims[0], 5); // VTK x = the model's x
+        QCOMPARE(dims[1], 7); // VTK y = depth
+        QCOMPARE(dims[2], 1);
+        double spacing[3], origin[3];
+        image->GetSpacing(spacing);
+        image->GetOrigin(origin);
+        QCOMPARE(spacing[0], 10.0);
+        QCOMPARE(spacing[1], 2.5);
+        QCOMPARE(origin[0], 0.0);
+        QCOMPARE(origin[1], 0.0);
+        QCOMPARE(image->GetDirectionMatrix()->GetElement(1, 1), -1.0); // depth points down
+        for (const auto& [name, values] : {std::pair{"vp_mps", &vp}, std::pair{"gradient", &grad}}) {
+            vtkDataArray* a = image->GetPointData()->GetArray(name);
+            QVERIFY2(a != nullptr, name);
+            QCOMPARE(a->GetNumberOfTuples(), vtkIdType(g.cells()));
+            QVERIFY(vtkFloatArray::SafeDownCast(a) != nullptr);
+            for (std::int64_t iz = 0; iz < g.nz(); ++iz)
+                for (std::int64_t ix = 0; ix < g.nx(); ++ix) {
+                    // VTK's point (i, j) has id j * nx + i: the same cell as the model's (iz = j, ix = i).
+                    const double back = a->GetComponent(vtkIdType(iz * g.nx() + ix), 0);
+                    QCOMPARE(float(back), (*values)[g.index(iz, ix)]);
+                }
+        }
+#endif
+    }
+
+    void bad_arrays_and_paths_are_clear_errors() {
+        const Grid2D g(4, 3, 10.0, 10.0);
+        const std::vector<float> v(12, 1.0f), short_v(11, 1.0f);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, write_vti(path("a.vti"), g, {}));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, write_vti(path("a.vti"), g, {{"vp", {short_v.data(), 1, 11}}}));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, write_vti(path("a.vti"), g, {{"v p\"<", {v.data(), 4, 3}}}));
+        QVERIFY(!std::filesystem::exists(path("a.vti")));
+        try {
+            write_vti("/nonexistent-dir/a.vti", g, {{"vp", {v.data(), 4, 3}}});
+            QFAIL("no error for an unwritable path");
+        } catch (const ResourceError& e) {
+            QVERIFY2(std::string(e.what()).find("/nonexistent-dir/a.vti") != std::string::npos, e.what());
+        }
+        // Nothing but the finished file is ever left in the directory.
+        std::filesystem::create_directories(path("clean"));
+        write_vti(path("clean/ok.vti"), g, {{"vp", {v.data(), 4, 3}}});
+        int files = 0;
+        for (const auto& e : std::filesystem::directory_iterator(path("clean"))) {
+            ++files;
+            QCOMPARE(e.path().filename().string(), std::string("ok.vti"));
+        }
+        QCOMPARE(files, 1);
+    }
+
+    void a_pvd_lists_its_series_relative_to_itself() {
+        std::filesystem::create_directories(path("series"));
+        write_pvd(path("series.pvd"), {{0.0, path("series/w_0.vti")}, {0.25, path("series/w_1.vti")},
+                                       {0.5, "/elsewhere/w_2.vti"}});
+        QFile f(QString::fromStdString(path("series.pvd").string()));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&f);
+        QStringList files;
+        QList<double> times;
+        while (!xml.atEnd())
+            if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("DataSet")) {
+                files << xml.attributes().value("file").toString();
+                times << xml.attributes().value("timestep").toDouble();
+            }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QCOMPARE(files, QStringList({"series/w_0.vti", "series/w_1.vti", "/elsewhere/w_2.vti"}));
+        QCOMPARE(times, QList<double>({0.0, 0.25, 0.5}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVtiExport)
+#include "tst_vti_export.moc"
