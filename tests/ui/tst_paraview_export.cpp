@@ -1,7 +1,7 @@
 // File › Export to ParaView: the project's current, true and initial models, its gradient and each history
-// iteration are written as .vti files that VTK's own XML reader reads back to the same values, bit for bit, on
-// the model grid (depth down); history.pvd lists the iterations in order; an unwritable folder is refused with a
-// message naming it and the project is untouched.
+// iteration are written as .vti files that VTK's own XML reader reads back to the same values, bit for bit,
+// on the model grid (depth down); history.pvd lists the iterations in order; an unwritable folder is refused
+// with a message naming it and the project is untouched.
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
@@ -57,7 +57,8 @@ std::vector<float> read_array(const QString& path, const char* name, const Grid2
     image->GetDimensions(dims);
     double spacing[3];
     image->GetSpacing(spacing);
-    if (dims[0] != g.nx() || dims[1] != g.nz() || dims[2] != 1 || spacing[0] != g.dx() || spacing[1] != g.dz())
+    if (dims[0] != g.nx() || dims[1] != g.nz() || dims[2] != 1 || spacing[0] != g.dx() ||
+        spacing[1] != g.dz())
         return {};
     auto* a = vtkFloatArray::SafeDownCast(image->GetPointData()->GetArray(name));
     if (!a) return {};
@@ -94,7 +95,8 @@ void TestParaviewExport::files_read_back_bit_for_bit() {
     QFile pvd(out + "/history.pvd");
     QVERIFY(pvd.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(pvd.readAll());
-    const int first = text.indexOf("history/iteration_001.vti"), second = text.indexOf("history/iteration_002.vti");
+    const int first = text.indexOf("history/iteration_001.vti"),
+              second = text.indexOf("history/iteration_002.vti");
     QVERIFY2(first > 0 && second > first, qPrintable(text));
     QVERIFY(w.findChild<QPlainTextEdit*>("log")->toPlainText().contains("Exported to ParaView"));
 }

@@ -371,7 +371,8 @@ bool MainWindow::export_to_paraview(const QString& dir) {
     try {
         const QStringList files = export_paraview(d_->doc->project(), dir);
         log(tr("Exported to ParaView: %1").arg(files.join(", ")));
-        statusBar()->showMessage(tr("Wrote %n file(s) for ParaView in %1", "", int(files.size())).arg(dir), 8000);
+        statusBar()->showMessage(tr("Wrote %n file(s) for ParaView in %1", "", int(files.size())).arg(dir),
+                                 8000);
         return true;
     } catch (const Error& e) {
         show_error(this, tr("Export to ParaView"), QString::fromUtf8(e.what()));

@@ -26,7 +26,8 @@ QStringList export_paraview(const Project& project, const QString& dir) {
     if (!QDir().mkpath(dir)) throw ResourceError("cannot create the folder " + dir.toStdString());
     const std::filesystem::path root = dir.toStdString();
     QStringList written;
-    auto write = [&](const std::filesystem::path& path, const Grid2D& g, const std::vector<VtiArray>& arrays) {
+    auto write = [&](const std::filesystem::path& path, const Grid2D& g,
+                     const std::vector<VtiArray>& arrays) {
         write_vti(path, g, arrays);
         written << QString::fromStdString(path.string());
     };
@@ -36,7 +37,8 @@ QStringList export_paraview(const Project& project, const QString& dir) {
     if (!fills(model)) throw ConfigError("the project has no model to export");
     const Grid2D& g = model.grid;
     std::vector<VtiArray> models{array("vp_mps", model.vp_mps, g)};
-    if (fills(e.true_model) && e.true_model.grid == g) models.push_back(array("true_vp_mps", e.true_model.vp_mps, g));
+    if (fills(e.true_model) && e.true_model.grid == g)
+        models.push_back(array("true_vp_mps", e.true_model.vp_mps, g));
     if (fills(e.initial_model) && e.initial_model.grid == g)
         models.push_back(array("initial_vp_mps", e.initial_model.vp_mps, g));
     write(root / "model.vti", g, models);

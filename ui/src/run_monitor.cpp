@@ -20,9 +20,9 @@ struct RunMonitor::Impl {
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
     int runs = 0;
-    int budget = -1;             // the memory plot's budget line, added when a budget is first set
-    double budget_mb = 0;        // 0 = no line
-    std::vector<double> ratios;  // measured / predicted per run
+    int budget = -1;            // the memory plot's budget line, added when a budget is first set
+    double budget_mb = 0;       // 0 = no line
+    std::vector<double> ratios; // measured / predicted per run
     QStringList predicted_labels, measured_labels;
     void draw_budget() {
         if (!memory || budget < 0) return;
@@ -125,10 +125,12 @@ void RunMonitor::end_run(bool succeeded, double seconds) {
     const double ratio = d_->predicted_s > 0 ? seconds / d_->predicted_s : std::nan("");
     d_->ratios.push_back(ratio);
     const QString what = tr("run %1 (%2)").arg(run).arg(d_->name);
-    const QString ratio_text = std::isnan(ratio) ? tr("no prediction") : tr("measured/predicted %1").arg(ratio, 0, 'f', 2);
+    const QString ratio_text =
+        std::isnan(ratio) ? tr("no prediction") : tr("measured/predicted %1").arg(ratio, 0, 'f', 2);
     if (d_->predicted_s > 0) {
         d_->timing->append(d_->predicted, run, d_->predicted_s);
-        d_->predicted_labels << tr("%1: predicted %2 s, %3").arg(what).arg(d_->predicted_s, 0, 'g', 3).arg(ratio_text);
+        d_->predicted_labels
+            << tr("%1: predicted %2 s, %3").arg(what).arg(d_->predicted_s, 0, 'g', 3).arg(ratio_text);
         d_->timing->set_point_labels(d_->predicted, d_->predicted_labels);
     }
     d_->timing->append(d_->measured, run, seconds);

@@ -5,9 +5,9 @@
 
 #include <QCheckBox>
 #include <QFileDialog>
-#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QVBoxLayout>
 

@@ -37,8 +37,8 @@ class PlotView : public VtkWidget {
     void set_title(const QString& title);
     void set_x_title(const QString& title);
     QString x_title() const;
-    /// The y axis reaches `fraction` above the highest point (0: VTK's automatic range), so that a line at the
-    /// top of the data (a budget) is not drawn on the frame.
+    /// The y axis reaches `fraction` above the highest point (0: VTK's automatic range), so that a line at
+    /// the top of the data (a budget) is not drawn on the frame.
     void set_y_headroom(double fraction);
     /// The legend in the top-left corner instead of the top-right (where a plot's latest points usually are).
     void set_legend_left();
