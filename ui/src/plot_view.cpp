@@ -68,6 +68,7 @@ PlotView::PlotView(const QString& title, const QString& x_title, const QString& 
     d_->chart->GetLegend()->SetVerticalAlignment(vtkChartLegend::TOP);
     d_->chart->GetLegend()->GetLabelProperties()->SetFontSize(11);
     d_->chart->SetIgnoreNanInBounds(true);
+    d_->chart->SetRenderEmpty(true); // title and axes before the first run: a blank dock says nothing
     renderer()->SetBackground(1, 1, 1);
     renderer()->AddActor(d_->actor);
     setMinimumSize(240, 160);
