@@ -3,6 +3,7 @@
 // interrupted run (Ctrl-C, or a crash) continues with --resume exactly where it stood.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/image.hpp"
 #include "fwi/inversion_project.hpp"
@@ -27,15 +28,18 @@ extern "C" void on_sigint(int) {
     if (CancelToken* t = g_cancel.load()) t->cancel(); // an atomic store: async-signal-safe
 }
 
-/// Ctrl-C cancels the inversion cooperatively for the lifetime of this object (the project is then saved).
+/// Ctrl-C (SIGINT, and SIGTERM: what mpirun sends every rank when it is interrupted) cancels the inversion
+/// cooperatively for the lifetime of this object (the project is then saved).
 class SigintCancels {
   public:
     explicit SigintCancels(CancelToken& token) {
         g_cancel.store(&token);
         previous_ = std::signal(SIGINT, on_sigint);
+        previous_term_ = std::signal(SIGTERM, on_sigint);
     }
     ~SigintCancels() {
         std::signal(SIGINT, previous_);
+        std::signal(SIGTERM, previous_term_);
         g_cancel.store(nullptr);
     }
     SigintCancels(const SigintCancels&) = delete;
@@ -43,6 +47,7 @@ class SigintCancels {
 
   private:
     void (*previous_)(int) = SIG_DFL;
+    void (*previous_term_)(int) = SIG_DFL;
 };
 
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
@@ -159,6 +164,7 @@ void add_invert_command(CommandRegistry& r) {
                     setup.stages[i].iterations = o->iterations[i];
             }
             ObjectiveOptions& obj = setup.objective;
+            obj.communicator = &job();
             set("--batch", obj.batch_shots, o->batch);
             set("--shots-per-iteration", obj.shots_per_iteration, o->shots_per_iteration);
             set("--seed", obj.seed, o->seed);
@@ -229,16 +235,16 @@ void add_invert_command(CommandRegistry& r) {
                 if (have_pending) apply_record(p, pending);
                 have_pending = false;
                 p.optimizer_state = state;
-                save_project(o->project, p);
+                if (writes_outputs()) save_project(o->project, p);
             };
             const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
-                save_project(o->project, p);
-            if (!o->png.empty())
+                if (writes_outputs()) save_project(o->project, p);
+            if (writes_outputs() && !o->png.empty())
                 write_png(o->png,
                           {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
                           Colormap::Viridis, s.min_velocity_mps, s.max_velocity_mps, 2);
-            if (!o->report.empty()) {
+            if (writes_outputs() && !o->report.empty()) {
                 std::filesystem::create_directories(o->report);
                 std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},
                                                                   {"RESULT", result.model}};
