@@ -5,6 +5,7 @@
 #include "fwi/threading.hpp"
 #include "job.hpp"
 
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -23,6 +24,9 @@ int finish(int code) {
     fwi::Communicator& job = fwi::cli::job();
     if (code != 0 && job.size() > 1) {
         std::cerr.flush();
+        // Interrupted: every rank got the signal and stops by itself; exiting without MPI_Finalize makes
+        // mpirun end the rest and report this rank's 130 (MPI_Abort's status is not passed through).
+        if (code == 130) std::_Exit(code);
         job.abort(code);
     }
     return code;
