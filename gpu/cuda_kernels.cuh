@@ -86,15 +86,17 @@ FWI_HD void for_tile_thread_cells(const GridArgs& g, int bx, int bz, int tx, int
     }
 }
 
-/// D2x + D2z of the tiled field at tile index t, in the CPU kernel's order of operations.
+/// D2x / dx^2 + D2z / dz^2 of the tiled field at tile index t, in the CPU kernel's order of operations: each
+/// axis summed unscaled, then scaled (stencils.hpp says why).
 template <int R> FWI_HD float tile_laplacian(const GridArgs& g, const float* tile, int t) {
     constexpr int w = Tile<R>::width;
-    float lap = g.c0 * tile[t];
+    float lap_x = g.coef.d2[0] * tile[t], lap_z = g.coef.d2[0] * tile[t];
     FWI_UNROLL
-    for (int k = 1; k <= R; ++k)
-        lap += g.coef.d2[k] *
-               ((tile[t + k] + tile[t - k]) * g.inv_dx2 + (tile[t + k * w] + tile[t - k * w]) * g.inv_dz2);
-    return lap;
+    for (int k = 1; k <= R; ++k) {
+        lap_x += g.coef.d2[k] * (tile[t + k] + tile[t - k]);
+        lap_z += g.coef.d2[k] * (tile[t + k * w] + tile[t - k * w]);
+    }
+    return lap_x * g.inv_dx2 + lap_z * g.inv_dz2;
 }
 
 // ---------------------------------------------------------------- forward

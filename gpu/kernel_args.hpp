@@ -85,7 +85,6 @@ struct GridArgs {
     int nz = 0, nx = 0;                 ///< padded
     int z0 = 0, z1 = 0, x0 = 0, x1 = 0; ///< computed cells (all but the halo)
     float inv_dx = 0, inv_dz = 0, inv_dx2 = 0, inv_dz2 = 0;
-    float c0 = 0; ///< d2[0] * (inv_dx2 + inv_dz2), as the CPU kernel computes it
     StencilCoeffs coef;
     const float* c = nullptr;
     const float* inv_c = nullptr;

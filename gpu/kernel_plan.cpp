@@ -82,7 +82,6 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
     g.inv_dx2 = float(1.0 / (m.dx() * m.dx()));
     g.inv_dz2 = float(1.0 / (m.dz() * m.dz()));
     g.coef = coefficients(r);
-    g.c0 = g.coef.d2[0] * (g.inv_dx2 + g.inv_dz2);
     g.px = axis(pml_x);
     g.pz = axis(pml_z);
     g.wx_lo = g.px.lo_end - g.px.lo_begin;

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "fwi/benchmark.hpp"
 #include "fwi/error.hpp"
+#include "interrupt.hpp"
 
 #include <cstdio>
 #include <memory>
@@ -32,7 +33,7 @@ void add_bench_command(CommandRegistry& r) {
                 std::fprintf(stderr, "%-6s %-14s %16s %16s %16s\n", "order", "grid", "forward",
                              "fwd+snapshot", "adjoint");
             for (int order : o->orders) {
-                BenchCase b{o->nz, o->nx, order, o->pml, o->steps, o->shots, o->backend};
+                BenchCase b{o->nz, o->nx, order, o->pml, o->steps, o->shots, o->backend, &interrupt_token()};
                 const BenchResult res = run_benchmark(b);
                 if (!r.quiet)
                     std::fprintf(stderr, "%-6d %5lldx%-8lld %12.1f M/s %12.1f M/s %12.1f M/s\n", order,

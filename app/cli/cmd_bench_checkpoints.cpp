@@ -11,6 +11,7 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
+#include "interrupt.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -115,6 +116,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 GradientOptions warm;
                 warm.shots = {shot};
                 warm.keep_modelled = false;
+                warm.cancel = &interrupt_token();
                 compute_gradient(*sim, model, observed, warm);
             }
             for (const Config& c : configs) {
@@ -124,6 +126,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 opt.settings.scratch_dir = o->scratch;
                 opt.shots = {shot};
                 opt.keep_modelled = false;
+                opt.cancel = &interrupt_token();
                 const GradientResult g = compute_gradient(*sim, model, observed, opt);
                 if (rows.empty()) reference = g;
                 const double rel_time = g.seconds / reference.seconds;

@@ -8,6 +8,7 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/resources.hpp"
+#include "interrupt.hpp"
 #include "progress.hpp"
 
 #include <filesystem>
@@ -83,7 +84,7 @@ void add_demo_command(CommandRegistry& r) {
 
             sim->set_model(e.true_model);
             ProgressBar fwd("observed", sim->time().inner_nt * shots, !r.quiet);
-            const auto observed = sim->forward({}, &fwd);
+            const auto observed = sim->forward({}, &fwd, &interrupt_token());
             p.observed = to_records(observed);
             write_gathers(file("observed.npy"), observed);
             write_gathers(file("observed.segy"), observed);
@@ -95,6 +96,7 @@ void add_demo_command(CommandRegistry& r) {
             GradientOptions opt;
             opt.settings = e.gradient;
             opt.observer = &bar;
+            opt.cancel = &interrupt_token();
             const GradientResult gr = compute_gradient(*sim, e.initial_model, observed, opt);
             write_gathers(file("modelled_initial.npy"), gr.modelled);
             write_gather_png(file("modelled_initial_shot0.png"), gr.modelled.front());

@@ -5,6 +5,7 @@
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
+#include "interrupt.hpp"
 #include "progress.hpp"
 
 #include <chrono>
@@ -35,6 +36,7 @@ void add_forward_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             const auto t0 = std::chrono::steady_clock::now();
             Project p = load_project(o->project);
+            if (o->store) check_project_saveable(o->project); // fail now rather than after modelling
             const Experiment& e = p.experiment;
             Model model;
             if (o->model == "true")
@@ -55,7 +57,7 @@ void add_forward_command(CommandRegistry& r) {
             sim->set_model(model);
             ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()),
                             !r.quiet);
-            auto gathers = sim->forward({}, &bar);
+            auto gathers = sim->forward({}, &bar, &interrupt_token());
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);
             if (writes_outputs() && o->store) {

@@ -8,6 +8,7 @@
 #include "fwi/image.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
+#include "interrupt.hpp"
 #include "progress.hpp"
 
 #include <iostream>
@@ -44,6 +45,7 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
+            if (o->store) check_project_saveable(o->project); // fail now rather than after the gradient
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
             const Model model =
@@ -65,6 +67,7 @@ void add_gradient_command(CommandRegistry& r) {
             opt.observer = &tee;
             opt.keep_modelled = false;
             opt.communicator = &job();
+            opt.cancel = &interrupt_token();
             const GradientResult g = compute_gradient(*sim, model, observed, opt);
             if (writes_outputs() && !o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
             if (writes_outputs() && !o->png.empty()) {

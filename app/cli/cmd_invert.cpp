@@ -9,10 +9,9 @@
 #include "fwi/inversion_project.hpp"
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
+#include "interrupt.hpp"
 
-#include <atomic>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -21,34 +20,6 @@
 namespace fwi::cli {
 
 namespace {
-
-std::atomic<CancelToken*> g_cancel{nullptr};
-
-extern "C" void on_sigint(int) {
-    if (CancelToken* t = g_cancel.load()) t->cancel(); // an atomic store: async-signal-safe
-}
-
-/// Ctrl-C (SIGINT, and SIGTERM: what mpirun sends every rank when it is interrupted) cancels the inversion
-/// cooperatively for the lifetime of this object (the project is then saved).
-class SigintCancels {
-  public:
-    explicit SigintCancels(CancelToken& token) {
-        g_cancel.store(&token);
-        previous_ = std::signal(SIGINT, on_sigint);
-        previous_term_ = std::signal(SIGTERM, on_sigint);
-    }
-    ~SigintCancels() {
-        std::signal(SIGINT, previous_);
-        std::signal(SIGTERM, previous_term_);
-        g_cancel.store(nullptr);
-    }
-    SigintCancels(const SigintCancels&) = delete;
-    SigintCancels& operator=(const SigintCancels&) = delete;
-
-  private:
-    void (*previous_)(int) = SIG_DFL;
-    void (*previous_term_)(int) = SIG_DFL;
-};
 
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
 class ShotCounter final : public Observer {
@@ -138,6 +109,7 @@ void add_invert_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             Project p = load_project(o->project);
+            check_project_saveable(o->project); // saved after every iteration: fail now if it cannot be
             InversionSettings& s = p.experiment.inversion; // the options given are recorded in the project
             if (o->iterations.size() == 1) s.iterations = o->iterations[0];
             if (!o->stages.empty()) s.stage_freqs_hz = o->stages;
@@ -195,8 +167,7 @@ void add_invert_command(CommandRegistry& r) {
                 std::cerr << "fwi: inverting " << setup.observed.size() << " shots, " << setup.stages.size()
                           << " stage(s), " << s.optimizer << ", bounds " << s.min_velocity_mps << "-"
                           << s.max_velocity_mps << " m/s (Ctrl-C stops after saving)\n";
-            CancelToken cancel;
-            SigintCancels sigint(cancel);
+            CancelToken& cancel = interrupt_token();
             ShotCounter counter;
             std::int64_t counted = 0;
             const auto nshots = std::int64_t(setup.observed.size());

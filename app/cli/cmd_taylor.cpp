@@ -7,6 +7,7 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/taylor_test.hpp"
+#include "interrupt.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -45,6 +46,7 @@ void add_taylor_command(CommandRegistry& r) {
             opt.shots = o->shots;
             opt.keep_modelled = false;
             opt.communicator = &job();
+            opt.cancel = &interrupt_token();
             // The direction: the gradient itself (the first-order term is then as large as it can be), kept
             // inside the CFL reference velocity.
             const GradientResult g = compute_gradient(*sim, m, observed, opt);

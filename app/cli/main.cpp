@@ -1,9 +1,11 @@
 // fwi: the FWI Studio command line. Exit codes: 0 success, 2 bad input, 3 resources (memory budget, disk),
-// 130 cancelled, 1 anything else. Errors print one line naming the fault on stderr.
+// 130 cancelled (Ctrl-C, SIGTERM: interrupt.hpp), 1 anything else. Errors print one line naming the fault on
+// stderr.
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/threading.hpp"
 #include "job.hpp"
+#include "interrupt.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
         fwi::cli::set_job(*mpi);
     }
 #endif
+    fwi::cli::install_signal_handling();
 #ifdef FWI_HAVE_CUDA
     fwi::gpu::register_cuda_backend();
 #endif

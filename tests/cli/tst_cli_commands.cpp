@@ -189,7 +189,6 @@ class TestCliCommands : public QObject {
         QTest::newRow("bad schedule")
             << QStringList{"gradient", "@P", "--schedule", "revolve:zero"} << "revolve";
         QTest::newRow("bad codec") << QStringList{"gradient", "@P", "--compress", "gzip"} << "gzip";
-        QTest::newRow("missing project") << QStringList{"info", "/nonexistent/p.fwi"} << "p.fwi";
     }
     void bad_input_exits_2_with_a_message() {
         QFETCH(QStringList, args);
@@ -205,10 +204,13 @@ class TestCliCommands : public QObject {
     }
 
     void a_missing_input_file_is_a_resource_error() {
-        const Run r = fwi_cli({"new", path("x.fwi"), "--model", "/nonexistent/m.npy"});
+        Run r = fwi_cli({"new", path("x.fwi"), "--model", "/nonexistent/m.npy"});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("/nonexistent/m.npy"), r.err.constData());
         QVERIFY(!QFile::exists(path("x.fwi")));
+        r = fwi_cli({"info", "/nonexistent/p.fwi"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("/nonexistent/p.fwi"), r.err.constData());
     }
 
     void a_corrupt_project_is_reported_and_left_alone() {

@@ -108,9 +108,10 @@ class TestGradient : public QObject {
             return (n * sxy - sx * sy) / (n * sxx - sx * sx);
         };
         QCOMPARE(hs.size(), std::size_t(12));
-        const double s1 = fitted_slope(r1, 0, 11), s2 = fitted_slope(r2, 0, 8);
+        // The second-order remainder meets float32 noise (~1e-4 here) near h = 2e-3: fitted above it.
+        const double s1 = fitted_slope(r1, 0, 11), s2 = fitted_slope(r2, 0, 7);
         qInfo("fitted slopes: first order %.3f (h %.3g ... %.3g), second order %.3f (h %.3g ... %.3g)", s1,
-              hs[0], hs[11], s2, hs[0], hs[8]);
+              hs[0], hs[11], s2, hs[0], hs[7]);
         QVERIFY2(std::abs(s1 - 1) < 0.05, qPrintable(QString("first-order slope %1").arg(s1)));
         QVERIFY2(std::abs(s2 - 2) < 0.1, qPrintable(QString("second-order slope %1").arg(s2)));
     }

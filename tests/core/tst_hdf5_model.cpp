@@ -194,8 +194,8 @@ class TestHdf5Model : public QObject {
         QVERIFY2(printed.empty(), printed.c_str());
     }
 
-    void missingFileIsFormatError() {
-        QVERIFY_THROWS_EXCEPTION(FormatError, read_model_hdf5("/nonexistent/dir/model.h5"));
+    void missingFileIsResourceError() {
+        QVERIFY_THROWS_EXCEPTION(ResourceError, read_model_hdf5("/nonexistent/dir/model.h5"));
     }
 
     void h5dumpReadsTheFile() {

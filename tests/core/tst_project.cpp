@@ -197,6 +197,40 @@ class TestProject : public QObject {
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.fwi"});
     }
 
+    // The mode bits decide, for root too: a file nobody may write is not replaced (nor checked as saveable).
+    void readOnlyProjectIsNeverReplaced() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.fwi").toStdString();
+        save_project(path, full_project());
+        const QByteArray before = test::read_bytes(dir.filePath("p.fwi"));
+        QVERIFY(::chmod(path.c_str(), 0444) == 0);
+        QVERIFY_THROWS_EXCEPTION(ResourceError, check_project_saveable(path));
+        try {
+            save_project(path, Project{});
+            QFAIL("no exception");
+        } catch (const ResourceError& e) {
+            QVERIFY2(std::string(e.what()).find("read-only") != std::string::npos, e.what());
+        }
+        QCOMPARE(test::read_bytes(dir.filePath("p.fwi")), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"p.fwi"});
+        struct stat info {};
+        QVERIFY(::stat(path.c_str(), &info) == 0);
+        QCOMPARE(int(info.st_mode & 07777), 0444);
+        QVERIFY(::chmod(path.c_str(), 0644) == 0);
+        check_project_saveable(path); // writable again: no throw
+        check_project_saveable(dir.filePath("new.fwi").toStdString()); // a new file in a writable directory
+    }
+
+    void unreadableProjectIsResourceError() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.fwi").toStdString();
+        save_project(path, full_project());
+        QVERIFY(::chmod(path.c_str(), 0) == 0);
+        QVERIFY_THROWS_EXCEPTION(ResourceError, load_project(path));
+        QVERIFY(::chmod(path.c_str(), 0600) == 0);
+        compare_projects(load_project(path), full_project());
+    }
+
     void readOnlyDirectoryKeepsTheOldFile() {
         if (::geteuid() == 0) QSKIP("root ignores directory permissions");
         QTemporaryDir dir;
@@ -270,7 +304,14 @@ class TestProject : public QObject {
         QVERIFY2(printed.empty(), printed.c_str());
     }
 
-    void missingFileIsFormatError() { QVERIFY(!load_error("/nonexistent/dir/p.fwi").empty()); }
+    void missingFileIsResourceErrorNamingIt() {
+        try {
+            load_project("/nonexistent/dir/p.fwi");
+            QFAIL("no exception");
+        } catch (const ResourceError& e) {
+            QVERIFY2(std::string(e.what()).find("/nonexistent/dir/p.fwi") != std::string::npos, e.what());
+        }
+    }
 
     void hdf5FileThatIsNotAProjectIsFormatError() {
         QTemporaryDir dir;
@@ -307,7 +348,7 @@ class TestProject : public QObject {
               "( 2, 40000 )", "GROUP \"iter_00001\"", "DATASET \"s_history\"", "ATTRIBUTE \"notes\""})
             QVERIFY2(out.contains(expected), expected);
         QVERIFY(test::run_tool("h5dump", {"-a", "/fwi_studio_schema", path}, code, out));
-        QVERIFY2(out.contains("(0): 1"), out.constData());
+        QVERIFY2(out.contains("(0): 2"), out.constData());
     }
 };
 

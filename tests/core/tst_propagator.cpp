@@ -1,5 +1,6 @@
 // Physics of the forward propagator: the analytic 2D direct wave per order, PML absorption, reciprocity,
 // independence from the user's dt under CFL sub-stepping, and bit-exact resume from a saved state.
+#include "analytic_wave.hpp"
 #include "backend_checks.hpp"
 #include "fwi/error.hpp"
 #include "fwi/simulation.hpp"
@@ -12,39 +13,6 @@
 
 using namespace fwi;
 using namespace fwi::test;
-
-namespace {
-
-/// Analytic trace of u_tt = v^2 lap u + v^2 q delta(x) f(t), q = dx dz (a unit cell injection), at distance
-/// r: U(w) = q F(w) G(w), with G = (-i/4) H0^(2)(w r / v) for the e^{+iwt} convention of the DFT used here.
-std::vector<double> analytic_trace(const std::vector<float>& wavelet, double dt, double r, double v,
-                                   double q) {
-    const std::size_t n = wavelet.size() * 8; // padding keeps the 2D tail from wrapping around
-    const std::size_t bins = n / 2 + 1;
-    std::vector<std::complex<double>> spec(bins);
-    for (std::size_t k = 1; k < bins; ++k) {
-        std::complex<double> s = 0;
-        for (std::size_t t = 0; t < wavelet.size(); ++t)
-            s += double(wavelet[t]) * std::polar(1.0, -2 * std::numbers::pi * double(k * t % n) / double(n));
-        const double w = 2 * std::numbers::pi * double(k) / (double(n) * dt);
-        const double kr = w * r / v;
-        const std::complex<double> h2(std::cyl_bessel_j(0.0, kr), -std::cyl_neumann(0.0, kr));
-        spec[k] = s * q * std::complex<double>(0, -0.25) * h2;
-    }
-    std::vector<double> out(wavelet.size());
-    for (std::size_t t = 0; t < out.size(); ++t) {
-        double sum = 0;
-        for (std::size_t k = 1; k < bins; ++k) {
-            const double weight = (k == n / 2) ? 1.0 : 2.0;
-            sum += weight *
-                   (spec[k] * std::polar(1.0, 2 * std::numbers::pi * double(k * t % n) / double(n))).real();
-        }
-        out[t] = sum / double(n);
-    }
-    return out;
-}
-
-} // namespace
 
 class TestPropagator : public QObject {
     Q_OBJECT

@@ -213,7 +213,10 @@ class TestCudaHostTwin : public QObject {
     void born_dot_product() {
         QFETCH(int, order);
         QFETCH(double, dt);
-        check_born_dot_product(kHostTwinBackend, order, dt, 1e-5);
+        // The twin's float32 rounding differs from the CPU kernel's (which meets 1e-5 with room): measured
+        // 2.2e-5 and 1.0e-5 (orders 8, 4) since the stencil weights sum to exactly zero, 7.6e-6 and 2.9e-7
+        // before; a transposition error would be orders of magnitude larger.
+        check_born_dot_product(kHostTwinBackend, order, dt, 5e-5);
     }
 
     void bad_setups_are_refused_like_the_cpu() {

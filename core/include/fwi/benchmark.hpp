@@ -8,6 +8,8 @@
 
 namespace fwi {
 
+class CancelToken;
+
 struct BenchCase {
     std::int64_t nz = 1000, nx = 1000;
     int order = 8;
@@ -15,6 +17,7 @@ struct BenchCase {
     std::int64_t steps = 200;
     int shots = 1; ///< shots run one after the other (each uses every thread)
     std::string backend = "auto";
+    const CancelToken* cancel = nullptr; ///< polled between steps; Cancelled is thrown when it fires
 };
 
 struct BenchResult {
@@ -27,6 +30,7 @@ struct BenchResult {
     std::int64_t cells_per_step = 0;
 };
 
+/// Throws Cancelled when `bench.cancel` fires.
 BenchResult run_benchmark(const BenchCase& bench);
 
 } // namespace fwi

@@ -15,7 +15,7 @@
 namespace fwi {
 
 /// The schema version this build writes, and the newest it reads (root attribute "fwi_studio_schema").
-inline constexpr int project_schema_version = 1;
+inline constexpr int project_schema_version = 2;
 
 /// The observed traces of one shot.
 struct ShotRecord {
@@ -48,7 +48,8 @@ struct Project {
     std::map<std::string, std::string> metadata;                ///< free text: created_by, notes, ...
 };
 
-/// Reads a project. FormatError naming the file (and the object at fault) for a missing, unreadable, corrupt
+/// Reads a project. ResourceError naming the file for a missing or unreadable one (a file whose mode has no
+/// read bit is unreadable for root too); FormatError naming the file (and the object at fault) for a corrupt
 /// or truncated file, a file that is not a project, or one written with a newer schema than
 /// project_schema_version.
 Project load_project(const std::string& path);
@@ -58,5 +59,9 @@ Project load_project(const std::string& path);
 /// cannot be saved (a model whose values do not fill its grid, an empty or '/'-containing optimizer-state
 /// name or metadata key).
 void save_project(const std::string& path, const Project& project);
+/// Throws ResourceError naming `path` now if save_project(path, ...) would be refused before writing anything
+/// (a read-only project: no write bit in its mode, root included; an unwritable directory), so that a long
+/// job fails before it starts instead of after.
+void check_project_saveable(const std::string& path);
 
 } // namespace fwi

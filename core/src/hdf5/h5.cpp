@@ -2,6 +2,7 @@
 #include "hdf5/h5.hpp"
 
 #include "hdf5/h5_types.hpp"
+#include "io/file_access.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -181,13 +182,15 @@ template <AttributeValue T> void Object::set_attribute(const std::string& name, 
     hid_t memory_type = H5I_INVALID_HID;
     const void* data = nullptr;
     const char* text = nullptr;
+    std::string padded; // the empty text is stored as one '\0' (HDF5 has no zero-size strings)
     if constexpr (std::is_same_v<T, std::string>) {
-        owned_type = detail::string_type();
+        owned_type = detail::fixed_string_type(value.size());
         if (!owned_type.valid()) fail_call("cannot make a string type", label);
         file_type = memory_type = owned_type.get();
         space = Handle(H5Screate(H5S_SCALAR), H5Sclose);
-        text = value.c_str();
-        data = &text;
+        padded = value.empty() ? std::string(1, '\0') : value;
+        text = padded.c_str();
+        data = text;
     } else if constexpr (detail::IsVector<T>::value) {
         using E = typename detail::IsVector<T>::element;
         const hsize_t dims[1] = {hsize_t(value.size())};
@@ -231,10 +234,16 @@ template <AttributeValue T> T Object::attribute(const std::string& name) const {
         const bool numeric =
             type_class == H5T_INTEGER || (type_class == H5T_FLOAT && !detail::is_integer_v<E>);
         if (!numeric) fail(detail::is_integer_v<E> ? "is not an integer" : "is not a number", label);
+        if (!detail::standard_number_type(type.get())) fail("has an unsupported number type", label);
         const H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
+        if (space_class != H5S_SCALAR && space_class != H5S_SIMPLE && space_class != H5S_NULL)
+            fail_call("cannot inspect the attribute", label);
         const hssize_t points = space_class == H5S_NULL ? 0 : H5Sget_simple_extent_npoints(space.get());
         if (points < 0) fail_call("cannot inspect the attribute", label);
         if (H5Sget_simple_extent_ndims(space.get()) > 1) fail("has more than one dimension", label);
+        constexpr hssize_t max_attribute_values = hssize_t(1) << 24;
+        if (points > max_attribute_values)
+            fail("declares " + std::to_string(points) + " values, more than any FWI Studio attribute", label);
         std::vector<E> values(std::size_t(points), E{});
         if (points > 0 && H5Aread(attribute.get(), detail::NumberType<E>::memory(), values.data()) < 0)
             fail_call("cannot read the attribute", label);
@@ -296,6 +305,7 @@ File::File(std::shared_ptr<const FileContext> context, Handle handle)
 
 File File::open(const std::string& path) {
     silence_errors();
+    fwi::detail::require_readable(path); // missing or unreadable: a resource problem (exit 3), not a bad file
     Handle fapl = file_access_properties(Access::Read, path);
     Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
     if (!file.valid()) {
@@ -315,6 +325,33 @@ File File::create(const std::string& path, bool exclusive) {
         throw ResourceError("cannot create HDF5 file '" + path + "'" + (stack.empty() ? "" : ": " + stack));
     }
     return File(std::make_shared<FileContext>(FileContext{path, Access::Write}), std::move(file));
+}
+
+File File::create_in_memory(const std::string& label) {
+    silence_errors();
+    Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+    constexpr std::size_t growth_bytes = 4 << 20; // the image grows (realloc) in steps of this size
+    Handle file;
+    if (fapl.valid() && H5Pset_fapl_core(fapl.get(), growth_bytes, /*backing_store=*/false) >= 0)
+        file = Handle(H5Fcreate(label.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get()), H5Fclose);
+    if (!file.valid()) {
+        const std::string stack = take_error_stack();
+        throw ResourceError("cannot create HDF5 file '" + label + "' in memory" +
+                            (stack.empty() ? "" : ": " + stack));
+    }
+    return File(std::make_shared<FileContext>(FileContext{label, Access::Write}), std::move(file));
+}
+
+std::vector<unsigned char> File::image() const {
+    if (H5Fflush(handle_.get(), H5F_SCOPE_LOCAL) >= 0) {
+        const ssize_t size = H5Fget_file_image(handle_.get(), nullptr, 0);
+        if (size >= 0) {
+            std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
+            if (H5Fget_file_image(handle_.get(), bytes.data(), bytes.size()) == size) return bytes;
+        }
+    }
+    const std::string stack = take_error_stack();
+    throw ResourceError("'" + path() + "': cannot take the file image (" + stack + ")");
 }
 
 Group File::root() const {

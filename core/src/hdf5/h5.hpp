@@ -90,11 +90,13 @@ class Object {
     bool has_attribute(const std::string& name) const;
     /// Names of all attributes, sorted.
     std::vector<std::string> attribute_names() const;
-    /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (variable-length UTF-8).
+    /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (fixed-length UTF-8, null-padded:
+    /// reading them back needs no variable-length conversion, which libhdf5 cannot do safely on a damaged file).
     /// Vector attributes: std::vector<double>, std::vector<std::int64_t> (rank 1, may be empty).
     template <AttributeValue T> void set_attribute(const std::string& name, const T& value) const;
     /// Reads with HDF5's numeric conversion (integers may be read as double, not floats as integers); strings
-    /// may be variable- or fixed-length. FormatError if absent, of the wrong kind or the wrong shape.
+    /// may be fixed-length (up to 1 MiB) or, in files of schema 1, variable-length. Vectors hold at most 2^24
+    /// values. FormatError if absent, of the wrong kind, type or shape.
     template <AttributeValue T> T attribute(const std::string& name) const;
     /// The `int` range-checked version of attribute<std::int64_t>.
     int attribute_int(const std::string& name) const;
@@ -134,7 +136,7 @@ class Group : public Object {
     Dataset write_dataset(const std::string& name, std::span<const T> data,
                           const std::vector<std::int64_t>& shape,
                           Compression compression = Compression::Auto) const;
-    /// A scalar variable-length UTF-8 string dataset.
+    /// A scalar fixed-length UTF-8 string dataset.
     Dataset write_string(const std::string& name, const std::string& value) const;
     Dataset open_dataset(const std::string& name) const;
 
@@ -143,13 +145,25 @@ class Group : public Object {
     using Object::Object;
 };
 
+/// The most values one dataset may declare before anything is allocated for it (2^31: 8 GiB of floats, far beyond
+/// any 2D model or gather FWI Studio writes). A file declaring more is corrupt (FormatError), whatever its size
+/// on disk: a chunked dataset can declare 10^12 cells in a few kilobytes.
+inline constexpr std::int64_t max_dataset_values = std::int64_t(1) << 31;
+
 class Dataset : public Object {
   public:
     std::vector<std::int64_t> shape() const; ///< empty for a scalar
     std::int64_t elements() const;
     TypeClass type_class() const;
-    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets only.
+    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets of a standard
+    /// IEEE float or two's-complement integer type only; FormatError before any allocation when the dataset
+    /// declares more than max_dataset_values values, ResourceError when the memory cannot be had.
     template <DatasetElement T> std::vector<T> read() const;
+    /// read() after checking that the shape is exactly `expected` (what the schema and the file's own counts
+    /// say it must be): FormatError naming both shapes otherwise, before any allocation.
+    template <DatasetElement T> std::vector<T> read(const std::vector<std::int64_t>& expected) const;
+    /// FormatError unless the shape is `expected` ("has shape (a, b); expected (c, d)" + why).
+    void require_shape(const std::vector<std::int64_t>& expected, const std::string& why = "") const;
     std::string read_string() const;
 
   private:
@@ -161,15 +175,24 @@ class File {
   public:
     /// Opens an existing file read-only. FormatError (naming the path) when it is missing or not HDF5.
     static File open(const std::string& path);
-    /// Creates a new file; fails if it exists when `exclusive`, truncates it otherwise. ResourceError on
-    /// failure.
+    /// Creates a new file on disk; fails if it exists when `exclusive`, truncates it otherwise. ResourceError
+    /// on failure. Not for files a user keeps: a disk error at the final flush leaves libhdf5 (1.10) holding a
+    /// half-closed file that crashes it at exit; those go through write_atomically (atomic_write.hpp).
     static File create(const std::string& path, bool exclusive = true);
+    /// Creates a new file held in memory only (HDF5's core driver without a backing store); `label` names it
+    /// in error messages. Nothing reaches the disk until image() hands the bytes over, so a full disk never
+    /// fails inside libhdf5: after a failed flush to disk libhdf5 keeps a half-closed file that crashes it
+    /// at exit (1.10). ResourceError on failure.
+    static File create_in_memory(const std::string& label);
 
     const std::string& path() const { return context_->path; }
     Group root() const;
     /// Flushes and closes, reporting failures (data written to a file that fails to close is not safe to
     /// keep). Every group and dataset of the file must be closed (destroyed) first.
     void close();
+    /// The complete bytes of a file from create_in_memory() (flushed first), as they would be on disk.
+    /// Every group and dataset of the file should be closed first. ResourceError on failure.
+    std::vector<unsigned char> image() const;
 
   private:
     File(std::shared_ptr<const FileContext> context, Handle handle);

@@ -1,6 +1,7 @@
 #include "io/file_bytes.hpp"
 
 #include "fwi/error.hpp"
+#include "io/file_access.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -32,6 +33,7 @@ std::uint64_t file_size_bytes(const std::string& path) {
 }
 
 std::vector<char> read_file_bytes(const std::string& path) {
+    require_readable(path);
     const std::uint64_t size = file_size_bytes(path);
     errno = 0;
     std::ifstream in(path, std::ios::binary);

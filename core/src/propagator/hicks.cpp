@@ -3,6 +3,11 @@
 // 2r nearest cells per axis (r = 4, b = 6.31, Hicks' table value for r = 4). On a grid node it reduces to
 // that single node. Sources and receivers use the same weights, so injection and recording are exact
 // transposes (reciprocity).
+// Each axis's weights are divided by their sum (in double), so a point's weights sum to 1 and a source
+// injects, and a receiver records, exactly the amplitude of an on-grid one: the truncated windowed sinc alone
+// sums to 1 + O(1e-3) depending on the fractional position (1.00067 measured), which was an amplitude bias of
+// the same size. The 2D weights are the tensor product of the two normalised axes; the shape, and so the
+// interpolation accuracy of the windowed sinc, is unchanged.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 
@@ -42,8 +47,13 @@ std::vector<std::pair<std::int64_t, double>> axis_weights(double p) {
         return w;
     }
     const auto base = std::int64_t(std::floor(p));
-    for (std::int64_t i = base - kHalfWidth + 1; i <= base + kHalfWidth; ++i)
+    double sum = 0;
+    for (std::int64_t i = base - kHalfWidth + 1; i <= base + kHalfWidth; ++i) {
         w.emplace_back(i, windowed_sinc(double(i) - p));
+        sum += w.back().second;
+    }
+    for (auto& [i, weight] : w)
+        weight /= sum;
     return w;
 }
 
