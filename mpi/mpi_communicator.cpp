@@ -43,7 +43,9 @@ MpiCommunicator::MpiCommunicator(int& argc, char**& argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
 }
 
-MpiCommunicator::~MpiCommunicator() { MPI_Finalize(); }
+MpiCommunicator::~MpiCommunicator() {
+    MPI_Finalize();
+}
 
 std::vector<std::vector<std::byte>> MpiCommunicator::gather(std::span<const std::byte> mine) {
     const int count = count_of(mine.size());
@@ -72,7 +74,9 @@ void MpiCommunicator::broadcast(std::vector<std::byte>& bytes) {
     check(MPI_Bcast(bytes.data(), count_of(bytes.size()), MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast");
 }
 
-void MpiCommunicator::barrier() { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void MpiCommunicator::barrier() {
+    check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+}
 
 bool MpiCommunicator::any(bool flag) {
     int mine = flag ? 1 : 0, result = 0;

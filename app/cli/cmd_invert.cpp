@@ -11,6 +11,7 @@
 #include "fwi/project.hpp"
 #include "interrupt.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,19 @@
 namespace fwi::cli {
 
 namespace {
+
+/// The shots of one evaluation (`shots` in batches of `batch`, 0 = one batch) that this rank computes: all of
+/// them alone, its share of each batch under MPI (the observer counts only this rank's shots).
+std::int64_t shots_computed_here(std::int64_t shots, int batch) {
+    const std::int64_t b = batch > 0 ? batch : std::max<std::int64_t>(shots, 1);
+    std::int64_t mine = 0;
+    for (std::int64_t first = 0; first < shots; first += b) {
+        const auto batch_shots = std::size_t(std::min(b, shots - first));
+        const auto owner = split_shots_by_cost(std::vector<double>(batch_shots, 1.0), job().size());
+        mine += std::count(owner.begin(), owner.end(), job().rank());
+    }
+    return mine;
+}
 
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
 class ShotCounter final : public Observer {
@@ -171,10 +185,11 @@ void add_invert_command(CommandRegistry& r) {
             ShotCounter counter;
             std::int64_t counted = 0;
             const auto nshots = std::int64_t(setup.observed.size());
-            const std::int64_t shots_per_evaluation =
+            const std::int64_t shots_per_evaluation = shots_computed_here(
                 setup.objective.shots_per_iteration > 0
                     ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots)
-                    : nshots;
+                    : nshots,
+                setup.objective.batch_shots);
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
@@ -189,8 +204,11 @@ void add_invert_command(CommandRegistry& r) {
                                  rec.stage, stage, rec.misfit);
                     if (std::isfinite(rec.model_error))
                         std::fprintf(stderr, "  model error %.4f", rec.model_error);
-                    std::fprintf(stderr, "  %.1f s, %.3g evaluations\n", rec.seconds,
-                                 double(counter.shots - counted) / double(shots_per_evaluation));
+                    std::fprintf(stderr, "  %.1f s", rec.seconds);
+                    if (shots_per_evaluation > 0)
+                        std::fprintf(stderr, ", %.3g evaluations",
+                                     double(counter.shots - counted) / double(shots_per_evaluation));
+                    std::fprintf(stderr, "\n");
                     counted = counter.shots;
                 }
                 misfits.push_back(rec.misfit);

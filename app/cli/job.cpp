@@ -6,7 +6,11 @@ SerialCommunicator alone;
 Communicator* current = &alone;
 } // namespace
 
-Communicator& job() { return *current; }
-void set_job(Communicator& comm) { current = &comm; }
+Communicator& job() {
+    return *current;
+}
+void set_job(Communicator& comm) {
+    current = &comm;
+}
 
 } // namespace fwi::cli

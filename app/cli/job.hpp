@@ -10,6 +10,8 @@ namespace fwi::cli {
 Communicator& job();
 void set_job(Communicator& comm);
 /// Rank 0: the one that writes and reports.
-inline bool writes_outputs() { return job().rank() == 0; }
+inline bool writes_outputs() {
+    return job().rank() == 0;
+}
 
 } // namespace fwi::cli

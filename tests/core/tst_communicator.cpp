@@ -73,7 +73,8 @@ ShotSum in_order(const std::vector<ShotContribution>& all, std::size_t cells) {
 }
 
 bool same_bits(const ShotSum& a, const ShotSum& b) {
-    return std::memcmp(&a.misfit, &b.misfit, sizeof a.misfit) == 0 && a.gradient.size() == b.gradient.size() &&
+    return std::memcmp(&a.misfit, &b.misfit, sizeof a.misfit) == 0 &&
+           a.gradient.size() == b.gradient.size() &&
            std::memcmp(a.gradient.data(), b.gradient.data(), a.gradient.size() * sizeof(float)) == 0;
 }
 
@@ -84,7 +85,8 @@ class TestCommunicator : public QObject {
   private slots:
     void equal_costs_split_evenly_in_contiguous_blocks() {
         QCOMPARE(split_shots_by_cost(std::vector<double>(6, 3.0), 3), (std::vector<int>{0, 0, 1, 1, 2, 2}));
-        QCOMPARE(split_shots_by_cost(std::vector<double>(7, 1.0), 2), (std::vector<int>{0, 0, 0, 1, 1, 1, 1}));
+        QCOMPARE(split_shots_by_cost(std::vector<double>(7, 1.0), 2),
+                 (std::vector<int>{0, 0, 0, 1, 1, 1, 1}));
         QCOMPARE(split_shots_by_cost(std::vector<double>(4, 1.0), 1), (std::vector<int>{0, 0, 0, 0}));
         QCOMPARE(split_shots_by_cost(std::vector<double>(5, 0.0), 5), (std::vector<int>{0, 1, 2, 3, 4}));
     }

@@ -45,9 +45,11 @@ class TestMpiJobs : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("layered.fwi");
-        CliRun r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "5",
-                            "--receivers", "20", "--freq", "6", "--dt", "0.004", "--duration", "0.8", "--order",
-                            "4", "--pml", "10"});
+        CliRun r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                            "--resample", "25",     "--shots", "5",       "--receivers",
+                            "20",         "--freq", "6",       "--dt",    "0.004",
+                            "--duration", "0.8",    "--order", "4",       "--pml",
+                            "10"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -108,9 +110,11 @@ class TestMpiJobs : public QObject {
         const QString project = copy_of_project("fail.fwi");
         const QByteArray before = file_bytes(project);
         QDir().mkpath(path("scratch"));
-        const QStringList common{"-q", "gradient", project, "--schedule", "multilevel:2,8", "--store", "--scratch"};
-        const CliRun r = mpirun(QStringList{"-n", "1", FWI_CLI_EXE} + common + QStringList{path("scratch"), ":",
-                                "-n", "1", FWI_CLI_EXE} + common + QStringList{path("missing/dir")});
+        const QStringList common{"-q",      "gradient", project, "--schedule", "multilevel:2,8",
+                                 "--store", "--scratch"};
+        const CliRun r = mpirun(QStringList{"-n", "1", FWI_CLI_EXE} + common +
+                                QStringList{path("scratch"), ":", "-n", "1", FWI_CLI_EXE} + common +
+                                QStringList{path("missing/dir")});
         QCOMPARE(r.code, 3); // the failing rank's resource error
         QVERIFY2(r.err.contains("rank 1: error:") && r.err.contains("scratch"), r.err.constData());
         QCOMPARE(file_bytes(project), before);

@@ -1,5 +1,5 @@
-// File > Export cluster job...: the project written next to run.sh (the mpirun line) and slurm.sh, the project
-// reading back as the one exported, and bad input refused with a clear error.
+// File > Export cluster job...: the project written next to run.sh (the mpirun line) and slurm.sh, the
+// project reading back as the one exported, and bad input refused with a clear error.
 #include "fwi/error.hpp"
 #include "fwi/ui/cluster_job.hpp"
 #include "fwi/ui/demo_projects.hpp"

@@ -29,7 +29,8 @@ QString threads_line(int threads) {
 } // namespace
 
 QStringList write_cluster_job(const ClusterJob& job, const Project& project) {
-    if (job.ranks < 1) throw ConfigError("a cluster job needs at least 1 rank, not " + std::to_string(job.ranks));
+    if (job.ranks < 1)
+        throw ConfigError("a cluster job needs at least 1 rank, not " + std::to_string(job.ranks));
     if (!QRegularExpression("^[A-Za-z0-9._-]+$").match(job.name).hasMatch())
         throw ConfigError("job name '" + job.name.toStdString() + "': use letters, digits, '.', '_' and '-'");
     if (!QDir().mkpath(job.directory))
@@ -39,13 +40,14 @@ QStringList write_cluster_job(const ClusterJob& job, const Project& project) {
     save_project(dir.filePath(project_file).toStdString(), project);
     const QString fwi_line = QString("fwi %1 %2").arg(job.command, project_file);
 
-    const QString run = QString("#!/bin/sh\n"
-                                "# Runs the job on %1 MPI ranks (docs/cluster.md). Open the project afterwards to "
-                                "see the results.\n"
-                                "cd \"$(dirname \"$0\")\"\n%2"
-                                "exec mpirun -n %1 %3\n")
-                            .arg(job.ranks)
-                            .arg(threads_line(job.threads), fwi_line);
+    const QString run =
+        QString("#!/bin/sh\n"
+                "# Runs the job on %1 MPI ranks (docs/cluster.md). Open the project afterwards to "
+                "see the results.\n"
+                "cd \"$(dirname \"$0\")\"\n%2"
+                "exec mpirun -n %1 %3\n")
+            .arg(job.ranks)
+            .arg(threads_line(job.threads), fwi_line);
     const QString slurm = QString("#!/bin/bash\n"
                                   "#SBATCH --job-name=%1\n"
                                   "#SBATCH --nodes=%2\n"
@@ -70,8 +72,8 @@ void export_cluster_job(QWidget* parent, const Project& project, const QString& 
     const QString directory = QFileDialog::getExistingDirectory(parent, title);
     if (directory.isEmpty()) return;
     bool ok = false;
-    const int ranks = QInputDialog::getInt(parent, title, QObject::tr("MPI ranks (one per node)"), 4, 1, 100000, 1,
-                                           &ok);
+    const int ranks =
+        QInputDialog::getInt(parent, title, QObject::tr("MPI ranks (one per node)"), 4, 1, 100000, 1, &ok);
     if (!ok) return;
     ClusterJob job;
     job.directory = directory;
@@ -79,10 +81,11 @@ void export_cluster_job(QWidget* parent, const Project& project, const QString& 
     job.ranks = ranks;
     try {
         const QStringList files = write_cluster_job(job, project);
-        show_info(parent, title,
-                  QObject::tr("Wrote %1.\nCopy the directory to the cluster and run run.sh (or sbatch slurm.sh); "
-                              "open %2 afterwards to see the results.")
-                      .arg(files.join(", "), files.front()));
+        show_info(
+            parent, title,
+            QObject::tr("Wrote %1.\nCopy the directory to the cluster and run run.sh (or sbatch slurm.sh); "
+                        "open %2 afterwards to see the results.")
+                .arg(files.join(", "), files.front()));
     } catch (const Error& e) {
         show_error(parent, title, QString::fromUtf8(e.what()));
     }

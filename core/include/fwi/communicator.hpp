@@ -1,13 +1,13 @@
 #pragma once
-// The processes of one job (MPI ranks) as the engine sees them, and the ONE order in which per-shot misfits and
-// gradients are summed. core never includes mpi.h: the MPI implementation lives in the mpi/ layer (fwi_mpi);
-// a process alone uses SerialCommunicator.
+// The processes of one job (MPI ranks) as the engine sees them, and the ONE order in which per-shot misfits
+// and gradients are summed. core never includes mpi.h: the MPI implementation lives in the mpi/ layer
+// (fwi_mpi); a process alone uses SerialCommunicator.
 //
 // Bit-for-bit reproducibility for any number of ranks: every shot's gradient is taken into a zeroed buffer of
 // its own, then the shots' contributions are added one after the other in the order of the shot list
-// (add_shot_contribution), on one process: alone, as they are computed; distributed, on rank 0 after gathering
-// every rank's per-shot buffers, and the sum is broadcast. Float addition is not associative, so this is the
-// only way the sum can be independent of how the shots were split.
+// (add_shot_contribution), on one process: alone, as they are computed; distributed, on rank 0 after
+// gathering every rank's per-shot buffers, and the sum is broadcast. Float addition is not associative, so
+// this is the only way the sum can be independent of how the shots were split.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -44,8 +44,8 @@ class SerialCommunicator final : public Communicator {
 };
 
 /// The owner rank of each shot of a list: contiguous blocks in list order, balanced by the shots' predicted
-/// costs (shot i goes to the rank whose share of the total cost holds the middle of shot i's cost). More ranks
-/// than shots leaves some ranks without a shot. costs.size() is the number of shots; ranks >= 1.
+/// costs (shot i goes to the rank whose share of the total cost holds the middle of shot i's cost). More
+/// ranks than shots leaves some ranks without a shot. costs.size() is the number of shots; ranks >= 1.
 std::vector<int> split_shots_by_cost(const std::vector<double>& costs, int ranks);
 
 /// One shot's misfit and gradient, `position` = its index in the shot list being summed.

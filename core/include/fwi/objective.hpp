@@ -2,9 +2,9 @@
 // The inversion objective: misfit and gradient dJ/dv over the shots, evaluated in batches of B shots with the
 // gradient accumulated (memory bounded by one batch: modelled data are not kept), optionally on a random
 // subset of shots per iteration (seeded, reproducible), for one frequency stage at a time (observed data and
-// wavelet low-passed alike). With a communicator every rank runs the same objective and each batch's shots are
-// split over the ranks; the sums are the shot-ordered ones of communicator.hpp, so any number of ranks gives
-// the single process's bits.
+// wavelet low-passed alike). With a communicator every rank runs the same objective and each batch's shots
+// are split over the ranks; the sums are the shot-ordered ones of communicator.hpp, so any number of ranks
+// gives the single process's bits.
 //
 // Frequency stages: the observed data are low-passed once per stage with the zero-phase filter F
 // (frequency_filter.hpp). By default F is applied to the modelled traces too, inside the misfit, with adjoint

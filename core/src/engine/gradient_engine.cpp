@@ -42,13 +42,15 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
             shots.push_back(int(s));
 
     for (int s : shots)
-        if (s < 0 || std::size_t(s) >= nshots) throw ConfigError("shot index " + std::to_string(s) + " out of range");
+        if (s < 0 || std::size_t(s) >= nshots)
+            throw ConfigError("shot index " + std::to_string(s) + " out of range");
 
     SerialCommunicator alone;
     Communicator& comm = options.communicator ? *options.communicator : alone;
     // Every shot propagates on the same grid for the same steps: equal predicted costs (cells x steps).
     const double shot_cost = double(sim.propagator().setup().grid.cells()) * double(sim.time().inner_nt);
-    const std::vector<int> owner = split_shots_by_cost(std::vector<double>(shots.size(), shot_cost), comm.size());
+    const std::vector<int> owner =
+        split_shots_by_cost(std::vector<double>(shots.size(), shot_cost), comm.size());
 
     PlanExecutor executor(sim, options, t0);
     GradientResult result;
@@ -69,7 +71,8 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
         }
         add_shot_contribution(sum, c);
         if (options.observer && options.observer->wants_field(FieldKind::Gradient, 0))
-            options.observer->on_field(FieldKind::Gradient, 0, {sum.gradient.data(), model.grid.nz(), model.grid.nx()});
+            options.observer->on_field(FieldKind::Gradient, 0,
+                                       {sum.gradient.data(), model.grid.nz(), model.grid.nx()});
     }
     if (comm.size() > 1) sum = reduce_in_shot_order(comm, mine, std::move(sum));
     result.misfit = sum.misfit;

@@ -56,18 +56,22 @@ std::vector<std::vector<std::byte>> SerialCommunicator::gather(std::span<const s
     return {std::vector<std::byte>(mine.begin(), mine.end())};
 }
 
-void SerialCommunicator::abort(int exit_code) { std::exit(exit_code); }
+void SerialCommunicator::abort(int exit_code) {
+    std::exit(exit_code);
+}
 
 std::vector<int> split_shots_by_cost(const std::vector<double>& costs, int ranks) {
     if (ranks < 1) throw ConfigError("cannot split shots over " + std::to_string(ranks) + " ranks");
     for (double c : costs)
-        if (!(c >= 0) || !std::isfinite(c)) throw ConfigError("a shot's predicted cost must be finite and >= 0");
+        if (!(c >= 0) || !std::isfinite(c))
+            throw ConfigError("a shot's predicted cost must be finite and >= 0");
     const double total = std::accumulate(costs.begin(), costs.end(), 0.0);
     std::vector<int> owner(costs.size(), 0);
     double before = 0;
     for (std::size_t i = 0; i < costs.size(); ++i) {
         // Equal costs (or all zero) split by count.
-        const double middle = total > 0 ? (before + 0.5 * costs[i]) / total : (double(i) + 0.5) / double(costs.size());
+        const double middle =
+            total > 0 ? (before + 0.5 * costs[i]) / total : (double(i) + 0.5) / double(costs.size());
         owner[i] = std::min(ranks - 1, int(middle * ranks));
         before += costs[i];
     }
@@ -76,8 +80,8 @@ std::vector<int> split_shots_by_cost(const std::vector<double>& costs, int ranks
 
 void add_shot_contribution(ShotSum& sum, const ShotContribution& c) {
     if (sum.gradient.size() != c.gradient.size())
-        throw ConfigError("shot contribution of " + std::to_string(c.gradient.size()) + " cells added to a sum of " +
-                          std::to_string(sum.gradient.size()));
+        throw ConfigError("shot contribution of " + std::to_string(c.gradient.size()) +
+                          " cells added to a sum of " + std::to_string(sum.gradient.size()));
     sum.misfit += c.misfit;
     for (std::size_t i = 0; i < c.gradient.size(); ++i)
         sum.gradient[i] += c.gradient[i];
@@ -93,7 +97,8 @@ ShotSum reduce_in_shot_order(Communicator& comm, const std::vector<ShotContribut
         std::vector<ShotContribution> all;
         for (const auto& bytes : from_ranks)
             unpack(bytes, all);
-        std::sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.position < b.position; });
+        std::sort(all.begin(), all.end(),
+                  [](const auto& a, const auto& b) { return a.position < b.position; });
         for (const ShotContribution& c : all)
             add_shot_contribution(start, c);
         append(result, &start.misfit, sizeof start.misfit);

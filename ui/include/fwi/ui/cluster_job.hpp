@@ -1,6 +1,6 @@
 #pragma once
-// File > Export cluster job...: the project plus a run.sh (the mpirun line) and an example Slurm script, in one
-// directory to copy to a cluster (docs/cluster.md). The results come back by opening the project.
+// File > Export cluster job...: the project plus a run.sh (the mpirun line) and an example Slurm script, in
+// one directory to copy to a cluster (docs/cluster.md). The results come back by opening the project.
 #include "fwi/project.hpp"
 
 #include <QString>
@@ -11,10 +11,10 @@ class QWidget;
 namespace fwi::ui {
 
 struct ClusterJob {
-    QString directory;     ///< created if missing
-    QString name = "job";  ///< the project is written as NAME.fwi
-    int ranks = 2;         ///< MPI ranks (one per node in the Slurm example)
-    int threads = 0;       ///< OpenMP threads per rank; 0 = the node's cores
+    QString directory;          ///< created if missing
+    QString name = "job";       ///< the project is written as NAME.fwi
+    int ranks = 2;              ///< MPI ranks (one per node in the Slurm example)
+    int threads = 0;            ///< OpenMP threads per rank; 0 = the node's cores
     QString command = "invert"; ///< fwi subcommand and options, e.g. "invert --iterations 20"
 };
 
