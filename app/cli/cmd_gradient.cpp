@@ -2,6 +2,7 @@
 // budget.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/image.hpp"
@@ -57,7 +58,7 @@ void add_gradient_command(CommandRegistry& r) {
             const auto shots = std::int64_t(p.experiment.acquisition.shots.size());
             ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
             std::unique_ptr<EventLog> log;
-            if (!o->events.empty()) log = std::make_unique<EventLog>(o->events);
+            if (!o->events.empty() && writes_outputs()) log = std::make_unique<EventLog>(o->events);
             Tee tee;
             tee.add(&bar);
             tee.add(log.get());
@@ -65,15 +66,16 @@ void add_gradient_command(CommandRegistry& r) {
             opt.settings = settings;
             opt.observer = &tee;
             opt.keep_modelled = false;
+            opt.communicator = &job();
             opt.cancel = &interrupt_token();
             const GradientResult g = compute_gradient(*sim, model, observed, opt);
-            if (!o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
-            if (!o->png.empty()) {
+            if (writes_outputs() && !o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
+            if (writes_outputs() && !o->png.empty()) {
                 const double c = symmetric_clip(g.gradient, 0.98);
                 write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic,
                           -c, c, 2);
             }
-            if (o->store) {
+            if (writes_outputs() && o->store) {
                 p.gradient = g.gradient;
                 p.misfit = g.misfit;
                 save_project(o->project, p);
