@@ -21,6 +21,8 @@ void write_gathers(const std::string& path, const std::vector<Gather>& gathers);
 /// Writes a model-grid array (e.g. a gradient) by extension: .npy, .h5/.hdf5, or raw otherwise.
 void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values);
 std::string extension_of(const std::string& path);
+/// ConfigError naming `option` unless `path` is empty or ends in .png or .svg (checked before any long run).
+void check_picture_name(const std::string& path, const std::string& option);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
 /// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text

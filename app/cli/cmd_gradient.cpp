@@ -4,7 +4,7 @@
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
-#include "fwi/image.hpp"
+#include "fwi/standard_figures.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "progress.hpp"
@@ -26,7 +26,7 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
     cmd->add_option("--model", o->model, "model file to use instead of the project's current model");
     cmd->add_option("--out", o->out, "write the gradient (.npy or .h5)");
-    cmd->add_option("--png", o->png, "write a picture of the gradient (.png)");
+    cmd->add_option("--png", o->png, "write a picture of the gradient (.png or .svg, as fwi plot draws it)");
     cmd->add_option("--schedule", o->settings.schedule,
                     "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | auto");
     cmd->add_option(
@@ -42,6 +42,7 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_flag("--store", o->store, "save the gradient and misfit in the project");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
+            check_picture_name(o->png, "--png");
             Project p = load_project(o->project);
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
@@ -65,11 +66,7 @@ void add_gradient_command(CommandRegistry& r) {
             opt.keep_modelled = false;
             const GradientResult g = compute_gradient(*sim, model, observed, opt);
             if (!o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
-            if (!o->png.empty()) {
-                const double c = symmetric_clip(g.gradient, 0.98);
-                write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic,
-                          -c, c, 2);
-            }
+            if (!o->png.empty()) write_figure(o->png, gradient_figure(model, g.gradient, "Misfit gradient"));
             if (o->store) {
                 p.gradient = g.gradient;
                 p.misfit = g.misfit;

@@ -135,9 +135,7 @@ void add_plot_command(CommandRegistry& r) {
     cmd->add_option("--title", o->title, "title (default names the picture)");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
-            const std::string ext = extension_of(o->out);
-            if (ext != ".png" && ext != ".svg")
-                throw ConfigError("--out " + o->out + ": a picture is written as .png or .svg");
+            check_picture_name(o->out, "--out");
             const nlohmann::json j = plot(load_project(o->project), *o);
             if (!r.quiet) std::cerr << "fwi: " << o->what << " of " << o->project << " drawn in " << o->out << "\n";
             return j;

@@ -87,6 +87,16 @@ class TestCliPlot : public QObject {
             QVERIFY2(svg("d.svg").contains(text), text);
     }
 
+    void gradient_png_option_draws_the_same_picture() {
+        Run r = fwi_cli({"gradient", project_, "--png", path("g.jpg")});
+        QCOMPARE(r.code, 2); // refused before the gradient runs
+        QVERIFY2(r.err.contains("--png") && r.err.contains(".png or .svg"), r.err.constData());
+        r = fwi_cli({"-q", "gradient", project_, "--png", path("g2.svg")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(svg("g2.svg").contains(">Misfit gradient</text>"));
+        QVERIFY(svg("g2.svg").contains("99th percentile of |gradient|"));
+    }
+
     void wavefield_snapshot_at_the_asked_time() {
         const Run r = fwi_cli({"--json", "plot", project_, "wavefield", "--time", "0.2", "-o", path("w.png")});
         QVERIFY2(r.code == 0, r.err.constData());
