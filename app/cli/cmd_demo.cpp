@@ -1,6 +1,7 @@
 // fwi demo: the main job on a machine without a display. Builds a Marmousi-II project (true model and the
 // usual smoothed start, 20 m grid, order 8), models the observed data, computes the gradient at the starting
-// model, and writes gathers, gradient, pictures and a JSON summary.
+// model, and writes gathers, gradient, pictures (models, gathers, gradient, a wavefield snapshot of the middle shot)
+// and a JSON summary.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/gradient_engine.hpp"

@@ -12,8 +12,6 @@
 
 namespace fwi {
 
-void write_figure_png(const std::string& path, const Figure& f); // figure_png.cpp
-
 namespace figure_detail {
 namespace {
 
@@ -195,7 +193,13 @@ void write_figure(const std::string& path, const Figure& f) {
     if (ext != ".png" && ext != ".svg") throw ConfigError("picture " + path + ": the name must end in .png or .svg");
     const std::string tmp = path + ".part";
     if (ext == ".png") {
-        write_figure_png(tmp, f);
+        try {
+            write_figure_png(tmp, f);
+        } catch (const ResourceError& e) {
+            std::error_code ignore;
+            fs::remove(tmp, ignore);
+            throw ResourceError("cannot write picture " + path + " (" + e.what() + ")");
+        }
     } else {
         const std::string svg = figure_svg(f);
         std::ofstream out(tmp, std::ios::binary);

@@ -45,3 +45,8 @@ std::vector<std::uint8_t> colour_bar_rgb(const Figure& f, int height);
 std::string format_number(double v, double step);
 
 } // namespace fwi::figure_detail
+
+namespace fwi {
+/// The PNG half of write_figure (figure_png.cpp); writes `path` directly.
+void write_figure_png(const std::string& path, const Figure& f);
+} // namespace fwi
