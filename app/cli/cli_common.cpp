@@ -53,9 +53,9 @@ Model load_model_for_project(const std::string& spec, const Experiment& experime
     Model m = load_model_spec(spec, layout, quiet);
     if (!(m.grid == grid)) {
         std::ostringstream msg;
-        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at " << m.grid.dz()
-            << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x " << grid.nx()
-            << " cells at " << grid.dz() << " x " << grid.dx() << " m";
+        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at "
+            << m.grid.dz() << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x "
+            << grid.nx() << " cells at " << grid.dz() << " x " << grid.dx() << " m";
         throw ConfigError(msg.str());
     }
     return m;

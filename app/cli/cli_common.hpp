@@ -14,7 +14,8 @@ namespace fwi::cli {
 /// "builtin:NAME" or a file path (with the raw layout for files that need one).
 Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet);
 /// A model to run on a project's grid (`--model` of forward and gradient): a file without spacing (.npy, raw)
-/// takes the project's cell sizes (and raw files its shape). ConfigError when the grid still differs, naming both.
+/// takes the project's cell sizes (and raw files its shape). ConfigError when the grid still differs, naming
+/// both.
 Model load_model_for_project(const std::string& spec, const Experiment& experiment, bool quiet);
 /// Writes gathers by extension: .npy, .segy/.sgy. ConfigError for another extension.
 void write_gathers(const std::string& path, const std::vector<Gather>& gathers);

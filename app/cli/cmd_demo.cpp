@@ -1,7 +1,7 @@
 // fwi demo: the main job on a machine without a display. Builds a Marmousi-II project (true model and the
 // usual smoothed start, 20 m grid, order 8), models the observed data, computes the gradient at the starting
-// model, and writes gathers, gradient, pictures (models, gathers, gradient, a wavefield snapshot of the middle shot)
-// and a JSON summary.
+// model, and writes gathers, gradient, pictures (models, gathers, gradient, a wavefield snapshot of the
+// middle shot) and a JSON summary.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/gradient_engine.hpp"
@@ -105,9 +105,10 @@ void add_demo_command(CommandRegistry& r) {
             write_gather_picture(file("modelled_initial_shot0.png"), gr.modelled.front(),
                                  "Modelled data in the initial model, shot 0");
             write_model_array(file("gradient.npy"), g, gr.gradient);
-            write_figure(file("gradient.png"),
-                         gradient_figure(e.initial_model, gr.gradient, "Misfit gradient at the initial model"));
-            write_figure(file("model_true.png"), model_figure(e.true_model, "Marmousi-II, true model", 1500, 4800));
+            write_figure(file("gradient.png"), gradient_figure(e.initial_model, gr.gradient,
+                                                               "Misfit gradient at the initial model"));
+            write_figure(file("model_true.png"),
+                         model_figure(e.true_model, "Marmousi-II, true model", 1500, 4800));
             write_figure(file("model_initial.png"),
                          model_figure(e.initial_model, "Marmousi-II, initial model (smoothed)", 1500, 4800));
             p.gradient = gr.gradient;

@@ -4,9 +4,9 @@
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
-#include "fwi/standard_figures.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
+#include "fwi/standard_figures.hpp"
 #include "progress.hpp"
 
 #include <iostream>
@@ -46,9 +46,8 @@ void add_gradient_command(CommandRegistry& r) {
             Project p = load_project(o->project);
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
-            const Model model =
-                o->model.empty() ? working_model(p.experiment)
-                                 : load_model_for_project(o->model, p.experiment, r.quiet);
+            const Model model = o->model.empty() ? working_model(p.experiment)
+                                                 : load_model_for_project(o->model, p.experiment, r.quiet);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);
             if (!(model.grid == sim->propagator().setup().grid))

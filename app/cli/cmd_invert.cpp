@@ -4,10 +4,10 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/error.hpp"
-#include "fwi/standard_figures.hpp"
 #include "fwi/inversion_project.hpp"
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
+#include "fwi/standard_figures.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -125,7 +125,8 @@ void add_invert_command(CommandRegistry& r) {
                     "(e.g. 0.01; 0 = run every iteration)")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
-    cmd->add_option("--png", o->png, "write a picture of the final model (.png or .svg, as fwi plot draws it)");
+    cmd->add_option("--png", o->png,
+                    "write a picture of the final model (.png or .svg, as fwi plot draws it)");
     cmd->add_option(
         "--report", o->report,
         "write pictures into this directory: models.png (start | result | true) and history.png (curves)");

@@ -1,5 +1,6 @@
-// fwi plot: publication pictures of a project's model, gradient, a shot gather or a wavefield snapshot (.png or
-// .svg), with axes in m/km or s, a colour bar with units and, for signed fields, the stated percentile clip.
+// fwi plot: publication pictures of a project's model, gradient, a shot gather or a wavefield snapshot (.png
+// or .svg), with axes in m/km or s, a colour bar with units and, for signed fields, the stated percentile
+// clip.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/error.hpp"
@@ -42,7 +43,8 @@ std::string seconds(double t) {
 nlohmann::json plot(const Project& p, const PlotOptions& o) {
     const Experiment& e = p.experiment;
     const std::string which =
-        !o.model.empty() ? o.model : (o.what == "wavefield" && !e.true_model.vp_mps.empty() ? "true" : "current");
+        !o.model.empty() ? o.model
+                         : (o.what == "wavefield" && !e.true_model.vp_mps.empty() ? "true" : "current");
     const auto shot_index = [&](std::size_t shots) {
         if (o.shot < 0 || std::size_t(o.shot) >= shots)
             throw ConfigError("--shot " + std::to_string(o.shot) + ": the project has shots 0.." +
@@ -54,7 +56,8 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
     nlohmann::json j{{"what", o.what}, {"out", o.out}};
     if (o.what == "model") {
         const Model& m = chosen_model(e, which);
-        const Figure f = model_figure(m, o.title.empty() ? capitalised(which) + " model" : o.title, o.vmin, o.vmax);
+        const Figure f =
+            model_figure(m, o.title.empty() ? capitalised(which) + " model" : o.title, o.vmin, o.vmax);
         write_figure(o.out, f);
         j["model"] = which;
         j["range_mps"] = {f.vmin, f.vmax};
@@ -68,14 +71,14 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
         j["clip"] = f.vmax;
     } else if (o.what == "gather") {
         if (p.observed.empty())
-            throw ConfigError("project " + o.project + " holds no observed data: run `fwi forward " + o.project +
-                              " --store-observed` or `fwi import` first");
+            throw ConfigError("project " + o.project + " holds no observed data: run `fwi forward " +
+                              o.project + " --store-observed` or `fwi import` first");
         const std::vector<Gather> gathers = observed_gathers(p);
         const std::size_t s = shot_index(gathers.size());
         std::vector<float> image;
-        const Figure f = gather_figure(gathers[s], image,
-                                       o.title.empty() ? "Observed data, shot " + std::to_string(s) : o.title,
-                                       percent);
+        const Figure f =
+            gather_figure(gathers[s], image,
+                          o.title.empty() ? "Observed data, shot " + std::to_string(s) : o.title, percent);
         write_figure(o.out, f);
         j["shot"] = s;
         j["clip"] = f.vmax;
@@ -88,14 +91,16 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
         const double duration = double(sim->time().inner_nt) * dt;
         const double t = o.time_s >= 0 ? o.time_s : 0.4 * duration;
         if (t > duration)
-            throw ConfigError("--time " + std::to_string(t) + ": the record is " + seconds(duration) + " long");
+            throw ConfigError("--time " + std::to_string(t) + ": the record is " + seconds(duration) +
+                              " long");
         SnapshotAt snap(std::int64_t(std::ceil(t / dt - 1e-9)));
         sim->forward({int(s)}, &snap);
         if (snap.step() < 0) throw ConfigError("no wavefield snapshot at or after " + seconds(t));
         const double at = double(snap.step()) * dt;
         const Figure f = wavefield_figure(
             m, snap.pressure(),
-            o.title.empty() ? "Wavefield, shot " + std::to_string(s) + ", t = " + seconds(at) : o.title, percent);
+            o.title.empty() ? "Wavefield, shot " + std::to_string(s) + ", t = " + seconds(at) : o.title,
+            percent);
         write_figure(o.out, f);
         j["shot"] = s;
         j["time_s"] = at;
@@ -111,11 +116,13 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
 void add_plot_command(CommandRegistry& r) {
     auto o = std::make_shared<PlotOptions>();
     CLI::App* cmd = r.app.add_subcommand(
-        "plot", "pictures for publication (.png or .svg): model, gradient, gather or wavefield, with axes and scale");
+        "plot",
+        "pictures for publication (.png or .svg): model, gradient, gather or wavefield, with axes and scale");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("what", o->what,
-                    "model | gradient (the stored one) | gather (observed, one shot) | wavefield (a snapshot of one "
-                    "shot, over the model in grey)")
+    cmd->add_option(
+           "what", o->what,
+           "model | gradient (the stored one) | gather (observed, one shot) | wavefield (a snapshot of one "
+           "shot, over the model in grey)")
         ->required()
         ->check(CLI::IsMember({"model", "gradient", "gather", "wavefield"}));
     cmd->add_option("-o,--out", o->out, "output picture (.png or .svg)")->required();
@@ -137,7 +144,8 @@ void add_plot_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             check_picture_name(o->out, "--out");
             const nlohmann::json j = plot(load_project(o->project), *o);
-            if (!r.quiet) std::cerr << "fwi: " << o->what << " of " << o->project << " drawn in " << o->out << "\n";
+            if (!r.quiet)
+                std::cerr << "fwi: " << o->what << " of " << o->project << " drawn in " << o->out << "\n";
             return j;
         };
     });

@@ -1,6 +1,6 @@
 #pragma once
-// An observer that keeps one forward-wavefield snapshot: the first the engine offers at or after a step (it offers
-// them at the ends of its chunks). Used by fwi plot and fwi demo for wavefield pictures of one shot.
+// An observer that keeps one forward-wavefield snapshot: the first the engine offers at or after a step (it
+// offers them at the ends of its chunks). Used by fwi plot and fwi demo for wavefield pictures of one shot.
 #include "fwi/events.hpp"
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// fwi plot: every kind of picture comes out as SVG with its title, axes, colour bar units and the stated clip, and
-// as PNG; the clip is the stated percentile of the project's own values; clear errors (exit 2/3) otherwise.
+// fwi plot: every kind of picture comes out as SVG with its title, axes, colour bar units and the stated
+// clip, and as PNG; the clip is the stated percentile of the project's own values; clear errors (exit 2/3)
+// otherwise.
 #include "fwi/figure.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -25,9 +26,11 @@ class TestCliPlot : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("p.fwi");
-        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "2",
-                         "--receivers", "12", "--freq", "6", "--dt", "0.004", "--duration", "0.5", "--order", "4",
-                         "--pml", "8"});
+        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                         "--resample", "25",     "--shots", "2",       "--receivers",
+                         "12",         "--freq", "6",       "--dt",    "0.004",
+                         "--duration", "0.5",    "--order", "4",       "--pml",
+                         "8"});
         QVERIFY2(r.code == 0, r.err.constData());
     }
 
@@ -53,7 +56,8 @@ class TestCliPlot : public QObject {
         const Run r = fwi_cli({"--json", "plot", project_, "model", "--model", "true", "-o", path("m.svg")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QString s = svg("m.svg"); // 81 cells x 25 m: km across, 41 x 25 m: m down
-        for (const char* text : {">True model</text>", ">x (km)</text>", ">depth (m)</text>", ">vp (m/s)</text>"})
+        for (const char* text :
+             {">True model</text>", ">x (km)</text>", ">depth (m)</text>", ">vp (m/s)</text>"})
             QVERIFY2(s.contains(text), text);
         const fwi::Project p = fwi::load_project(project_.toStdString());
         const QJsonArray range = json_of(r)["range_mps"].toArray();
@@ -82,8 +86,8 @@ class TestCliPlot : public QObject {
         QCOMPARE(json_of(r)["percentile"].toDouble(), 98.0);
         const std::vector<fwi::Gather> gathers = fwi::observed_gathers(p);
         QCOMPARE(json_of(r)["clip"].toDouble(), fwi::abs_percentile(gathers[1].traces, 98));
-        for (const char* text : {">Observed data, shot 1</text>", ">time (s)</text>", ">receiver x (km)</text>",
-                                 "98th percentile of |amplitude|"})
+        for (const char* text : {">Observed data, shot 1</text>", ">time (s)</text>",
+                                 ">receiver x (km)</text>", "98th percentile of |amplitude|"})
             QVERIFY2(svg("d.svg").contains(text), text);
     }
 
@@ -98,7 +102,8 @@ class TestCliPlot : public QObject {
     }
 
     void wavefield_snapshot_at_the_asked_time() {
-        const Run r = fwi_cli({"--json", "plot", project_, "wavefield", "--time", "0.2", "-o", path("w.png")});
+        const Run r =
+            fwi_cli({"--json", "plot", project_, "wavefield", "--time", "0.2", "-o", path("w.png")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject j = json_of(r);
         QVERIFY(j["time_s"].toDouble() >= 0.2 - 1e-9 && j["time_s"].toDouble() < 0.3);

@@ -1,6 +1,6 @@
 // Publication pictures: the percentile clip exactly on known arrays, nice ticks, the SVG's texts (title, axis
-// labels in km/s, colour bar units, the stated clip), the PNG's size and ink in the axis margins, the greyed model
-// under a wavefield, clear errors.
+// labels in km/s, colour bar units, the stated clip), the PNG's size and ink in the axis margins, the greyed
+// model under a wavefield, clear errors.
 #include "fwi/error.hpp"
 #include "fwi/figure.hpp"
 #include "fwi/standard_figures.hpp"
@@ -49,7 +49,8 @@ Png read_png(const QString& path) {
     }
     std::vector<std::uint8_t> raw(std::size_t(png.height) * (std::size_t(png.width) * 3 + 1));
     uLongf n = uLongf(raw.size());
-    if (uncompress(raw.data(), &n, reinterpret_cast<const Bytef*>(idat.data()), uLong(idat.size())) != Z_OK) return {};
+    if (uncompress(raw.data(), &n, reinterpret_cast<const Bytef*>(idat.data()), uLong(idat.size())) != Z_OK)
+        return {};
     for (int y = 0; y < png.height; ++y) {
         const auto* row = &raw[std::size_t(y) * (std::size_t(png.width) * 3 + 1)];
         if (row[0] != 0) return {};
@@ -128,11 +129,12 @@ class TestFigure : public QObject {
         const QStringList texts = svg_texts(figure_svg(f));
         QVERIFY2(!texts.isEmpty(), "SVG is not well-formed");
         QVERIFY(texts.contains("Misfit gradient"));
-        QVERIFY(texts.contains("x (km)"));   // 3 km: shown in km
+        QVERIFY(texts.contains("x (km)"));    // 3 km: shown in km
         QVERIFY(texts.contains("depth (m)")); // 800 m: in metres
         QVERIFY(texts.contains("dJ/dvp (per m/s)"));
-        QVERIFY2(texts.contains("0.5") && texts.contains("1.0") && texts.contains("2.5"), qPrintable(texts.join("|"))); // km ticks
-        QVERIFY(texts.contains("400"));                                             // a depth tick
+        QVERIFY2(texts.contains("0.5") && texts.contains("1.0") && texts.contains("2.5"),
+                 qPrintable(texts.join("|"))); // km ticks
+        QVERIFY(texts.contains("400"));        // a depth tick
         char stated[64];
         std::snprintf(stated, sizeof stated, "+/-%.3g (99th percentile of |gradient|)", clip);
         QVERIFY2(texts.filter(stated).size() == 1, stated);
@@ -166,7 +168,8 @@ class TestFigure : public QObject {
         QCOMPARE(png.width, w);
         QCOMPARE(png.height, h);
         QVERIFY(w > 720 && h > 720 * 800 / 3000); // plot plus margins
-        // Black ink (axis text, ticks; no field colour is black) in the left margin, the bottom band and the title.
+        // Black ink (axis text, ticks; no field colour is black) in the left margin, the bottom band and the
+        // title.
         const auto ink = [&](int x0, int x1, int y0, int y1) {
             int n = 0;
             for (int y = y0; y < y1; ++y)
@@ -174,10 +177,10 @@ class TestFigure : public QObject {
                     n += png.at(x, y) == std::array<std::uint8_t, 3>{0, 0, 0};
             return n;
         };
-        QVERIFY(ink(0, 60, 0, h) > 50);            // depth label and ticks
-        QVERIFY(ink(0, w, h - 70, h) > 100);       // x label and caption's band
-        QVERIFY(ink(0, w, 0, 40) > 50);            // title
-        QVERIFY(ink(w - 60, w, 0, h) > 30);        // colour bar ticks
+        QVERIFY(ink(0, 60, 0, h) > 50);               // depth label and ticks
+        QVERIFY(ink(0, w, h - 70, h) > 100);          // x label and caption's band
+        QVERIFY(ink(0, w, 0, 40) > 50);               // title
+        QVERIFY(ink(w - 60, w, 0, h) > 30);           // colour bar ticks
         QCOMPARE(ink(0, w, 0, h) < w * h / 10, true); // and not everything
     }
 
@@ -205,8 +208,10 @@ class TestFigure : public QObject {
         const Model m = layered(10, 10, 10);
         const Figure f = model_figure(m, "t");
         QVERIFY_THROWS_EXCEPTION(ConfigError, write_figure(dir_.filePath("x.jpg").toStdString(), f));
-        QVERIFY_THROWS_EXCEPTION(ResourceError, write_figure(dir_.filePath("no/such/dir/x.svg").toStdString(), f));
-        QVERIFY_THROWS_EXCEPTION(ResourceError, write_figure(dir_.filePath("no/such/dir/x.png").toStdString(), f));
+        QVERIFY_THROWS_EXCEPTION(ResourceError,
+                                 write_figure(dir_.filePath("no/such/dir/x.svg").toStdString(), f));
+        QVERIFY_THROWS_EXCEPTION(ResourceError,
+                                 write_figure(dir_.filePath("no/such/dir/x.png").toStdString(), f));
         Figure flat = f;
         flat.vmin = flat.vmax = 2000;
         QVERIFY_THROWS_EXCEPTION(ConfigError, figure_svg(flat));

@@ -1,8 +1,8 @@
 #pragma once
 // Publication pictures of one 2D field (velocity model, gradient, wavefield, shot gather) as PNG or SVG: the
-// field with axes in m or km (or s), ticks and labels, a title, a colour bar with its units and a caption. Signed
-// fields use a symmetric scale clipped at a stated percentile of |x|. A wavefield can be drawn over its model in
-// grey. No plotting dependency: PNG text uses the built-in bitmap font, SVG uses <text>.
+// field with axes in m or km (or s), ticks and labels, a title, a colour bar with its units and a caption.
+// Signed fields use a symmetric scale clipped at a stated percentile of |x|. A wavefield can be drawn over
+// its model in grey. No plotting dependency: PNG text uses the built-in bitmap font, SVG uses <text>.
 #include "fwi/field.hpp"
 #include "fwi/image.hpp"
 
@@ -14,8 +14,8 @@ namespace fwi {
 
 /// One axis of the picture: the coordinate of the centre of row/column i is first + i * step.
 struct FigureAxis {
-    std::string name;     ///< e.g. "x", "depth", "time", "receiver x"
-    std::string unit;     ///< "m" (shown in km when the axis spans 2 km or more), "s", or anything else as is
+    std::string name; ///< e.g. "x", "depth", "time", "receiver x"
+    std::string unit; ///< "m" (shown in km when the axis spans 2 km or more), "s", or anything else as is
     double first = 0;
     double step = 1;
 };

@@ -1,7 +1,8 @@
 #pragma once
-// The product's standard pictures (fwi plot, fwi demo): a velocity model, a gradient, a shot gather and a wavefield
-// snapshot over its model, each with axes in m/km or s, units on the colour bar and, for signed fields, a symmetric
-// scale clipped at a stated percentile of |x|. The returned Figure views the arguments: keep them alive.
+// The product's standard pictures (fwi plot, fwi demo): a velocity model, a gradient, a shot gather and a
+// wavefield snapshot over its model, each with axes in m/km or s, units on the colour bar and, for signed
+// fields, a symmetric scale clipped at a stated percentile of |x|. The returned Figure views the arguments:
+// keep them alive.
 #include "fwi/figure.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/model.hpp"

@@ -1,6 +1,6 @@
 // Figure: checks, scales, ticks and layout shared by the PNG and SVG writers; write_figure picks the format.
-#include "fwi/error.hpp"
 #include "fwi/figure.hpp"
+#include "fwi/error.hpp"
 #include "image/figure_layout.hpp"
 
 #include <algorithm>
@@ -56,12 +56,14 @@ std::string format_number(double v, double step) {
     if (std::abs(v) >= 1e5 || std::abs(step) < 1e-3)
         std::snprintf(buf, sizeof buf, "%.1e", v);
     else
-        std::snprintf(buf, sizeof buf, "%.*f", std::max(0, int(std::ceil(-std::log10(std::abs(step)) - 1e-9))), v);
+        std::snprintf(buf, sizeof buf, "%.*f",
+                      std::max(0, int(std::ceil(-std::log10(std::abs(step)) - 1e-9))), v);
     return buf;
 }
 
 Layout layout_of(const Figure& f) {
-    if (!f.field.data || f.field.rows <= 0 || f.field.cols <= 0) throw ConfigError("figure: the field is empty");
+    if (!f.field.data || f.field.rows <= 0 || f.field.cols <= 0)
+        throw ConfigError("figure: the field is empty");
     if (!(f.horizontal.step > 0) || !(f.vertical.step > 0))
         throw ConfigError("figure: axis steps must be positive");
     if (f.underlay.data && (f.underlay.rows != f.field.rows || f.underlay.cols != f.field.cols))
@@ -71,7 +73,8 @@ Layout layout_of(const Figure& f) {
     Layout l;
     // Same units on both axes: true aspect ratio, the longer side 900 px. Otherwise a fixed frame.
     if (f.horizontal.unit == f.vertical.unit) {
-        const double eh = double(f.field.cols) * f.horizontal.step, ev = double(f.field.rows) * f.vertical.step;
+        const double eh = double(f.field.cols) * f.horizontal.step,
+                     ev = double(f.field.rows) * f.vertical.step;
         l.plot_w = 900;
         l.plot_h = int(std::lround(900 * ev / eh));
         if (l.plot_h > 720) {
@@ -189,8 +192,10 @@ std::pair<int, int> figure_png_size(const Figure& f) {
 void write_figure(const std::string& path, const Figure& f) {
     namespace fs = std::filesystem;
     std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != ".png" && ext != ".svg") throw ConfigError("picture " + path + ": the name must end in .png or .svg");
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext != ".png" && ext != ".svg")
+        throw ConfigError("picture " + path + ": the name must end in .png or .svg");
     const std::string tmp = path + ".part";
     if (ext == ".png") {
         try {

@@ -10,7 +10,7 @@
 namespace fwi::figure_detail {
 
 struct Tick {
-    double pixel;      ///< along the axis, from the plot's left (horizontal) or top (vertical) edge
+    double pixel; ///< along the axis, from the plot's left (horizontal) or top (vertical) edge
     std::string label;
 };
 
@@ -21,15 +21,15 @@ struct ShownAxis {
 };
 
 struct Layout {
-    int width = 0, height = 0;          ///< whole picture
-    int plot_x = 0, plot_y = 0;         ///< plot's top-left corner
+    int width = 0, height = 0;  ///< whole picture
+    int plot_x = 0, plot_y = 0; ///< plot's top-left corner
     int plot_w = 0, plot_h = 0;
-    int bar_x = 0, bar_w = 18;          ///< colour bar, as tall as the plot
-    int bar_label_y = 0;                ///< top of the colour bar's label (above the bar, from bar_x)
+    int bar_x = 0, bar_w = 18;           ///< colour bar, as tall as the plot
+    int bar_label_y = 0;                 ///< top of the colour bar's label (above the bar, from bar_x)
     ShownAxis horizontal, vertical, bar; ///< bar ticks: pixel from the bar's top (vmax) down
 };
 
-constexpr int kFontScale = 2;                       ///< PNG text: 5 x 7 glyphs drawn 2 x 2
+constexpr int kFontScale = 2; ///< PNG text: 5 x 7 glyphs drawn 2 x 2
 constexpr int kCharW = 6 * kFontScale, kCharH = 7 * kFontScale;
 
 /// Checks the figure (ConfigError) and places everything.

@@ -1,4 +1,5 @@
-// A Figure as PNG: the field resampled (nearest cell) into the plot, axes, ticks and text in the 5 x 7 bitmap font.
+// A Figure as PNG: the field resampled (nearest cell) into the plot, axes, ticks and text in the 5 x 7 bitmap
+// font.
 #include "fwi/figure.hpp"
 #include "image/figure_layout.hpp"
 #include "inversion/canvas.hpp"
@@ -17,7 +18,9 @@ namespace {
 constexpr Rgb kInk{0, 0, 0};
 constexpr int kTick = 6;
 
-int text_w(const std::string& s) { return inv::Canvas::text_width(s, kFontScale); }
+int text_w(const std::string& s) {
+    return inv::Canvas::text_width(s, kFontScale);
+}
 
 void frame(inv::Canvas& c, int x, int y, int w, int h) {
     c.fill_rect(x - 1, y - 1, x + w, y - 1, kInk);
@@ -37,7 +40,8 @@ void write_figure_png(const std::string& path, const Figure& f) {
     for (int py = 0; py < l.plot_h; ++py) {
         const auto row = std::min<std::int64_t>(f.field.rows - 1, std::int64_t(py) * f.field.rows / l.plot_h);
         for (int px = 0; px < l.plot_w; ++px) {
-            const auto col = std::min<std::int64_t>(f.field.cols - 1, std::int64_t(px) * f.field.cols / l.plot_w);
+            const auto col =
+                std::min<std::int64_t>(f.field.cols - 1, std::int64_t(px) * f.field.cols / l.plot_w);
             const std::uint8_t* p = &cells[std::size_t(row * f.field.cols + col) * 3];
             c.set(l.plot_x + px, l.plot_y + py, {p[0], p[1], p[2]});
         }
@@ -51,7 +55,8 @@ void write_figure_png(const std::string& path, const Figure& f) {
         c.text(x - text_w(t.label) / 2, below + kTick + 4, t.label, kInk, kFontScale);
     }
     const int hlabel_y = below + kTick + 4 + kCharH + 10;
-    c.text(l.plot_x + (l.plot_w - text_w(l.horizontal.label)) / 2, hlabel_y, l.horizontal.label, kInk, kFontScale);
+    c.text(l.plot_x + (l.plot_w - text_w(l.horizontal.label)) / 2, hlabel_y, l.horizontal.label, kInk,
+           kFontScale);
     for (const figure_detail::Tick& t : l.vertical.ticks) {
         const int y = l.plot_y + int(std::lround(t.pixel));
         c.fill_rect(l.plot_x - 1 - kTick, y, l.plot_x - 1, y, kInk);

@@ -16,7 +16,8 @@ std::string base64(const std::vector<std::uint8_t>& in) {
     std::string out;
     out.reserve((in.size() + 2) / 3 * 4);
     for (std::size_t i = 0; i < in.size(); i += 3) {
-        const std::uint32_t n = std::uint32_t(in[i]) << 16 | (i + 1 < in.size() ? std::uint32_t(in[i + 1]) << 8 : 0) |
+        const std::uint32_t n = std::uint32_t(in[i]) << 16 |
+                                (i + 1 < in.size() ? std::uint32_t(in[i + 1]) << 8 : 0) |
                                 (i + 2 < in.size() ? std::uint32_t(in[i + 2]) : 0);
         out += kDigits[(n >> 18) & 63];
         out += kDigits[(n >> 12) & 63];
@@ -30,18 +31,27 @@ std::string escaped(const std::string& s) {
     std::string out;
     for (char ch : s) {
         switch (ch) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += ch;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += ch;
         }
     }
     return out;
 }
 
-void image(std::ostringstream& o, double x, double y, double w, double h, const std::vector<std::uint8_t>& rgb,
-           int cols, int rows) {
+void image(std::ostringstream& o, double x, double y, double w, double h,
+           const std::vector<std::uint8_t>& rgb, int cols, int rows) {
     o << "<image x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
       << "\" preserveAspectRatio=\"none\" style=\"image-rendering:pixelated\" href=\"data:image/png;base64,"
       << base64(encode_png_rgb(rgb, cols, rows)) << "\"/>\n";
@@ -49,8 +59,8 @@ void image(std::ostringstream& o, double x, double y, double w, double h, const 
 
 void text(std::ostringstream& o, double x, double y, const std::string& s, const char* anchor,
           const std::string& extra = {}) {
-    o << "<text x=\"" << x << "\" y=\"" << y << "\" text-anchor=\"" << anchor << "\"" << extra << ">" << escaped(s)
-      << "</text>\n";
+    o << "<text x=\"" << x << "\" y=\"" << y << "\" text-anchor=\"" << anchor << "\"" << extra << ">"
+      << escaped(s) << "</text>\n";
 }
 
 void line(std::ostringstream& o, double x0, double y0, double x1, double y1) {
@@ -64,7 +74,8 @@ std::string figure_svg(const Figure& f) {
     std::ostringstream o;
     o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << l.width << "\" height=\"" << l.height
-      << "\" viewBox=\"0 0 " << l.width << " " << l.height << "\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
+      << "\" viewBox=\"0 0 " << l.width << " " << l.height
+      << "\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
       << "font-size=\"14\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     text(o, l.width / 2.0, 30, f.title, "middle", " font-size=\"17\" font-weight=\"bold\"");

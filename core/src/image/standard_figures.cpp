@@ -19,8 +19,8 @@ Figure on_grid(const Model& m, const float* data, const std::string& title) {
 
 void check_cells(const Model& m, const std::vector<float>& v, const char* what) {
     if (m.vp_mps.empty() || std::int64_t(v.size()) != m.grid.cells())
-        throw ConfigError(std::string(what) + " has " + std::to_string(v.size()) + " values, the model grid " +
-                          std::to_string(m.grid.cells()));
+        throw ConfigError(std::string(what) + " has " + std::to_string(v.size()) +
+                          " values, the model grid " + std::to_string(m.grid.cells()));
 }
 
 } // namespace
@@ -43,7 +43,8 @@ Figure model_figure(const Model& m, const std::string& title, double vmin, doubl
     return f;
 }
 
-Figure gradient_figure(const Model& m, const std::vector<float>& g, const std::string& title, double percent) {
+Figure gradient_figure(const Model& m, const std::vector<float>& g, const std::string& title,
+                       double percent) {
     check_cells(m, g, "the gradient");
     Figure f = on_grid(m, g.data(), title);
     use_symmetric_scale(f, percent, "gradient");
@@ -65,14 +66,17 @@ Figure gather_figure(const Gather& g, std::vector<float>& img, const std::string
     const double step = nr > 1 ? (g.receivers.back().x_m - g.receivers.front().x_m) / double(nr - 1) : 0;
     bool even = step > 0;
     for (std::int64_t r = 0; even && r < nr; ++r)
-        even = std::abs(g.receivers[std::size_t(r)].x_m - (g.receivers.front().x_m + double(r) * step)) <= 0.01 * step;
-    f.horizontal = even ? FigureAxis{"receiver x", "m", g.receivers.front().x_m, step} : FigureAxis{"receiver", "", 1, 1};
+        even = std::abs(g.receivers[std::size_t(r)].x_m - (g.receivers.front().x_m + double(r) * step)) <=
+               0.01 * step;
+    f.horizontal = even ? FigureAxis{"receiver x", "m", g.receivers.front().x_m, step}
+                        : FigureAxis{"receiver", "", 1, 1};
     use_symmetric_scale(f, percent, "amplitude");
     f.colour_bar_label = "pressure (arbitrary units)";
     return f;
 }
 
-Figure wavefield_figure(const Model& m, const std::vector<float>& p, const std::string& title, double percent) {
+Figure wavefield_figure(const Model& m, const std::vector<float>& p, const std::string& title,
+                        double percent) {
     check_cells(m, p, "the wavefield");
     check_cells(m, m.vp_mps, "the model");
     Figure f = on_grid(m, p.data(), title);
