@@ -10,6 +10,7 @@
 #include "fwi/standard_figures.hpp"
 #include "snapshot_at.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <iostream>
 #include <memory>
