@@ -4,6 +4,8 @@
 # (not committed); a crash leaves build-fuzz/findings/<target>/crash-* and makes the script exit 1: copy it to
 # tests/fuzz/regressions/<target>/, fix the reader, and ctest replays it in every build from then on.
 # Usage: scripts/fuzz.sh [seconds] [target...]     FWI_FUZZ_PARALLEL=N runs N targets at a time (default 1).
+# FWI_FUZZ_KNOWN_OPEN="t1 t2": a finding in these targets is reported but does not fail the script (CI sets it to
+# the targets with inputs in tests/fuzz/open-findings/, libhdf5 bugs that no check of ours can avoid yet).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
@@ -36,6 +38,8 @@ run_one() {
         >"$build/findings/$t.log" 2>&1; then
         echo "fuzz $t: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$build/findings/$t.log" \
             | grep -o '[0-9]*$') runs in ${seconds} s)"
+    elif [[ " ${FWI_FUZZ_KNOWN_OPEN:-} " == *" $t "* ]]; then
+        echo "fuzz $t: finding(s) in a target with open findings (tests/fuzz/open-findings/$t), not counted: see $findings/"
     else
         echo "fuzz $t: FAILED, see $build/findings/$t.log and $findings/" >&2
         tail -n 30 "$build/findings/$t.log" >&2
