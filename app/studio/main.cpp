@@ -4,6 +4,7 @@
 #include "fwi/project.hpp"
 #include "fwi/threading.hpp"
 #include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/file_check.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/screenshot_tour.hpp"
 #include "fwi/ui/vtk_widget.hpp"
@@ -22,6 +23,8 @@
 int main(int argc, char** argv) {
     // Passive OpenMP waiting: the GUI thread and the engine share the cores. May re-execute the program.
     fwi::ensure_passive_openmp_wait(argc, argv);
+    // The GUI's own child process for checking a project before it opens it (no display needed).
+    if (const int code = fwi::ui::run_project_check(argc, argv); code >= 0) return code;
     // Writing past a file size limit then fails with EFBIG and is reported like a full disk, instead of the
     // signal killing the application with the user's unsaved work.
     std::signal(SIGXFSZ, SIG_IGN);
@@ -65,7 +68,8 @@ int main(int argc, char** argv) {
             window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
         window.show();
         // Started without a project: the welcome page offers the demos (until the user unticks it).
-        if (parser.positionalArguments().isEmpty() && !parser.isSet(demo) && fwi::ui::WelcomePage::show_at_startup())
+        if (parser.positionalArguments().isEmpty() && !parser.isSet(demo) &&
+            fwi::ui::WelcomePage::show_at_startup())
             QTimer::singleShot(0, &window, [&window] { window.show_welcome(); });
         return app.exec();
     } catch (const std::exception& e) {

@@ -348,7 +348,7 @@ class TestProject : public QObject {
               "( 2, 40000 )", "GROUP \"iter_00001\"", "DATASET \"s_history\"", "ATTRIBUTE \"notes\""})
             QVERIFY2(out.contains(expected), expected);
         QVERIFY(test::run_tool("h5dump", {"-a", "/fwi_studio_schema", path}, code, out));
-        QVERIFY2(out.contains("(0): 1"), out.constData());
+        QVERIFY2(out.contains("(0): 2"), out.constData());
     }
 };
 

@@ -4,7 +4,10 @@
 // are refused.
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
+#include "fwi/project.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
+#include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/file_check.hpp"
 #include "fwi/ui/image_view.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
@@ -55,6 +58,7 @@ class TestMainWindow : public QObject {
     void codec_specs_accepted_as_the_engine_does_data();
     void codec_specs_accepted_as_the_engine_does();
     void failed_open_leaves_project_untouched();
+    void a_reader_crash_is_reported_and_the_window_lives_on();
     void floating_dock_keeps_rendering();
 };
 
@@ -323,6 +327,36 @@ void TestMainWindow::failed_open_leaves_project_untouched() {
     QVERIFY(last_error().contains("not_a_project.fwi"));
     QVERIFY(w.document()->experiment().acquisition == before);
     QVERIFY(!w.open_project(dir.filePath("missing.fwi")));
+}
+
+void TestMainWindow::a_reader_crash_is_reported_and_the_window_lives_on() {
+    // A file that crashes libhdf5 (simulated: the checker dies of SIGSEGV) is reported as damaged; the open
+    // project and its unsaved edits stay.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("crashes_the_reader.fwi");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("anything");
+    f.close();
+    MainWindow w;
+    QVERIFY(w.open_demo("toy"));
+    const Acquisition before = w.document()->experiment().acquisition;
+    const int errors = error_count();
+    set_project_checker("/bin/sh", {"-c", "kill -SEGV $$", "sh"});
+    const bool opened = w.open_project(path);
+    test::use_the_applications_project_checker();
+    QVERIFY(!opened);
+    QCOMPARE(error_count(), errors + 1);
+    QVERIFY2(last_error().contains("crashes_the_reader.fwi") && last_error().contains("crashed"),
+             qPrintable(last_error()));
+    QVERIFY(w.document()->experiment().acquisition == before);
+#ifdef FWI_STUDIO_EXE
+    // The application's own checker: a good file passes, a damaged one is named.
+    QVERIFY(check_project_in_child(path).contains("crashes_the_reader.fwi"));
+    const QString good = dir.filePath("good.fwi");
+    fwi::save_project(good.toStdString(), make_demo_project("toy"));
+    QCOMPARE(check_project_in_child(good), QString());
+#endif
 }
 
 void TestMainWindow::floating_dock_keeps_rendering() {

@@ -2,6 +2,7 @@
 // main() for the GUI tests: the OpenGL format VTK needs must be the default before QApplication exists, which
 // QTEST_MAIN does not allow. Tests run under xvfb-run (tests/CMakeLists.txt); offscreen platforms crash
 // QOpenGLWidget.
+#include "fwi/ui/file_check.hpp"
 #include "fwi/ui/vtk_widget.hpp"
 
 #include <QApplication>
@@ -15,11 +16,19 @@
         QApplication app(argc, argv);                                                                        \
         app.setApplicationName("fwi-studio-tests");                                                          \
         app.setOrganizationName("fwi-studio-tests");                                                         \
+        fwi::ui::test::use_the_applications_project_checker();                                               \
         TestObject tc;                                                                                       \
         return QTest::qExec(&tc, argc, argv);                                                                \
     }
 
 namespace fwi::ui::test {
+
+/// The test executable is not the application: the GUI's project check runs fwi-studio --check-project.
+inline void use_the_applications_project_checker() {
+#ifdef FWI_STUDIO_EXE
+    fwi::ui::set_project_checker(FWI_STUDIO_EXE, {"--check-project"});
+#endif
+}
 
 /// Where a test may leave images for a human to look at: $FWI_UI_TEST_OUTPUT or the system temp directory.
 inline QString output_path(const QString& name) {

@@ -6,6 +6,7 @@
 #include "fwi/ui/acquisition_editor.hpp"
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/engine_jobs.hpp"
+#include "fwi/ui/file_check.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
@@ -75,7 +76,7 @@ void MainWindow::connect_jobs() {
             target->set_titles("x (m)", "z (m)",
                                frame->kind == FieldKind::AdjointWavefield
                                    ? tr("adjoint, step %1").arg(frame->step)
-                                   : tr("wavefield (a.u.), step %1").arg(frame->step));
+                                   : tr("step %1 (a.u.)").arg(frame->step));
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
@@ -249,6 +250,11 @@ void MainWindow::show_iteration(const IterationRecord& r) {
 // ---- files ----
 
 bool MainWindow::open_project(const QString& path) {
+    // Read once in a child process first: a file that crashes libhdf5 must not take the open work with it.
+    if (const QString problem = check_project_in_child(path); !problem.isEmpty()) {
+        show_error(this, tr("Open project"), problem);
+        return false;
+    }
     try {
         Project p = load_project(path.toStdString());
         const QString recovery = autosave_path(path);
@@ -257,6 +263,8 @@ bool MainWindow::open_project(const QString& path) {
             ask(this, tr("Recover autosave"),
                 tr("An autosaved copy of %1 is newer than the file. Open the autosaved copy?").arg(path),
                 false, Answer::No) == Answer::Yes) {
+            if (const QString problem = check_project_in_child(recovery); !problem.isEmpty())
+                throw FormatError(problem.toStdString());
             p = load_project(recovery.toStdString());
             d_->doc->reset(std::move(p), path);
             d_->doc->undo_stack()->resetClean(); // the recovered edits are not in the file yet: dirty

@@ -15,7 +15,7 @@
 namespace fwi {
 
 /// The schema version this build writes, and the newest it reads (root attribute "fwi_studio_schema").
-inline constexpr int project_schema_version = 1;
+inline constexpr int project_schema_version = 2;
 
 /// The observed traces of one shot.
 struct ShotRecord {

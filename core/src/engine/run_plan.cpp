@@ -149,7 +149,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         const auto t0 = Clock::now();
         std::size_t offset = 0;
         for (const FieldView& f : state->fields()) {
-            std::memcpy(out + offset, f.data, std::size_t(f.size()) * sizeof(float));
+            if (f.size() > 0) // an empty field (no PML: no auxiliaries) may have no data pointer at all
+                std::memcpy(out + offset, f.data, std::size_t(f.size()) * sizeof(float));
             offset += std::size_t(f.size());
         }
         return std::max(1e-9, seconds_since(t0));

@@ -182,13 +182,15 @@ template <AttributeValue T> void Object::set_attribute(const std::string& name, 
     hid_t memory_type = H5I_INVALID_HID;
     const void* data = nullptr;
     const char* text = nullptr;
+    std::string padded; // the empty text is stored as one '\0' (HDF5 has no zero-size strings)
     if constexpr (std::is_same_v<T, std::string>) {
-        owned_type = detail::string_type();
+        owned_type = detail::fixed_string_type(value.size());
         if (!owned_type.valid()) fail_call("cannot make a string type", label);
         file_type = memory_type = owned_type.get();
         space = Handle(H5Screate(H5S_SCALAR), H5Sclose);
-        text = value.c_str();
-        data = &text;
+        padded = value.empty() ? std::string(1, '\0') : value;
+        text = padded.c_str();
+        data = text;
     } else if constexpr (detail::IsVector<T>::value) {
         using E = typename detail::IsVector<T>::element;
         const hsize_t dims[1] = {hsize_t(value.size())};
@@ -232,10 +234,16 @@ template <AttributeValue T> T Object::attribute(const std::string& name) const {
         const bool numeric =
             type_class == H5T_INTEGER || (type_class == H5T_FLOAT && !detail::is_integer_v<E>);
         if (!numeric) fail(detail::is_integer_v<E> ? "is not an integer" : "is not a number", label);
+        if (!detail::standard_number_type(type.get())) fail("has an unsupported number type", label);
         const H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
+        if (space_class != H5S_SCALAR && space_class != H5S_SIMPLE && space_class != H5S_NULL)
+            fail_call("cannot inspect the attribute", label);
         const hssize_t points = space_class == H5S_NULL ? 0 : H5Sget_simple_extent_npoints(space.get());
         if (points < 0) fail_call("cannot inspect the attribute", label);
         if (H5Sget_simple_extent_ndims(space.get()) > 1) fail("has more than one dimension", label);
+        constexpr hssize_t max_attribute_values = hssize_t(1) << 24;
+        if (points > max_attribute_values)
+            fail("declares " + std::to_string(points) + " values, more than any FWI Studio attribute", label);
         std::vector<E> values(std::size_t(points), E{});
         if (points > 0 && H5Aread(attribute.get(), detail::NumberType<E>::memory(), values.data()) < 0)
             fail_call("cannot read the attribute", label);

@@ -90,11 +90,13 @@ class Object {
     bool has_attribute(const std::string& name) const;
     /// Names of all attributes, sorted.
     std::vector<std::string> attribute_names() const;
-    /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (variable-length UTF-8).
+    /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (fixed-length UTF-8, null-padded:
+    /// reading them back needs no variable-length conversion, which libhdf5 cannot do safely on a damaged file).
     /// Vector attributes: std::vector<double>, std::vector<std::int64_t> (rank 1, may be empty).
     template <AttributeValue T> void set_attribute(const std::string& name, const T& value) const;
     /// Reads with HDF5's numeric conversion (integers may be read as double, not floats as integers); strings
-    /// may be variable- or fixed-length. FormatError if absent, of the wrong kind or the wrong shape.
+    /// may be fixed-length (up to 1 MiB) or, in files of schema 1, variable-length. Vectors hold at most 2^24
+    /// values. FormatError if absent, of the wrong kind, type or shape.
     template <AttributeValue T> T attribute(const std::string& name) const;
     /// The `int` range-checked version of attribute<std::int64_t>.
     int attribute_int(const std::string& name) const;
@@ -134,7 +136,7 @@ class Group : public Object {
     Dataset write_dataset(const std::string& name, std::span<const T> data,
                           const std::vector<std::int64_t>& shape,
                           Compression compression = Compression::Auto) const;
-    /// A scalar variable-length UTF-8 string dataset.
+    /// A scalar fixed-length UTF-8 string dataset.
     Dataset write_string(const std::string& name, const std::string& value) const;
     Dataset open_dataset(const std::string& name) const;
 
@@ -143,13 +145,25 @@ class Group : public Object {
     using Object::Object;
 };
 
+/// The most values one dataset may declare before anything is allocated for it (2^31: 8 GiB of floats, far beyond
+/// any 2D model or gather FWI Studio writes). A file declaring more is corrupt (FormatError), whatever its size
+/// on disk: a chunked dataset can declare 10^12 cells in a few kilobytes.
+inline constexpr std::int64_t max_dataset_values = std::int64_t(1) << 31;
+
 class Dataset : public Object {
   public:
     std::vector<std::int64_t> shape() const; ///< empty for a scalar
     std::int64_t elements() const;
     TypeClass type_class() const;
-    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets only.
+    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets of a standard
+    /// IEEE float or two's-complement integer type only; FormatError before any allocation when the dataset
+    /// declares more than max_dataset_values values, ResourceError when the memory cannot be had.
     template <DatasetElement T> std::vector<T> read() const;
+    /// read() after checking that the shape is exactly `expected` (what the schema and the file's own counts
+    /// say it must be): FormatError naming both shapes otherwise, before any allocation.
+    template <DatasetElement T> std::vector<T> read(const std::vector<std::int64_t>& expected) const;
+    /// FormatError unless the shape is `expected` ("has shape (a, b); expected (c, d)" + why).
+    void require_shape(const std::vector<std::int64_t>& expected, const std::string& why = "") const;
     std::string read_string() const;
 
   private:

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <limits>
 #include <new>
+#include <unistd.h>
 
 namespace fwi::h5 {
 
@@ -195,7 +196,7 @@ template Dataset Group::write_dataset<std::int64_t>(const std::string&, std::spa
 
 Dataset Group::write_string(const std::string& name, const std::string& value) const {
     const std::string label = child_path(name);
-    Handle type = detail::string_type();
+    Handle type = detail::fixed_string_type(value.size());
     Handle space(H5Screate(H5S_SCALAR), H5Sclose);
     Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
     if (!type.valid() || !space.valid() || !lcpl.valid() ||
@@ -205,8 +206,8 @@ Dataset Group::write_string(const std::string& name, const std::string& value) c
         H5Dcreate2(id(), name.c_str(), type.get(), space.get(), lcpl.get(), H5P_DEFAULT, H5P_DEFAULT),
         H5Dclose);
     if (!dataset.valid()) fail_call("cannot create the dataset", label);
-    const char* text = value.c_str();
-    if (H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, &text) < 0)
+    const std::string padded = value.empty() ? std::string(1, '\0') : value;
+    if (H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, padded.c_str()) < 0)
         fail_call("cannot write the dataset", label);
     return Dataset(context_, label, std::move(dataset));
 }
@@ -262,11 +263,63 @@ TypeClass Dataset::type_class() const {
     }
 }
 
+namespace {
+
+std::string shape_text(const std::vector<std::int64_t>& shape) {
+    std::string text = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        text += (i ? ", " : "") + std::to_string(shape[i]);
+    return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+} // namespace
+
+void Dataset::require_shape(const std::vector<std::int64_t>& expected, const std::string& why) const {
+    const auto actual = shape();
+    if (actual != expected)
+        fail("has shape " + shape_text(actual) + "; expected " + shape_text(expected) +
+             (why.empty() ? "" : " (" + why + ")"));
+}
+
+template <DatasetElement T> std::vector<T> Dataset::read(const std::vector<std::int64_t>& expected) const {
+    require_shape(expected);
+    return read<T>();
+}
+
 template <DatasetElement T> std::vector<T> Dataset::read() const {
     const TypeClass type = type_class();
     const bool numeric = type == TypeClass::Integer || (type == TypeClass::Float && !std::is_integral_v<T>);
     if (!numeric) fail(std::is_integral_v<T> ? "is not an integer dataset" : "is not a numeric dataset");
+    {
+        Handle file_type(H5Dget_type(id()), H5Tclose);
+        if (!file_type.valid()) fail_call("cannot inspect the dataset type");
+        if (!detail::standard_number_type(file_type.get())) fail("has an unsupported number type");
+        Handle space(H5Dget_space(id()), H5Sclose);
+        if (!space.valid()) fail_call("cannot inspect the dataset");
+        const H5S_class_t space_class = H5Sget_simple_extent_type(space.get());
+        if (space_class != H5S_SCALAR && space_class != H5S_SIMPLE && space_class != H5S_NULL)
+            fail("has an unsupported dataspace");
+    }
     const std::int64_t n = elements();
+    if (n > max_dataset_values)
+        fail("declares " + std::to_string(n) + " values, more than any FWI Studio dataset holds (" +
+             std::to_string(max_dataset_values) + ")");
+    {
+        // What the file really stores bounds what it can hold: deflate cannot compress better than about 1032:1,
+        // and FWI Studio writes every chunk. A dataset declaring far more (chunks never written, read back as
+        // fill values) is damaged or forged, and is refused before its memory is allocated.
+        Handle file_type(H5Dget_type(id()), H5Tclose);
+        const double declared = double(n) * double(file_type.valid() ? H5Tget_size(file_type.get()) : 8);
+        const double stored = double(H5Dget_storage_size(id()));
+        H5Eclear2(H5E_DEFAULT);
+        if (declared > 2048.0 * stored + double(1 << 20))
+            fail("declares " + std::to_string(n) + " values but stores only " +
+                 std::to_string(static_cast<long long>(stored)) + " bytes (damaged or truncated file)");
+        const double physical = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+        if (physical > 0 && double(n) * double(sizeof(T)) > 0.5 * physical)
+            throw ResourceError("'" + file_path() + "': " + path() + ": " + std::to_string(n) +
+                                " values need more than half of this machine's memory");
+    }
     std::vector<T> values;
     try {
         values.resize(std::size_t(n));
@@ -285,6 +338,9 @@ template <DatasetElement T> std::vector<T> Dataset::read() const {
 template std::vector<float> Dataset::read<float>() const;
 template std::vector<double> Dataset::read<double>() const;
 template std::vector<std::int64_t> Dataset::read<std::int64_t>() const;
+template std::vector<float> Dataset::read<float>(const std::vector<std::int64_t>&) const;
+template std::vector<double> Dataset::read<double>(const std::vector<std::int64_t>&) const;
+template std::vector<std::int64_t> Dataset::read<std::int64_t>(const std::vector<std::int64_t>&) const;
 
 std::string Dataset::read_string() const {
     Handle type(H5Dget_type(id()), H5Tclose);

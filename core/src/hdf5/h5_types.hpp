@@ -5,6 +5,7 @@
 
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -38,12 +39,41 @@ template <class T> struct ElementOf<std::vector<T>> { using type = T; };
 
 template <class T> constexpr bool is_integer_v = std::is_integral_v<T>;
 
-/// A variable-length UTF-8 (or `cset`) string type; invalid handle on failure.
+/// A variable-length UTF-8 (or `cset`) string type; invalid handle on failure. Only for reading files of
+/// schema 1, which stored strings so.
 inline Handle string_type(H5T_cset_t cset = H5T_CSET_UTF8) {
     Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
     if (!type.valid() || H5Tset_size(type.get(), H5T_VARIABLE) < 0 || H5Tset_cset(type.get(), cset) < 0)
         return Handle{};
     return type;
+}
+
+/// The fixed-length, null-padded UTF-8 string type FWI Studio writes for a text of `length` bytes (at least one
+/// byte: HDF5 has no zero-size strings; the empty text is one '\0'). Invalid handle on failure.
+inline Handle fixed_string_type(std::size_t length) {
+    Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+    if (!type.valid() || H5Tset_size(type.get(), std::max<std::size_t>(length, 1)) < 0 ||
+        H5Tset_strpad(type.get(), H5T_STR_NULLPAD) < 0 || H5Tset_cset(type.get(), H5T_CSET_UTF8) < 0)
+        return Handle{};
+    return type;
+}
+
+/// The longest fixed-length string read (a settings text or a path; anything longer is a damaged file).
+inline constexpr std::size_t max_string_bytes = std::size_t(1) << 20;
+
+/// Whether `type` is one of the standard number types HDF5 converts from without surprises: IEEE binary32 or
+/// binary64, or a two's-complement / unsigned integer of 1, 2, 4 or 8 bytes, in either byte order. A damaged
+/// file can describe odd types (bit offsets, precisions, sizes) whose conversion paths libhdf5 does not check.
+inline bool standard_number_type(hid_t type) {
+    static const hid_t standard[] = {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE,
+                                     H5T_STD_I8LE,   H5T_STD_I8BE,   H5T_STD_I16LE,  H5T_STD_I16BE,
+                                     H5T_STD_I32LE,  H5T_STD_I32BE,  H5T_STD_I64LE,  H5T_STD_I64BE,
+                                     H5T_STD_U8LE,   H5T_STD_U8BE,   H5T_STD_U16LE,  H5T_STD_U16BE,
+                                     H5T_STD_U32LE,  H5T_STD_U32BE,  H5T_STD_U64LE,  H5T_STD_U64BE};
+    for (hid_t t : standard)
+        if (H5Tequal(type, t) > 0) return true;
+    H5Eclear2(H5E_DEFAULT);
+    return false;
 }
 
 /// Reads a scalar string (variable or fixed length) through `read(memory_type, buffer)`.
@@ -66,6 +96,8 @@ std::string read_string_value(const Object& object, const std::string& label, hi
     }
     const std::size_t size = H5Tget_size(file_type);
     if (size == 0) object.fail_call("cannot inspect the string type", label);
+    if (size > max_string_bytes)
+        object.fail("is a string of " + std::to_string(size) + " bytes, more than any FWI Studio text", label);
     Handle memory(H5Tcopy(file_type), H5Tclose);
     std::string value(size + 1, '\0');
     if (!memory.valid() || read(memory.get(), value.data()) < 0)

@@ -22,11 +22,15 @@ void append_point(std::vector<double>& rows, const Point2D& p) {
     rows.push_back(p.x_m);
 }
 
-/// Reads an (n, 2) float64 array of [z_m, x_m] rows.
-std::vector<Point2D> read_points(const h5::Group& group, const std::string& name) {
+/// Reads an (n, 2) float64 array of [z_m, x_m] rows; `rows` < 0: any n up to `max_rows`.
+std::vector<Point2D> read_points(const h5::Group& group, const std::string& name, std::int64_t rows,
+                                 std::int64_t max_rows) {
     const h5::Dataset dataset = group.open_dataset(name);
     const auto shape = dataset.shape();
     if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
+    if (rows >= 0) dataset.require_shape({rows, 2}, "one row per shot");
+    if (shape[0] > max_rows) dataset.fail("declares " + std::to_string(shape[0]) + " points, more than " +
+                                          std::to_string(max_rows));
     const auto values = dataset.read<double>();
     std::vector<Point2D> points(static_cast<std::size_t>(shape[0]));
     for (std::size_t i = 0; i < points.size(); ++i)
@@ -59,21 +63,24 @@ void write_acquisition(const h5::Group& root, const Acquisition& acquisition) {
 Acquisition read_acquisition(const h5::Group& root) {
     const h5::Group group = root.open_group("acquisition");
     const std::int64_t shots = group.attribute<std::int64_t>("shot_count");
-    const auto sources = read_points(group, "sources");
-    const auto receivers = read_points(group, "receivers");
+    if (shots < 0 || shots > max_shots)
+        group.fail("shot_count " + std::to_string(shots) + " is outside 0.." + std::to_string(max_shots));
+    // Shapes first, values after: nothing is allocated for a count the file contradicts.
     const h5::Dataset offsets_dataset = group.open_dataset("receiver_offsets");
-    const auto offsets = offsets_dataset.read<std::int64_t>();
-    if (shots < 0 || std::int64_t(sources.size()) != shots)
-        group.fail("shot_count " + std::to_string(shots) + " does not match " +
-                   std::to_string(sources.size()) + " sources");
-    if (offsets_dataset.shape().size() != 1 || std::int64_t(offsets.size()) != shots + 1 ||
-        offsets.front() != 0 || offsets.back() != std::int64_t(receivers.size()))
-        offsets_dataset.fail("must hold shot_count + 1 offsets from 0 to the receiver count");
+    offsets_dataset.require_shape({shots + 1}, "shot_count + 1 offsets");
+    const auto sources = read_points(group, "sources", shots, max_shots);
+    const auto receivers = read_points(group, "receivers", -1, max_receivers);
+    const auto offsets = offsets_dataset.read<std::int64_t>({shots + 1});
+    // Every offset is checked before any is used: non-decreasing from 0 to the receiver count.
+    if (offsets.front() != 0 || offsets.back() != std::int64_t(receivers.size()))
+        offsets_dataset.fail("must run from 0 to the receiver count " + std::to_string(receivers.size()));
+    for (std::size_t s = 0; s + 1 < offsets.size(); ++s)
+        if (offsets[s + 1] < offsets[s])
+            offsets_dataset.fail("must not decrease (offset " + std::to_string(s + 1) + ")");
 
     Acquisition acquisition;
     acquisition.shots.resize(std::size_t(shots));
     for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
-        if (offsets[s + 1] < offsets[s]) offsets_dataset.fail("must not decrease");
         acquisition.shots[s].source = sources[s];
         acquisition.shots[s].receivers.assign(receivers.begin() + offsets[s],
                                               receivers.begin() + offsets[s + 1]);
@@ -102,17 +109,30 @@ std::vector<ShotRecord> read_observed(const h5::Group& root) {
     if (!root.has("data/observed")) return {};
     const h5::Group group = root.open_group("data/observed");
     const std::int64_t shots = group.attribute<std::int64_t>("shot_count");
-    if (shots < 0) group.fail("shot_count is negative");
-    std::vector<ShotRecord> observed;
+    if (shots < 0 || shots > max_shots)
+        group.fail("shot_count " + std::to_string(shots) + " is outside 0.." + std::to_string(max_shots));
+    // All shapes before any values: the data of all shots together must be plausible.
+    std::vector<h5::Dataset> datasets;
+    std::int64_t total = 0;
     for (std::int64_t s = 0; s < shots; ++s) {
-        const h5::Dataset dataset = group.open_dataset(indexed_name("shot", std::size_t(s)));
+        datasets.push_back(group.open_dataset(indexed_name("shot", std::size_t(s))));
+        const auto shape = datasets.back().shape();
+        if (shape.size() != 2) datasets.back().fail("must have shape (receivers, samples)");
+        if (shape[0] > max_receivers || shape[1] > max_samples)
+            datasets.back().fail("declares " + std::to_string(shape[0]) + " traces of " + std::to_string(shape[1]) +
+                                 " samples, more than any survey");
+        total += shape[0] * shape[1];
+        if (total > max_observed_values)
+            group.fail("declares more than " + std::to_string(max_observed_values) + " observed samples in all");
+    }
+    std::vector<ShotRecord> observed;
+    for (const h5::Dataset& dataset : datasets) {
         const auto shape = dataset.shape();
-        if (shape.size() != 2) dataset.fail("must have shape (receivers, samples)");
         ShotRecord record;
         record.receivers = shape[0];
         record.samples = shape[1];
         record.dt_s = dataset.attribute<double>("dt_s");
-        record.traces = dataset.read<float>();
+        record.traces = dataset.read<float>(shape);
         observed.push_back(std::move(record));
     }
     return observed;

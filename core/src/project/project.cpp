@@ -27,6 +27,7 @@ void check_schema(const h5::Group& root) {
         throw FormatError("'" + root.file_path() + "' is not an FWI Studio project (no '" + schema_attribute +
                           "' attribute on its root group)");
     const std::int64_t version = root.attribute<std::int64_t>(schema_attribute);
+    // Schema 2 stores strings fixed-length; schema 1 stored them variable-length and is still read.
     if (version > project_schema_version)
         throw FormatError("'" + root.file_path() + "' was written by a newer FWI Studio (project schema " +
                           std::to_string(version) + "); this version reads schema " +
@@ -64,7 +65,7 @@ Project load_project(const std::string& path) {
 
     Project project;
     const h5::Group models = root.open_group("models");
-    for (const auto& slot : model_slots)
+    for (const auto& slot : model_slots) // each model has its own grid (docs/file-format.md)
         if (models.has(slot.name))
             project.experiment.*slot.model = h5::read_model(models.open_dataset(slot.name));
     project.experiment.acquisition = project_io::read_acquisition(root);

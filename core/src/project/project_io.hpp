@@ -11,6 +11,15 @@ namespace fwi::project_io {
 /// "shot_00012", "iter_00003": zero-padded so that names sort in order in h5dump and HDFView.
 std::string indexed_name(const std::string& prefix, std::size_t index);
 
+/// Counts a file may declare before anything is allocated for them (far beyond any real project: a damaged or
+/// hostile file is refused with a FormatError naming the object instead of exhausting memory).
+inline constexpr std::int64_t max_shots = 1'000'000;
+inline constexpr std::int64_t max_receivers = 100'000'000; ///< all shots together
+inline constexpr std::int64_t max_samples = 100'000'000;   ///< per trace
+inline constexpr std::int64_t max_history = 1'000'000;     ///< iterations kept
+/// Observed data of all shots together: 2^33 values (32 GiB of floats).
+inline constexpr std::int64_t max_observed_values = std::int64_t(1) << 33;
+
 void write_settings(const h5::Group& root, const Experiment& experiment);
 void read_settings(const h5::Group& root, Experiment& experiment);
 

@@ -3,6 +3,8 @@
 
 #include "hdf5/model_layout.hpp"
 
+#include <algorithm>
+
 namespace fwi::project_io {
 
 namespace {
@@ -13,9 +15,12 @@ void check_state_name(const std::string& name) {
         throw ConfigError("optimizer state name '" + name + "' cannot be saved (empty, '.' or contains '/')");
 }
 
+/// A per-cell array: (nz, nx) of its model, or flat when it was saved without a matching grid (see write_cells).
 std::vector<float> read_cells(const h5::Group& group, const std::string& name) {
     if (!group.has(name)) return {};
-    return group.open_dataset(name).read<float>(); // (nz, nx) or flat: the cells in the same order either way
+    const h5::Dataset dataset = group.open_dataset(name);
+    if (dataset.shape().size() > 2) dataset.fail("must have one or two dimensions");
+    return dataset.read<float>();
 }
 
 void write_iteration(const h5::Group& group, const IterationRecord& record, std::size_t index) {
@@ -75,17 +80,24 @@ void read_results(const h5::Group& root, Project& project) {
     if (results.has("history")) {
         const h5::Group history = results.open_group("history");
         const std::int64_t count = history.attribute<std::int64_t>("count");
-        if (count < 0) history.fail("count is negative");
+        if (count < 0 || count > max_history)
+            history.fail("count " + std::to_string(count) + " is outside 0.." + std::to_string(max_history));
         for (std::int64_t i = 0; i < count; ++i)
             project.history.push_back(
                 read_iteration(history.open_group(indexed_name("iter", std::size_t(i)))));
     }
 
     if (results.has("optimizer_state")) {
+        // L-BFGS keeps a few vectors of the model's size per remembered pair; far more is a damaged file.
+        const std::int64_t cells = std::max<std::int64_t>(project.experiment.current_model.grid.cells(), 1);
+        const std::int64_t max_state = 256 * cells + 4096;
         const h5::Group state = results.open_group("optimizer_state");
         for (const auto& name : state.children()) {
             const h5::Dataset dataset = state.open_dataset(name);
-            if (dataset.shape().size() != 1) dataset.fail("must have one dimension");
+            const auto shape = dataset.shape();
+            if (shape.size() != 1) dataset.fail("must have one dimension");
+            if (shape[0] > max_state)
+                dataset.fail("declares " + std::to_string(shape[0]) + " values, more than the optimizer keeps");
             project.optimizer_state[name] = dataset.read<double>();
         }
     }

@@ -25,12 +25,16 @@ PropagationSettings read_propagation(const h5::Group& group) {
     s.freq_hz = group.attribute<double>("freq_hz");
     s.dt_s = group.attribute<double>("dt_s");
     s.nt = group.attribute<std::int64_t>("nt");
+    if (s.nt < 0 || s.nt > max_samples)
+        group.fail("nt " + std::to_string(s.nt) + " is outside 0.." + std::to_string(max_samples));
     s.max_velocity_mps = group.attribute<double>("max_velocity_mps");
     s.cfl_number = group.attribute<double>("cfl_number");
     if (group.has("wavelet")) {
         const h5::Dataset wavelet = group.open_dataset("wavelet");
-        if (wavelet.shape().size() != 1) wavelet.fail("must have one dimension (samples)");
-        s.wavelet = wavelet.read<float>();
+        const auto shape = wavelet.shape();
+        if (shape.size() != 1) wavelet.fail("must have one dimension (samples)");
+        if (shape[0] > max_samples) wavelet.fail("declares " + std::to_string(shape[0]) + " samples");
+        s.wavelet = wavelet.read<float>(shape);
     }
     return s;
 }

@@ -1,0 +1,182 @@
+// fwi export: a project's models, last gradient, inversion history and wavefield snapshots as ParaView files
+// (.vti images; .pvd series for the history and the wavefield).
+#include "cli_common.hpp"
+#include "commands.hpp"
+#include "fwi/error.hpp"
+#include "fwi/events.hpp"
+#include "fwi/project.hpp"
+#include "fwi/project_tools.hpp"
+#include "fwi/simulation.hpp"
+#include "fwi/vti_export.hpp"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+namespace fwi::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+    std::string project, what, out, model = "all";
+    int shot = 0;
+    std::int64_t every = 0;
+};
+
+std::string numbered(const char* stem, std::int64_t n) {
+    char name[64];
+    std::snprintf(name, sizeof name, "%s_%05lld.vti", stem, static_cast<long long>(n));
+    return name;
+}
+
+ConstFieldView view_of(const Model& m) { return {m.vp_mps.data(), m.grid.nz(), m.grid.nx()}; }
+
+fs::path output_directory(const std::string& out) {
+    const fs::path dir(out);
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir)) throw ResourceError("cannot make the output directory " + out);
+    return dir;
+}
+
+nlohmann::json export_models(const Experiment& e, const ExportOptions& o) {
+    std::vector<VtiArray> arrays;
+    const auto add = [&](const char* name, const Model& m) {
+        if (!m.vp_mps.empty() && (o.model == "all" || o.model == name))
+            arrays.push_back({std::string("vp_") + name, view_of(m)});
+    };
+    add("true", e.true_model);
+    add("initial", e.initial_model);
+    add("current", e.current_model);
+    if (arrays.empty()) throw ConfigError("the project has no " + o.model + " model to export");
+    write_vti(o.out, working_model(e).grid, arrays);
+    nlohmann::json names = nlohmann::json::array();
+    for (const auto& a : arrays)
+        names.push_back(a.name);
+    return {{"files", {o.out}}, {"arrays", names}};
+}
+
+nlohmann::json export_gradient(const Project& p, const ExportOptions& o) {
+    const Model& m = working_model(p.experiment);
+    if (p.gradient.empty())
+        throw ConfigError("project " + o.project + " holds no gradient: run `fwi gradient " + o.project +
+                          " --store` first");
+    write_vti(o.out, m.grid, {{"gradient", {p.gradient.data(), m.grid.nz(), m.grid.nx()}}, {"vp_mps", view_of(m)}});
+    return {{"files", {o.out}}, {"arrays", {"gradient", "vp_mps"}}};
+}
+
+nlohmann::json export_history(const Project& p, const ExportOptions& o) {
+    if (p.history.empty())
+        throw ConfigError("project " + o.project + " holds no inversion history: run `fwi invert` first");
+    const fs::path dir = output_directory(o.out);
+    const Grid2D grid = working_model(p.experiment).grid;
+    std::vector<PvdEntry> series;
+    for (const IterationRecord& it : p.history) {
+        std::vector<VtiArray> arrays;
+        if (!it.model.vp_mps.empty()) arrays.push_back({"vp_mps", view_of(it.model)});
+        if (!it.gradient.empty()) arrays.push_back({"gradient", {it.gradient.data(), grid.nz(), grid.nx()}});
+        if (arrays.empty()) continue; // an iteration saved without arrays
+        const fs::path file = dir / numbered("iteration", it.iteration);
+        write_vti(file, grid, arrays);
+        series.push_back({double(it.iteration), file});
+    }
+    if (series.empty()) throw ConfigError("the inversion history of " + o.project + " keeps no models or gradients");
+    write_pvd(dir / "history.pvd", series);
+    return {{"files", series.size() + 1}, {"series", (dir / "history.pvd").string()}};
+}
+
+/// Writes the model-region pressure every `every` inner steps as it is computed.
+class SnapshotWriter final : public Observer {
+  public:
+    SnapshotWriter(fs::path dir, Grid2D grid, std::int64_t every, double inner_dt_s)
+        : dir_(std::move(dir)), grid_(grid), every_(every), dt_(inner_dt_s) {}
+    bool wants_field(FieldKind kind, std::int64_t step) override {
+        return kind == FieldKind::ForwardWavefield && step % every_ == 0;
+    }
+    void on_field(FieldKind, std::int64_t step, ConstFieldView field) override {
+        const fs::path file = dir_ / numbered("wavefield", step);
+        write_vti(file, grid_, {{"pressure", field}});
+        series_.push_back({double(step) * dt_, file});
+    }
+    const std::vector<PvdEntry>& series() const { return series_; }
+
+  private:
+    fs::path dir_;
+    Grid2D grid_;
+    std::int64_t every_;
+    double dt_;
+    std::vector<PvdEntry> series_;
+};
+
+nlohmann::json export_wavefield(const Project& p, const ExportOptions& o) {
+    const Experiment& e = p.experiment;
+    const int shots = int(e.acquisition.shots.size());
+    if (o.shot < 0 || o.shot >= shots)
+        throw ConfigError("--shot " + std::to_string(o.shot) + ": the project has shots 0.." +
+                          std::to_string(shots - 1));
+    Model model;
+    if (o.model == "true" || (o.model == "all" && !e.true_model.vp_mps.empty()))
+        model = e.true_model;
+    else if (o.model == "initial")
+        model = e.initial_model;
+    else
+        model = working_model(e);
+    if (model.vp_mps.empty()) throw ConfigError("the project has no " + o.model + " model");
+    auto sim = make_simulation(e, "auto");
+    sim->set_model(model);
+    const std::int64_t steps = sim->time().inner_nt;
+    // The simulation reports fields at the end of its chunks (every inner_nt / 200 steps): a multiple of it.
+    const std::int64_t chunk = std::max<std::int64_t>(1, steps / 200);
+    std::int64_t every = o.every > 0 ? o.every : std::max<std::int64_t>(1, steps / 50);
+    every = std::max(chunk, (every + chunk - 1) / chunk * chunk);
+    const fs::path dir = output_directory(o.out);
+    SnapshotWriter writer(dir, model.grid, every, sim->time().inner_dt_s);
+    sim->forward({o.shot}, &writer);
+    write_pvd(dir / "wavefield.pvd", writer.series());
+    return {{"files", writer.series().size() + 1},
+            {"series", (dir / "wavefield.pvd").string()},
+            {"every_inner_steps", every},
+            {"inner_dt_s", sim->time().inner_dt_s}};
+}
+
+} // namespace
+
+void add_export_command(CommandRegistry& r) {
+    auto o = std::make_shared<ExportOptions>();
+    CLI::App* cmd = r.app.add_subcommand(
+        "export", "write models, the gradient, the inversion history or wavefield snapshots for ParaView");
+    cmd->add_option("project", o->project, "project file (.fwi)")->required();
+    cmd->add_option("what", o->what,
+                    "model (.vti) | gradient (.vti) | history (directory: .vti per iteration + history.pvd) | "
+                    "wavefield (directory: .vti per snapshot + wavefield.pvd)")
+        ->required()
+        ->check(CLI::IsMember({"model", "gradient", "history", "wavefield"}));
+    cmd->add_option("-o,--out", o->out, "output .vti file (model, gradient) or directory (history, wavefield)")
+        ->required();
+    cmd->add_option("--model", o->model,
+                    "model: all | true | initial | current (default all); wavefield: which model to propagate in "
+                    "(default the true model, else the current one)")
+        ->check(CLI::IsMember({"all", "true", "initial", "current"}));
+    cmd->add_option("--shot", o->shot, "wavefield: shot index (default 0)");
+    cmd->add_option("--every", o->every, "wavefield: inner steps between snapshots (default: about 50 snapshots)")
+        ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 40));
+    cmd->callback([o, &r] {
+        *r.selected = [o, &r]() -> nlohmann::json {
+            const Project p = load_project(o->project);
+            if ((o->what == "model" || o->what == "gradient") && extension_of(o->out) != ".vti")
+                throw ConfigError("--out " + o->out + ": " + o->what + " is written as a .vti file");
+            nlohmann::json j = o->what == "model"      ? export_models(p.experiment, *o)
+                               : o->what == "gradient" ? export_gradient(p, *o)
+                               : o->what == "history"  ? export_history(p, *o)
+                                                       : export_wavefield(p, *o);
+            j["what"] = o->what;
+            j["out"] = o->out;
+            if (!r.quiet) std::cerr << "fwi: exported " << o->what << " of " << o->project << " to " << o->out << "\n";
+            return j;
+        };
+    });
+}
+
+} // namespace fwi::cli
