@@ -67,6 +67,8 @@ unowned=()
 for f in $(printf '%s\n' "${used[@]}" | sort -u); do
   case $f in /usr/local/cuda*|/usr/local/cuda-*) continue ;; esac
   o=$(dpkg-query -S "$f" 2>/dev/null | head -1 | sed 's/: \/.*$//' | tr -d ' ') || true
+  # A symlink made by update-alternatives (FindMPI's libmpi.so) belongs to no package; its target does.
+  [ -z "$o" ] && o=$(dpkg-query -S "$(readlink -f "$f")" 2>/dev/null | head -1 | sed 's/: \/.*$//' | tr -d ' ') || true
   if [ -z "$o" ]; then unowned+=("$f"); continue; fi
   owners_of[$f]=$o
 done
