@@ -5,10 +5,10 @@
 #include "commands.hpp"
 #include "job.hpp"
 #include "fwi/error.hpp"
-#include "fwi/image.hpp"
 #include "fwi/inversion_project.hpp"
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
+#include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
 
 #include <algorithm>
@@ -115,13 +115,15 @@ void add_invert_command(CommandRegistry& r) {
                     "(e.g. 0.01; 0 = run every iteration)")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
-    cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
+    cmd->add_option("--png", o->png,
+                    "write a picture of the final model (.png or .svg, as fwi plot draws it)");
     cmd->add_option(
         "--report", o->report,
         "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
+            check_picture_name(o->png, "--png");
             Project p = load_project(o->project);
             check_project_saveable(o->project); // saved after every iteration: fail now if it cannot be
             InversionSettings& s = p.experiment.inversion; // the options given are recorded in the project
@@ -230,9 +232,8 @@ void add_invert_command(CommandRegistry& r) {
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
                 if (writes_outputs()) save_project(o->project, p);
             if (writes_outputs() && !o->png.empty())
-                write_png(o->png,
-                          {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
-                          Colormap::Viridis, s.min_velocity_mps, s.max_velocity_mps, 2);
+                write_figure(o->png, model_figure(result.model, "Inverted model", s.min_velocity_mps,
+                                                  s.max_velocity_mps));
             if (writes_outputs() && !o->report.empty()) {
                 std::filesystem::create_directories(o->report);
                 std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},

@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     fwi::cli::add_bench_checkpoints_command(registry);
     fwi::cli::add_demo_command(registry);
     fwi::cli::add_export_command(registry);
+    fwi::cli::add_plot_command(registry);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -68,7 +68,8 @@ int main(int argc, char** argv) {
             window.open_demo(parser.isSet(demo) ? parser.value(demo) : "toy");
         window.show();
         // Started without a project: the welcome page offers the demos (until the user unticks it).
-        if (parser.positionalArguments().isEmpty() && !parser.isSet(demo) && fwi::ui::WelcomePage::show_at_startup())
+        if (parser.positionalArguments().isEmpty() && !parser.isSet(demo) &&
+            fwi::ui::WelcomePage::show_at_startup())
             QTimer::singleShot(0, &window, [&window] { window.show_welcome(); });
         return app.exec();
     } catch (const std::exception& e) {

@@ -60,7 +60,8 @@ WavefieldPanel* TestMovieExport::make_panel() {
     panel->set_model(flat());
     for (int i = 0; i < 3; ++i)
         panel->record_frame(ring(4 + 6 * i, 100 * (i + 1)));
-    panel->record_frame(std::make_shared<FieldFrame>(FieldFrame{FieldKind::Gradient, 0, 1, 1, {0.f}})); // not a frame
+    panel->record_frame(
+        std::make_shared<FieldFrame>(FieldFrame{FieldKind::Gradient, 0, 1, 1, {0.f}})); // not a frame
     return panel;
 }
 
@@ -76,7 +77,8 @@ void TestMovieExport::frames_then_mp4_through_ffmpeg() {
     QVERIFY(fake.open(QIODevice::WriteOnly));
     fake.write("#!/bin/sh\n"
                "for a; do last=$a; done\n"
-               "case \"$*\" in *-framerate\\ 12*-i\\ */frame_%04d.png*yuv420p*) ;; *) echo \"bad args: $*\"; exit 3;; esac\n"
+               "case \"$*\" in *-framerate\\ 12*-i\\ */frame_%04d.png*yuv420p*) ;; *) echo \"bad args: $*\"; "
+               "exit 3;; esac\n"
                "[ -f \"$(dirname \"$last\")/frame_0003.png\" ] || { echo missing frames; exit 4; }\n"
                "echo movie > \"$last\"\n");
     fake.close();

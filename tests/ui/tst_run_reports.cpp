@@ -1,7 +1,8 @@
 // What a run reports after it ends, on the checkpointing demo (Revolve, ZFP, an 8 MB budget): the log's peak
-// equals the memory plot's highest tier-0 value (it once said "peak 0 B": it read the gradient-snapshot counter,
-// which a compressed Revolve run never uses), the memory plot draws the budget as a line at the budget, and the
-// timing plot has one predicted and one measured point per run, x = run number, with their ratio.
+// equals the memory plot's highest tier-0 value (it once said "peak 0 B": it read the gradient-snapshot
+// counter, which a compressed Revolve run never uses), the memory plot draws the budget as a line at the
+// budget, and the timing plot has one predicted and one measured point per run, x = run number, with their
+// ratio.
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/plot_view.hpp"
@@ -31,7 +32,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.open_demo("checkpointing"));
-    QTRY_VERIFY_WITH_TIMEOUT(w.settings_panel()->prediction().ok, 60000); // predicted times for the timing plot
+    // The prediction (measured on a worker thread) gives the timing plot its predicted times.
+    QTRY_VERIFY_WITH_TIMEOUT(w.settings_panel()->prediction().ok, 60000);
     QVERIFY(w.run_forward());
     QVERIFY(w.job_runner()->wait(120000));
     QVERIFY(!w.document()->project().observed.empty());
@@ -42,7 +44,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
     auto* log = w.findChild<QPlainTextEdit*>("log");
     QVERIFY(log);
     const QString text = log->toPlainText();
-    const QRegularExpressionMatch m = QRegularExpression(R"(peak tier 0 \(RAM\) [^(]+\((\d+) B\))").match(text);
+    const QRegularExpressionMatch m =
+        QRegularExpression(R"(peak tier 0 \(RAM\) [^(]+\((\d+) B\))").match(text);
     QVERIFY2(m.hasMatch(), qPrintable(text));
     const double logged = m.captured(1).toDouble();
     PlotView* memory = w.run_monitor()->memory_plot();
@@ -79,8 +82,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
         QVERIFY(timing->series_y(predicted)[i] > 0);
         QCOMPARE(ratios[i], timing->series_y(measured)[i] / timing->series_y(predicted)[i]);
     }
-    QVERIFY2(timing->title().contains(QString("run 3: measured/predicted %1").arg(ratios[2], 0, 'f', 2)),
-             qPrintable(timing->title()));
+    QVERIFY2(timing->x_title().contains(QString("run 3: measured/predicted %1").arg(ratios[2], 0, 'f', 2)),
+             qPrintable(timing->x_title()));
 }
 
 FWI_UI_TEST_MAIN(TestRunReports)

@@ -1,5 +1,6 @@
 // The settings dock at the main window's default size: every label shows its whole text (a new user saw
-// "erations per stage" and "ixed water below" when the form squeezed its label column).
+// "erations per stage" and "ixed water below" when the form squeezed its label column), and so does the
+// acquisition table beside it.
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/settings_panel.hpp"
@@ -7,7 +8,10 @@
 
 #include <QAbstractButton>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
+#include <QTableView>
 #include <QScrollArea>
 
 using namespace fwi;
@@ -53,9 +57,9 @@ void TestSettingsLayout::every_label_fits_at_default_size() {
     int checked = 0;
     for (QLabel* label : panel->findChildren<QLabel*>()) {
         if (!label->isVisible() || label->text().isEmpty()) continue;
-        const QSize need = label->wordWrap() ? QSize(label->minimumSizeHint().width(),
-                                                     label->heightForWidth(label->width()))
-                                             : label->sizeHint();
+        const QSize need =
+            label->wordWrap() ? QSize(label->minimumSizeHint().width(), label->heightForWidth(label->width()))
+                              : label->sizeHint();
         QVERIFY2(need.width() <= label->width() && need.height() <= label->height(),
                  qPrintable(QString("'%1' needs %2x%3, has %4x%5")
                                 .arg(label->text().left(60))
@@ -71,6 +75,19 @@ void TestSettingsLayout::every_label_fits_at_default_size() {
         ++checked;
     }
     QVERIFY2(checked >= 20, qPrintable(QString("only %1 labels checked").arg(checked)));
+
+    // The acquisition table beside it shows all its columns (z was cut off at the default size).
+    auto* acquisition = w.findChild<QDockWidget*>("dock_acquisition");
+    QVERIFY(acquisition);
+    acquisition->raise();
+    QTest::qWait(50);
+    for (QTableView* table : acquisition->findChildren<QTableView*>()) {
+        if (!table->isVisible()) continue;
+        QCOMPARE(table->horizontalScrollBar()->maximum(), 0);
+        const int last = table->model()->columnCount() - 1;
+        QVERIFY(table->columnViewportPosition(last) + table->columnWidth(last) <= table->viewport()->width());
+        QVERIFY(table->columnWidth(last) >= table->horizontalHeader()->sectionSizeHint(last));
+    }
 }
 
 FWI_UI_TEST_MAIN(TestSettingsLayout)

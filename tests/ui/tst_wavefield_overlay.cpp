@@ -71,8 +71,9 @@ void TestWavefieldOverlay::opacity_blends_wavefield_over_model() {
     panel.set_model(layered());
     QVERIFY(view->has_underlay());
     // A saved picture states its clip: half the cells are 0 and the rest +-1, so the 99.5th percentile is 1.
-    QVERIFY2(view->caption().contains(QString::fromUtf8("clipped at \u00b11 (the 99.5th percentile of |value|)")),
-             qPrintable(view->caption()));
+    QVERIFY2(
+        view->caption().contains(QString::fromUtf8("clipped at \u00b11 (the 99.5th percentile of |value|)")),
+        qPrintable(view->caption()));
 
     // Fully transparent: the model alone, lighter grey above (slow = dark: 1500 m/s is the darkest).
     panel.opacity_slider()->setValue(0);
@@ -89,7 +90,8 @@ void TestWavefieldOverlay::opacity_blends_wavefield_over_model() {
     QVERIFY(view->alpha_at(0.0) < 0.02); // zero is (the table entry next to it: almost) transparent
     const QImage opaque = view->snapshot();
     const QColor red = pixel(view, opaque, 300, 175), blue = pixel(view, opaque, 700, 425);
-    const QColor seismic_high = colormap_color(Colormap::Seismic, 1.0), seismic_low = colormap_color(Colormap::Seismic, 0.0);
+    const QColor seismic_high = colormap_color(Colormap::Seismic, 1.0),
+                 seismic_low = colormap_color(Colormap::Seismic, 0.0);
     QVERIFY2(near(red, seismic_high.red(), seismic_high.green(), seismic_high.blue()), qPrintable(text(red)));
     QVERIFY2(near(blue, seismic_low.red(), seismic_low.green(), seismic_low.blue()), qPrintable(text(blue)));
     QVERIFY2(near(pixel(view, opaque, 900, 100), pixel(view, model_only, 900, 100).red(),
@@ -101,7 +103,8 @@ void TestWavefieldOverlay::opacity_blends_wavefield_over_model() {
     QVERIFY(std::abs(view->alpha_at(1.0) - 0.5) <= 1.0 / 255); // the table keeps 8-bit alphas
     const QImage half = view->snapshot();
     const QColor mixed = pixel(view, half, 300, 175);
-    QVERIFY2(near(mixed, 0.5 * seismic_high.red() + 0.5 * slow.red(), 0.5 * seismic_high.green() + 0.5 * slow.green(),
+    QVERIFY2(near(mixed, 0.5 * seismic_high.red() + 0.5 * slow.red(),
+                  0.5 * seismic_high.green() + 0.5 * slow.green(),
                   0.5 * seismic_high.blue() + 0.5 * slow.blue()),
              qPrintable(text(mixed)));
     QVERIFY(test::differing_pixels(half, opaque) > 1000);

@@ -192,7 +192,8 @@ AcquisitionPanel::AcquisitionPanel(QWidget* parent) : QWidget(parent) {
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view_->verticalHeader()->hide();
-    view_->horizontalHeader()->setStretchLastSection(true);
+    // Columns share the dock's width: a fixed width per column pushed z out of sight at the default size.
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::AnyKeyPressed);
     shot_ = new QSpinBox(this);

@@ -54,6 +54,7 @@ GatherView::GatherView(QWidget* parent) : QWidget(parent) {
     shot_->setRange(0, 0);
     shot_->setObjectName("gather_shot");
     info_ = new QLabel(this);
+    info_->setWordWrap(true); // the scale statement is long: it must not widen the dock
     auto make = [this](const QString& title) {
         auto* v = new ImageView(this);
         v->set_colormap(Colormap::Seismic);
@@ -74,6 +75,19 @@ GatherView::GatherView(QWidget* parent) : QWidget(parent) {
     observed_view_ = make(tr("observed"));
     modelled_view_ = make(tr("modelled"));
     residual_view_ = make(tr("difference"));
+    residual_view_->set_titles(tr("receiver"), tr("t (s)"), tr("amp. (a.u.)")); // the one colour bar
+    // Each panel under its name (the colour bar, which would otherwise name it, is drawn only once).
+    auto titled = [this](ImageView* view, const QString& title) {
+        auto* panel = new QWidget(this);
+        auto* label = new QLabel("<b>" + title + "</b>", panel);
+        label->setAlignment(Qt::AlignCenter);
+        auto* column = new QVBoxLayout(panel);
+        column->setContentsMargins(0, 0, 0, 0);
+        column->setSpacing(2);
+        column->addWidget(label);
+        column->addWidget(view, 1);
+        return panel;
+    };
     // One colour range for all three: one colour bar, on the last panel.
     observed_view_->set_colorbar_visible(false);
     modelled_view_->set_colorbar_visible(false);
@@ -82,9 +96,9 @@ GatherView::GatherView(QWidget* parent) : QWidget(parent) {
     top->addWidget(shot_);
     top->addWidget(info_, 1);
     auto* views = new QHBoxLayout;
-    views->addWidget(observed_view_);
-    views->addWidget(modelled_view_);
-    views->addWidget(residual_view_);
+    views->addWidget(titled(observed_view_, tr("Observed")));
+    views->addWidget(titled(modelled_view_, tr("Modelled")));
+    views->addWidget(titled(residual_view_, tr("Modelled − observed")));
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(views, 1);
@@ -130,9 +144,9 @@ void GatherView::refresh() {
     // One range for all panels, set by the observed data when there are some.
     const double c = obs ? clip(obs_img) : mod ? clip(mod_img) : 1.0;
     const bool comparable = obs && mod && obs_img.size() == mod_img.size();
-    observed_view_->setVisible(obs != nullptr);
-    modelled_view_->setVisible(mod != nullptr);
-    residual_view_->setVisible(comparable);
+    observed_view_->parentWidget()->setVisible(obs != nullptr); // the titled panel
+    modelled_view_->parentWidget()->setVisible(mod != nullptr);
+    residual_view_->parentWidget()->setVisible(comparable);
     layout()->activate(); // the panels' sizes decide the drawing's shape
     // The colour bar goes on whichever panel is last.
     if (obs) show_gather(observed_view_, obs_img, *obs, c, !mod);
@@ -143,11 +157,16 @@ void GatherView::refresh() {
             diff[i] = mod_img[i] - obs_img[i];
         show_gather(residual_view_, diff, *obs, c, true);
     }
-    info_->setText(obs || mod ? tr("%1 receivers, %2 samples at %3 ms")
-                                    .arg((obs ? obs : mod)->receivers.size())
-                                    .arg((obs ? obs : mod)->samples)
-                                    .arg((obs ? obs : mod)->dt_s * 1000, 0, 'g', 4)
-                              : tr("No gathers yet: run a forward model (Run > Model observed data)."));
+    // The scale is stated, so that a saved window says how it was clipped.
+    info_->setText(obs || mod
+                       ? tr("%1 receivers, %2 samples at %3 ms; one colour scale, symmetric, clipped at "
+                            "\u00b1%4 (the 98th percentile of |%5|)")
+                             .arg((obs ? obs : mod)->receivers.size())
+                             .arg((obs ? obs : mod)->samples)
+                             .arg((obs ? obs : mod)->dt_s * 1000, 0, 'g', 4)
+                             .arg(c, 0, 'g', 3)
+                             .arg(obs ? tr("observed") : tr("modelled"))
+                       : tr("No gathers yet: run a forward model (Run > Model observed data)."));
 }
 
 } // namespace fwi::ui

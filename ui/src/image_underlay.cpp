@@ -45,7 +45,7 @@ void ImageUnderlay::set(std::span<const float> values, std::int64_t rows, std::i
     float lo = INFINITY, hi = -INFINITY;
     for (float v : values)
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    if (!(hi > lo)) hi = lo + 1; // a homogeneous model: one grey
+    if (!(hi > lo)) lo -= 1, hi += 1; // a homogeneous model: mid grey
     table_->SetTableRange(lo, hi);
     scalars_->Modified();
     image_->Modified();

@@ -2,6 +2,7 @@
 // main_window_run.cpp.
 #include "fwi/ui/main_window.hpp"
 
+#include "fwi/error.hpp"
 #include "fwi/ui/acquisition_editor.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
 #include "fwi/ui/cluster_job.hpp"
@@ -10,6 +11,7 @@
 #include "fwi/ui/gather_view.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/model_view.hpp"
+#include "fwi/ui/paraview_export.hpp"
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/project_document.hpp"
 #include "fwi/ui/run_monitor.hpp"
@@ -197,6 +199,7 @@ void MainWindow::build_menus_and_toolbar() {
     file->addSeparator();
     file->addAction(a.export_png);
     file->addAction(a.export_csv);
+    file->addAction(a.export_paraview);
     file->addAction(tr("Export &cluster job…"), this, [this] {
         export_cluster_job(this, d_->doc->project(), QFileInfo(d_->doc->path()).completeBaseName());
     });
@@ -367,6 +370,19 @@ void MainWindow::update_actions() {
 
 void MainWindow::log(const QString& text) {
     d_->log->appendPlainText(QTime::currentTime().toString("HH:mm:ss  ") + text);
+}
+
+bool MainWindow::export_to_paraview(const QString& dir) {
+    try {
+        const QStringList files = export_paraview(d_->doc->project(), dir);
+        log(tr("Exported to ParaView: %1").arg(files.join(", ")));
+        statusBar()->showMessage(tr("Wrote %n file(s) for ParaView in %1", "", int(files.size())).arg(dir),
+                                 8000);
+        return true;
+    } catch (const Error& e) {
+        show_error(this, tr("Export to ParaView"), QString::fromUtf8(e.what()));
+        return false;
+    }
 }
 
 void MainWindow::show_welcome() {

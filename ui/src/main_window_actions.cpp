@@ -32,6 +32,9 @@ void MainWindow::build_actions() {
     a.save_as = make(tr("Save &as…"), QKeySequence::SaveAs);
     a.export_png = make(tr("Export view as &PNG…"), QKeySequence(tr("Ctrl+E")));
     a.export_csv = make(tr("Export plot data as &CSV…"), QKeySequence(tr("Ctrl+Shift+E")));
+    a.export_paraview = make(tr("Export to Para&View…"), {});
+    a.export_paraview->setToolTip(tr("The models, gradient and inversion history as .vti files (and a .pvd "
+                                     "series) for ParaView"));
     a.quit = make(tr("&Quit"), QKeySequence::Quit);
     a.undo = d_->doc->undo_stack()->createUndoAction(this, tr("&Undo"));
     a.undo->setShortcut(QKeySequence::Undo);
@@ -126,6 +129,10 @@ void MainWindow::build_actions() {
         for (auto& [name, widget] : d_->exportable_views())
             if (name == which && !widget->save_png(path))
                 show_error(this, tr("Export view"), tr("Cannot write %1").arg(path));
+    });
+    connect(a.export_paraview, &QAction::triggered, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder for the ParaView files"));
+        if (!dir.isEmpty()) export_to_paraview(dir);
     });
     connect(a.export_csv, &QAction::triggered, this, [this] {
         const std::vector<PlotView*> plots = {d_->monitor->memory_plot(), d_->monitor->timeline_plot(),

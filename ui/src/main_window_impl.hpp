@@ -54,7 +54,7 @@ struct MainWindow::Impl {
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
     struct Actions {
-        QAction *new_project, *open, *save, *save_as, *export_png, *export_csv, *quit;
+        QAction *new_project, *open, *save, *save_as, *export_png, *export_csv, *export_paraview, *quit;
         QAction *undo, *redo, *remove, *line_dialog;
         QAction *mode_select, *mode_receiver, *mode_source, *mode_line, *reset_view;
         QAction *run_forward, *run_gradient, *run_invert, *run_resume, *pause, *cancel;

@@ -76,7 +76,7 @@ void MainWindow::connect_jobs() {
             target->set_titles("x (m)", "z (m)",
                                frame->kind == FieldKind::AdjointWavefield
                                    ? tr("adjoint, step %1").arg(frame->step)
-                                   : tr("wavefield (a.u.), step %1").arg(frame->step));
+                                   : tr("step %1 (a.u.)").arg(frame->step));
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));

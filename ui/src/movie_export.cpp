@@ -10,10 +10,12 @@
 namespace fwi::ui {
 
 MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& frames, double dz, double dx,
-                         const QString& dir, const std::function<QString(const FieldFrame&)>& title, int fps) {
+                         const QString& dir, const std::function<QString(const FieldFrame&)>& title,
+                         int fps) {
     MovieResult r;
     if (frames.empty()) {
-        r.error = QCoreApplication::translate("movie", "No wavefield frames recorded: run a forward model first.");
+        r.error =
+            QCoreApplication::translate("movie", "No wavefield frames recorded: run a forward model first.");
         return r;
     }
     if (!QDir().mkpath(dir)) {
@@ -24,7 +26,8 @@ MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& fram
     for (const FieldFramePtr& f : frames) {
         view->set_image(f->values, f->rows, f->cols, dz, dx);
         view->set_titles("x (m)", "z (m)", title(*f));
-        const QString path = out.filePath(QString("frame_%1.png").arg(r.frames_written + 1, 4, 10, QChar('0')));
+        const QString path =
+            out.filePath(QString("frame_%1.png").arg(r.frames_written + 1, 4, 10, QChar('0')));
         if (!view->save_png(path)) {
             r.error = QCoreApplication::translate("movie", "Cannot write %1").arg(path);
             return r;

@@ -45,6 +45,7 @@ struct PlotView::Impl {
     vtkNew<vtkChartXY> chart;
     std::vector<Series> series;
     bool log_y = false;
+    double y_headroom = 0;
 };
 
 PlotView::PlotView(const QString& title, const QString& x_title, const QString& y_title, QWidget* parent)
@@ -67,6 +68,7 @@ PlotView::PlotView(const QString& title, const QString& x_title, const QString& 
     d_->chart->GetLegend()->SetVerticalAlignment(vtkChartLegend::TOP);
     d_->chart->GetLegend()->GetLabelProperties()->SetFontSize(11);
     d_->chart->SetIgnoreNanInBounds(true);
+    d_->chart->SetRenderEmpty(true); // title and axes before the first run: a blank dock says nothing
     renderer()->SetBackground(1, 1, 1);
     renderer()->AddActor(d_->actor);
     setMinimumSize(240, 160);
@@ -162,6 +164,39 @@ void PlotView::set_title(const QString& title) {
     request_render();
 }
 
+void PlotView::set_x_title(const QString& title) {
+    d_->x_title = title;
+    d_->chart->GetAxis(vtkAxis::BOTTOM)->SetTitle(title.toStdString());
+    request_render();
+}
+
+QString PlotView::x_title() const {
+    return d_->x_title;
+}
+
+void PlotView::set_y_headroom(double fraction) {
+    d_->y_headroom = fraction;
+    for (Series& s : d_->series)
+        s.dirty = true; // recompute the range at the next paint
+    request_render();
+}
+
+void PlotView::set_legend_left() {
+    d_->chart->GetLegend()->SetHorizontalAlignment(vtkChartLegend::LEFT);
+    request_render();
+}
+
+void PlotView::set_x_range(double lo, double hi) {
+    vtkAxis* x = d_->chart->GetAxis(vtkAxis::BOTTOM);
+    if (lo < hi) {
+        x->SetBehavior(vtkAxis::FIXED);
+        x->SetRange(lo, hi);
+    } else {
+        x->SetBehavior(vtkAxis::AUTO);
+    }
+    request_render();
+}
+
 void PlotView::clear_data() {
     for (Series& s : d_->series) {
         s.x.clear();
@@ -195,7 +230,21 @@ void PlotView::prepare_render(int, int) {
         s.dirty = false;
         any = true;
     }
-    if (any) d_->chart->RecalculateBounds();
+    if (!any) return;
+    d_->chart->RecalculateBounds();
+    if (d_->y_headroom > 0 && !d_->log_y) {
+        double lo = 0, hi = 0;
+        for (const Series& s : d_->series)
+            for (double y : s.y)
+                if (std::isfinite(y)) lo = std::min(lo, y), hi = std::max(hi, y);
+        vtkAxis* y = d_->chart->GetAxis(vtkAxis::LEFT);
+        if (hi > lo) {
+            y->SetBehavior(vtkAxis::FIXED);
+            y->SetRange(lo, hi * (1 + d_->y_headroom));
+        } else {
+            y->SetBehavior(vtkAxis::AUTO);
+        }
+    }
 }
 
 QString PlotView::csv() const {

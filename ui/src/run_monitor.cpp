@@ -20,9 +20,9 @@ struct RunMonitor::Impl {
     std::size_t events = 0;
     int shot = -1, shots_seen = 0;
     int runs = 0;
-    int budget = -1;             // the memory plot's budget line, added when a budget is first set
-    double budget_mb = 0;        // 0 = no line
-    std::vector<double> ratios;  // measured / predicted per run
+    int budget = -1;            // the memory plot's budget line, added when a budget is first set
+    double budget_mb = 0;       // 0 = no line
+    std::vector<double> ratios; // measured / predicted per run
     QStringList predicted_labels, measured_labels;
     void draw_budget() {
         if (!memory || budget < 0) return;
@@ -42,7 +42,10 @@ RunMonitor::RunMonitor(QObject* parent) : QObject(parent), d_(std::make_unique<I
     d_->memory = new PlotView(tr("Memory per tier"), tr("wall time (s)"), tr("MB in use"));
     d_->timeline = new PlotView(tr("Schedule timeline"), tr("wall time (s)"), tr("simulated step"));
     d_->misfit = new PlotView(tr("Misfit"), tr("iteration"), tr("misfit"));
-    d_->timing = new PlotView(tr("Predicted vs measured time"), tr("run number"), tr("seconds"));
+    d_->timing = new PlotView(tr("Time per run"), tr("run number"), tr("seconds"));
+    d_->memory->set_y_headroom(0.1);
+    d_->timing->set_legend_left();
+    d_->timing->set_y_headroom(0.25); // room for the legend above the points
     // Planned marks first so that the live ones draw on top.
     d_->planned_forward =
         d_->timeline->add_series(tr("planned forward"), QColor(170, 200, 240), SeriesStyle::Line, 4);
@@ -122,16 +125,19 @@ void RunMonitor::end_run(bool succeeded, double seconds) {
     const double ratio = d_->predicted_s > 0 ? seconds / d_->predicted_s : std::nan("");
     d_->ratios.push_back(ratio);
     const QString what = tr("run %1 (%2)").arg(run).arg(d_->name);
-    const QString ratio_text = std::isnan(ratio) ? tr("no prediction") : tr("measured/predicted %1").arg(ratio, 0, 'f', 2);
+    const QString ratio_text =
+        std::isnan(ratio) ? tr("no prediction") : tr("measured/predicted %1").arg(ratio, 0, 'f', 2);
     if (d_->predicted_s > 0) {
         d_->timing->append(d_->predicted, run, d_->predicted_s);
-        d_->predicted_labels << tr("%1: predicted %2 s, %3").arg(what).arg(d_->predicted_s, 0, 'g', 3).arg(ratio_text);
+        d_->predicted_labels
+            << tr("%1: predicted %2 s, %3").arg(what).arg(d_->predicted_s, 0, 'g', 3).arg(ratio_text);
         d_->timing->set_point_labels(d_->predicted, d_->predicted_labels);
     }
     d_->timing->append(d_->measured, run, seconds);
     d_->measured_labels << tr("%1: measured %2 s, %3").arg(what).arg(seconds, 0, 'g', 3).arg(ratio_text);
     d_->timing->set_point_labels(d_->measured, d_->measured_labels);
-    d_->timing->set_title(tr("Predicted vs measured time (run %1: %2)").arg(run).arg(ratio_text));
+    d_->timing->set_x_title(tr("run number (run %1: %2)").arg(run).arg(ratio_text));
+    d_->timing->set_x_range(0.5, run + 0.5);
 }
 
 void RunMonitor::show_plan(const std::vector<TimelineMark>& marks, int shots) {
@@ -173,7 +179,8 @@ void RunMonitor::clear_all() {
     if (d_->timing) {
         d_->timing->set_point_labels(d_->predicted, {});
         d_->timing->set_point_labels(d_->measured, {});
-        d_->timing->set_title(tr("Predicted vs measured time"));
+        d_->timing->set_x_title(tr("run number"));
+        d_->timing->set_x_range(0, 0);
     }
     d_->draw_budget();
 }

@@ -32,8 +32,8 @@ std::string compression_of(const Experiment& e) {
     return e.gradient.compression.empty() ? "none" : e.gradient.compression;
 }
 
-// Step costs depend on the padded shape, the stencil order, the backend and the threads only; a codec's on the padded
-// shape.
+// Step costs depend on the padded shape, the stencil order, the backend and the threads only; a codec's on
+// the padded shape.
 std::string step_key(const PaddedGrid& g, const std::string& backend) {
     return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" +
            backend + "/t" + std::to_string(thread_setting());

@@ -11,6 +11,7 @@
 #include "fwi/ui/project_document.hpp"
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/welcome_page.hpp"
 
 #include <QApplication>
 #include <QDir>
@@ -89,6 +90,12 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     settle(1500);
     w.open_demo("toy");
     settle(800);
+    {
+        WelcomePage page(&w);
+        page.show();
+        settle(500);
+        save(&page, "welcome");
+    }
     save(&w, "main_window");
 
     // Editing: a receiver line drawn across the model, a source added by a click.
@@ -109,13 +116,14 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
     raise_dock(w, "dock_settings");
     wait_prediction(w);
     save(&w, "settings_and_prediction");
+    save(w.settings_panel(), "settings_panel");
     save(w.settings_panel()->prediction_panel(), "prediction_panel");
 
     // Forward model: grab the wavefield mid-run, then the gathers.
     raise_dock(w, "dock_wavefield");
     if (!w.run_forward()) ++failures;
     settle(1200);
-    save(w.wavefield_view(), "wavefield_live");
+    save(w.wavefield_view()->parentWidget(), "wavefield_live"); // the panel: slider and view
     if (!wait_job(w, 120'000)) ++failures;
     raise_dock(w, "dock_gathers");
     save(&w, "after_forward");
@@ -157,9 +165,12 @@ int run_screenshot_tour(MainWindow& w, const QString& directory) {
                      [&ok](const QString&, JobRunner::Outcome o, const QString&, double) {
                          ok = o == JobRunner::Succeeded;
                      });
+    raise_dock(w, "dock_wavefield");
     if (w.run_forward() && wait_job(w, 120'000) && ok && w.run_gradient() && wait_job(w, 300'000) && ok) {
         save(w.run_monitor()->timeline_plot(), "plot_timeline_revolve");
         save(w.run_monitor()->memory_plot(), "plot_memory_revolve");
+        save(w.run_monitor()->timing_plot(), "plot_timing_revolve");
+        save(&w, "checkpointing_after_gradient");
     } else {
         std::cerr << "skipped the checkpointing pictures: " << last_error().toStdString() << "\n";
     }

@@ -5,9 +5,9 @@
 
 #include <QCheckBox>
 #include <QFileDialog>
-#include <QPushButton>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSlider>
 #include <QVBoxLayout>
 
@@ -101,7 +101,7 @@ MovieResult WavefieldPanel::save_movie(const QString& dir) {
     const Grid2D& g = model_.grid;
     const bool model_shaped = !frames_.empty() && frames_[0]->rows == g.nz() && frames_[0]->cols == g.nx();
     return export_movie(view_, frames_, model_shaped ? g.dz() : 1.0, model_shaped ? g.dx() : 1.0, dir,
-                        [](const FieldFrame& f) { return tr("wavefield (a.u.), step %1").arg(f.step); });
+                        [](const FieldFrame& f) { return tr("step %1 (a.u.)").arg(f.step); });
 }
 
 void WavefieldPanel::apply_underlay() {

@@ -15,13 +15,15 @@ constexpr const char* key = "welcome/show";
 
 QString demo_blurb(const QString& name) {
     if (name == "toy")
-        return QObject::tr("A layered model, 3 shots: model the data, compute a gradient and invert in seconds.");
+        return QObject::tr(
+            "A layered model, 3 shots: model the data, compute a gradient and invert in seconds.");
     if (name == "marmousi2")
         return QObject::tr("The Marmousi-II benchmark from a smooth start: the classic teaching inversion "
                            "(minutes per iteration).");
     if (name == "checkpointing")
-        return QObject::tr("One shot, Revolve in an 8 MB budget with ZFP: watch the timeline recompute and the "
-                           "memory stay under the budget line.");
+        return QObject::tr(
+            "One shot, Revolve in an 8 MB budget with ZFP: watch the timeline recompute and the "
+            "memory stay under the budget line.");
     return {};
 }
 } // namespace

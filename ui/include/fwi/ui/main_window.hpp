@@ -57,6 +57,8 @@ class MainWindow : public QMainWindow {
     /// Which model the central view shows: "true", "initial" or "current" (the default, falling back as the
     /// document's display_model()).
     void show_model(const QString& which);
+    /// File › Export to ParaView (paraview_export.hpp) into `dir`; a failure is reported (message, log).
+    bool export_to_paraview(const QString& dir);
     /// The welcome page (welcome_page.hpp), then what it asked for: a demo, Open…, or a new project.
     void show_welcome();
     QString status_device_text() const;

@@ -35,6 +35,15 @@ class PlotView : public VtkWidget {
     /// Per-point tooltip texts for a series (shown on hover instead of "x, y"); empty restores the default.
     void set_point_labels(int id, const QStringList& labels);
     void set_title(const QString& title);
+    void set_x_title(const QString& title);
+    QString x_title() const;
+    /// The y axis reaches `fraction` above the highest point (0: VTK's automatic range), so that a line at
+    /// the top of the data (a budget) is not drawn on the frame.
+    void set_y_headroom(double fraction);
+    /// The legend in the top-left corner instead of the top-right (where a plot's latest points usually are).
+    void set_legend_left();
+    /// Fixes the x range (lo >= hi: automatic again).
+    void set_x_range(double lo, double hi);
     /// Removes every point (series stay).
     void clear_data();
     void set_log_y(bool log);

@@ -25,9 +25,11 @@ class RunMonitor : public QObject {
     /// A new run: clears the memory and timeline plots. `expected_steps` (forward + adjoint steps over all
     /// shots) scales the progress; `predicted_s` is kept for the timing plot.
     void begin_run(const QString& name, std::int64_t expected_steps, double predicted_s);
-    /// The RAM tier's budget, drawn on the memory plot as a horizontal "budget" line across the run (0 = none).
+    /// The RAM tier's budget, drawn on the memory plot as a horizontal "budget" line across the run (0 =
+    /// none).
     void set_memory_budget(std::uint64_t bytes);
-    /// The timing plot's per-run measured/predicted ratios (NaN where the run had no prediction), in run order.
+    /// The timing plot's per-run measured/predicted ratios (NaN where the run had no prediction), in run
+    /// order.
     const std::vector<double>& timing_ratios() const;
     /// Records the measured time against the prediction (timing plot) when the run succeeded.
     void end_run(bool succeeded, double seconds);
