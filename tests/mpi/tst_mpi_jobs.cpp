@@ -96,6 +96,27 @@ class TestMpiJobs : public QObject {
         }
     }
 
+    void stages_batches_and_resume_on_other_rank_counts() {
+        // Two frequency stages in batches of 3, resumed with another number of ranks: the single process's
+        // bits.
+        const QStringList invert{"-q", "invert", "--stages", "3,5", "--iterations", "2", "--batch", "3"};
+        const QString alone = copy_of_project("resume1.fwi"), spread = copy_of_project("resume2.fwi");
+        CliRun r = fwi_cli(invert + QStringList{alone});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli(invert + QStringList{"--resume", "--iterations", "4", alone});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_ranks(2, invert + QStringList{spread});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_ranks(3, invert + QStringList{"--resume", "--iterations", "4", spread});
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const QString& p : {alone, spread}) {
+            r = fwi_cli({"-q", "export", p, "model", "--model", "current", "-o", p + ".vti"});
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+        QVERIFY(file_bytes(alone + ".vti").size() > 1000);
+        QCOMPARE(file_bytes(spread + ".vti"), file_bytes(alone + ".vti"));
+    }
+
     void more_ranks_than_shots() {
         const QString project = copy_of_project("few.fwi");
         CliRun r = fwi_cli({"-q", "gradient", project, "--out", path("few1.npy")});
