@@ -8,6 +8,7 @@
 #include "ui_test_main.hpp"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 
 #include <cmath>
@@ -113,6 +114,16 @@ void TestMovieExport::without_ffmpeg_keeps_the_frames() {
     QVERIFY2(r.error.contains("ffmpeg is not installed"), qPrintable(r.error));
     QVERIFY(QFile::exists(dir.filePath("movie/frame_0003.png")));
     QVERIFY(!QFile::exists(dir.filePath("movie/frame_0004.png")));
+    // The fields themselves for ParaView: one .vti per frame, listed in order in the .pvd series.
+    QFile pvd(dir.filePath("movie/wavefield.pvd"));
+    QVERIFY(pvd.open(QIODevice::ReadOnly));
+    const QByteArray series = pvd.readAll();
+    for (int n = 1; n <= 3; ++n) {
+        const QString vti = QString("wavefield_%1.vti").arg(n, 4, 10, QChar('0'));
+        QVERIFY2(series.contains(("file=\"" + vti + "\"").toUtf8()), qPrintable(vti));
+        QVERIFY(QFileInfo(dir.filePath("movie/" + vti)).size() > 1000);
+    }
+    QVERIFY(!series.contains("wavefield_0004.vti"));
 }
 
 void TestMovieExport::long_runs_keep_a_bounded_number_of_frames() {

@@ -2,6 +2,9 @@
 
 #include "fwi/ui/image_view.hpp"
 
+#include "fwi/error.hpp"
+#include "fwi/vti_export.hpp"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QProcess>
@@ -23,6 +26,7 @@ MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& fram
         return r;
     }
     const QDir out(dir);
+    std::vector<PvdEntry> series;
     for (const FieldFramePtr& f : frames) {
         view->set_image(f->values, f->rows, f->cols, dz, dx);
         view->set_titles("x (m)", "z (m)", title(*f));
@@ -32,7 +36,23 @@ MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& fram
             r.error = QCoreApplication::translate("movie", "Cannot write %1").arg(path);
             return r;
         }
+        // The same frame for ParaView: the field itself, a .vti per frame in one .pvd series (time = inner step).
+        const QString vti = out.filePath(QString("wavefield_%1.vti").arg(r.frames_written + 1, 4, 10, QChar('0')));
+        try {
+            write_vti(vti.toStdString(), Grid2D(f->rows, f->cols, dz, dx),
+                      {{"pressure", {f->values.data(), f->rows, f->cols}}});
+        } catch (const Error& e) {
+            r.error = QString::fromUtf8(e.what());
+            return r;
+        }
+        series.push_back({double(f->step), vti.toStdString()});
         ++r.frames_written;
+    }
+    try {
+        write_pvd(out.filePath("wavefield.pvd").toStdString(), series);
+    } catch (const Error& e) {
+        r.error = QString::fromUtf8(e.what());
+        return r;
     }
     const QString ffmpeg = QStandardPaths::findExecutable("ffmpeg");
     if (ffmpeg.isEmpty()) {
