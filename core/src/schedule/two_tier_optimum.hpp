@@ -14,7 +14,6 @@
 #include "fwi/schedule.hpp"
 
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace fwi::detail {
