@@ -67,6 +67,10 @@ unowned=()
 for f in $(printf '%s\n' "${used[@]}" | sort -u); do
   case $f in /usr/local/cuda*|/usr/local/cuda-*) continue ;; esac
   o=$(dpkg-query -S "$f" 2>/dev/null | head -1 | sed 's/: \/.*$//' | tr -d ' ') || true
+  # Alternatives (e.g. libmpi.so -> /etc/alternatives -> openmpi's) belong to the package of their target.
+  if [ -z "$o" ] && [ -L "$f" ]; then
+    o=$(dpkg-query -S "$(readlink -f "$f")" 2>/dev/null | head -1 | sed 's/: \/.*$//' | tr -d ' ') || true
+  fi
   if [ -z "$o" ]; then unowned+=("$f"); continue; fi
   owners_of[$f]=$o
 done

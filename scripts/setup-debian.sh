@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages FWI Studio builds and tests with. Idempotent: apt runs only when something is
 # missing. Works as root or through sudo. `--list` prints the package names, one a line, and installs nothing
-# (scripts/check-packages.sh reads the list from there).
+# (scripts/check-packages.sh reads the list from there). clang-14, its compiler-rt (libFuzzer, sanitizer runtimes)
+# and libomp serve the fuzz targets only (scripts/fuzz.sh); the product builds with gcc.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
@@ -9,6 +10,7 @@ packages=(
   libsegyio-dev libfftw3-dev libcli11-dev nlohmann-json3-dev
   xvfb xauth libgl1-mesa-dri zlib1g-dev
   libopenmpi-dev openmpi-bin
+  clang-14 libclang-rt-14-dev libomp-14-dev
 )
 if [ "${1:-}" = --list ]; then
   printf '%s\n' "${packages[@]}"

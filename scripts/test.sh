@@ -6,3 +6,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" -DFWI_BUILD_TESTS=ON
 cd "$root/build"
 ctest --output-on-failure -j "${FWI_TEST_JOBS:-2}" "$@"
+# Then every fuzz target for FWI_FUZZ_SECONDS (default 30; 0 skips) when clang's libFuzzer runtime is installed
+# (setup-debian.sh installs it): two targets at a time, about two minutes plus the clang build of the engine.
+seconds=${FWI_FUZZ_SECONDS:-30}
+if [ "$seconds" -gt 0 ] && command -v clang++-14 >/dev/null &&
+   compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null; then
+  open=$(cd "$root/tests/fuzz/open-findings" 2>/dev/null && for d in */; do [ -n "$(ls -A "$d")" ] && echo "${d%/}"; done)
+  FWI_FUZZ_KNOWN_OPEN="$(echo $open)" FWI_FUZZ_PARALLEL=2 "$root/scripts/fuzz.sh" "$seconds"
+fi

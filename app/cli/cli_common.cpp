@@ -25,6 +25,12 @@ std::string extension_of(const std::string& path) {
     return ext;
 }
 
+void check_picture_name(const std::string& path, const std::string& option) {
+    const std::string ext = extension_of(path);
+    if (!path.empty() && ext != ".png" && ext != ".svg")
+        throw ConfigError(option + " " + path + ": a picture is written as .png or .svg");
+}
+
 Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet) {
     if (spec.rfind("builtin:", 0) == 0) return builtin_model(spec.substr(8));
     LoadReport report;
@@ -47,9 +53,9 @@ Model load_model_for_project(const std::string& spec, const Experiment& experime
     Model m = load_model_spec(spec, layout, quiet);
     if (!(m.grid == grid)) {
         std::ostringstream msg;
-        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at " << m.grid.dz()
-            << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x " << grid.nx()
-            << " cells at " << grid.dz() << " x " << grid.dx() << " m";
+        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at "
+            << m.grid.dz() << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x "
+            << grid.nx() << " cells at " << grid.dz() << " x " << grid.dx() << " m";
         throw ConfigError(msg.str());
     }
     return m;

@@ -14,13 +14,16 @@ namespace fwi::cli {
 /// "builtin:NAME" or a file path (with the raw layout for files that need one).
 Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet);
 /// A model to run on a project's grid (`--model` of forward and gradient): a file without spacing (.npy, raw)
-/// takes the project's cell sizes (and raw files its shape). ConfigError when the grid still differs, naming both.
+/// takes the project's cell sizes (and raw files its shape). ConfigError when the grid still differs, naming
+/// both.
 Model load_model_for_project(const std::string& spec, const Experiment& experiment, bool quiet);
 /// Writes gathers by extension: .npy, .segy/.sgy. ConfigError for another extension.
 void write_gathers(const std::string& path, const std::vector<Gather>& gathers);
 /// Writes a model-grid array (e.g. a gradient) by extension: .npy, .h5/.hdf5, or raw otherwise.
 void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values);
 std::string extension_of(const std::string& path);
+/// ConfigError naming `option` unless `path` is empty or ends in .png or .svg (checked before any long run).
+void check_picture_name(const std::string& path, const std::string& option);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
 /// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text

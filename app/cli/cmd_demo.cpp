@@ -1,16 +1,19 @@
 // fwi demo: the main job on a machine without a display. Builds a Marmousi-II project (true model and the
 // usual smoothed start, 20 m grid, order 8), models the observed data, computes the gradient at the starting
-// model, and writes gathers, gradient, pictures and a JSON summary.
+// model, and writes gathers, gradient, pictures (models, gathers, gradient, a wavefield snapshot of the
+// middle shot) and a JSON summary.
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "fwi/gradient_engine.hpp"
-#include "fwi/image.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/resources.hpp"
+#include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
+#include "snapshot_at.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -20,19 +23,9 @@ namespace fwi::cli {
 
 namespace {
 
-void write_model_png(const std::string& path, const Model& m, double vmin, double vmax) {
-    write_png(path, {m.vp_mps.data(), m.grid.nz(), m.grid.nx()}, Colormap::Viridis, vmin, vmax, 2);
-}
-
-void write_gather_png(const std::string& path, const Gather& g) {
-    // Receivers across, time down: transpose the (receivers, samples) traces.
-    const auto nr = std::int64_t(g.receivers.size());
-    std::vector<float> img(std::size_t(nr * g.samples));
-    for (std::int64_t r = 0; r < nr; ++r)
-        for (std::int64_t t = 0; t < g.samples; ++t)
-            img[std::size_t(t * nr + r)] = g.traces[std::size_t(r * g.samples + t)];
-    const double c = symmetric_clip(img, 0.98);
-    write_png(path, {img.data(), g.samples, nr}, Colormap::Seismic, -c, c, 1);
+void write_gather_picture(const std::string& path, const Gather& g, const std::string& title) {
+    std::vector<float> image;
+    write_figure(path, gather_figure(g, image, title, 98)); // 98th: the direct wave holds the top 1%
 }
 
 } // namespace
@@ -88,9 +81,21 @@ void add_demo_command(CommandRegistry& r) {
             p.observed = to_records(observed);
             write_gathers(file("observed.npy"), observed);
             write_gathers(file("observed.segy"), observed);
-            write_gather_png(file("observed_shot0.png"), observed.front());
-            const std::string middle_shot_png = "observed_shot" + std::to_string(o->shots / 2) + ".png";
-            write_gather_png(file(middle_shot_png), observed[std::size_t(o->shots / 2)]);
+            write_gather_picture(file("observed_shot0.png"), observed.front(), "Observed data, shot 0");
+            const int middle = o->shots / 2;
+            const std::string middle_shot_png = "observed_shot" + std::to_string(middle) + ".png";
+            write_gather_picture(file(middle_shot_png), observed[std::size_t(middle)],
+                                 "Observed data, shot " + std::to_string(middle));
+            // One snapshot of the middle shot at 40% of the record, over the true model.
+            SnapshotAt snap(std::int64_t(0.4 * double(sim->time().inner_nt)));
+            sim->forward({middle}, &snap);
+            const bool wavefield_drawn = snap.step() >= 0;
+            if (wavefield_drawn) {
+                char title[96];
+                std::snprintf(title, sizeof title, "Wavefield, shot %d, t = %.2f s", middle,
+                              double(snap.step()) * sim->time().inner_dt_s);
+                write_figure(file("wavefield.png"), wavefield_figure(e.true_model, snap.pressure(), title));
+            }
 
             ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
             GradientOptions opt;
@@ -99,13 +104,15 @@ void add_demo_command(CommandRegistry& r) {
             opt.cancel = &interrupt_token();
             const GradientResult gr = compute_gradient(*sim, e.initial_model, observed, opt);
             write_gathers(file("modelled_initial.npy"), gr.modelled);
-            write_gather_png(file("modelled_initial_shot0.png"), gr.modelled.front());
+            write_gather_picture(file("modelled_initial_shot0.png"), gr.modelled.front(),
+                                 "Modelled data in the initial model, shot 0");
             write_model_array(file("gradient.npy"), g, gr.gradient);
-            const double c = symmetric_clip(gr.gradient, 0.98);
-            write_png(file("gradient.png"), {gr.gradient.data(), g.nz(), g.nx()}, Colormap::Seismic, -c, c,
-                      2);
-            write_model_png(file("model_true.png"), e.true_model, 1500, 4800);
-            write_model_png(file("model_initial.png"), e.initial_model, 1500, 4800);
+            write_figure(file("gradient.png"), gradient_figure(e.initial_model, gr.gradient,
+                                                               "Misfit gradient at the initial model"));
+            write_figure(file("model_true.png"),
+                         model_figure(e.true_model, "Marmousi-II, true model", 1500, 4800));
+            write_figure(file("model_initial.png"),
+                         model_figure(e.initial_model, "Marmousi-II, initial model (smoothed)", 1500, 4800));
             p.gradient = gr.gradient;
             p.misfit = gr.misfit;
             save_project(file("marmousi2.fwi"), p);
@@ -124,7 +131,8 @@ void add_demo_command(CommandRegistry& r) {
                                     {"observed.npy", "observed.segy", "observed_shot0.png",
                                      "modelled_initial.npy", "modelled_initial_shot0.png", "gradient.npy",
                                      "gradient.png", "model_true.png", "model_initial.png"}}};
-            if (o->shots / 2 != 0) summary["outputs"].push_back(middle_shot_png);
+            if (middle != 0) summary["outputs"].push_back(middle_shot_png);
+            if (wavefield_drawn) summary["outputs"].push_back("wavefield.png");
             std::ofstream(file("summary.json")) << summary.dump(2) << "\n";
             if (!r.quiet)
                 std::cerr << "fwi demo: misfit " << gr.misfit << ", gradient in " << gr.seconds

@@ -1,6 +1,7 @@
 // fwi forward: model shot gathers.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -58,8 +59,8 @@ void add_forward_command(CommandRegistry& r) {
                             !r.quiet);
             auto gathers = sim->forward({}, &bar, &interrupt_token());
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
-            if (!o->out.empty()) write_gathers(o->out, gathers);
-            if (o->store) {
+            if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);
+            if (writes_outputs() && o->store) {
                 p.observed = to_records(gathers);
                 save_project(o->project, p);
             }

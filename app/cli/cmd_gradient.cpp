@@ -2,11 +2,12 @@
 // budget.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
-#include "fwi/image.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
+#include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
 
@@ -27,7 +28,7 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
     cmd->add_option("--model", o->model, "model file to use instead of the project's current model");
     cmd->add_option("--out", o->out, "write the gradient (.npy or .h5)");
-    cmd->add_option("--png", o->png, "write a picture of the gradient (.png)");
+    cmd->add_option("--png", o->png, "write a picture of the gradient (.png or .svg, as fwi plot draws it)");
     cmd->add_option("--schedule", o->settings.schedule,
                     "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | auto");
     cmd->add_option(
@@ -43,13 +44,13 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_flag("--store", o->store, "save the gradient and misfit in the project");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
+            check_picture_name(o->png, "--png");
             Project p = load_project(o->project);
             if (o->store) check_project_saveable(o->project); // fail now rather than after the gradient
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
-            const Model model =
-                o->model.empty() ? working_model(p.experiment)
-                                 : load_model_for_project(o->model, p.experiment, r.quiet);
+            const Model model = o->model.empty() ? working_model(p.experiment)
+                                                 : load_model_for_project(o->model, p.experiment, r.quiet);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);
             if (!(model.grid == sim->propagator().setup().grid))
@@ -57,7 +58,7 @@ void add_gradient_command(CommandRegistry& r) {
             const auto shots = std::int64_t(p.experiment.acquisition.shots.size());
             ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
             std::unique_ptr<EventLog> log;
-            if (!o->events.empty()) log = std::make_unique<EventLog>(o->events);
+            if (!o->events.empty() && writes_outputs()) log = std::make_unique<EventLog>(o->events);
             Tee tee;
             tee.add(&bar);
             tee.add(log.get());
@@ -65,15 +66,13 @@ void add_gradient_command(CommandRegistry& r) {
             opt.settings = settings;
             opt.observer = &tee;
             opt.keep_modelled = false;
+            opt.communicator = &job();
             opt.cancel = &interrupt_token();
             const GradientResult g = compute_gradient(*sim, model, observed, opt);
-            if (!o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
-            if (!o->png.empty()) {
-                const double c = symmetric_clip(g.gradient, 0.98);
-                write_png(o->png, {g.gradient.data(), model.grid.nz(), model.grid.nx()}, Colormap::Seismic,
-                          -c, c, 2);
-            }
-            if (o->store) {
+            if (writes_outputs() && !o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
+            if (writes_outputs() && !o->png.empty())
+                write_figure(o->png, gradient_figure(model, g.gradient, "Misfit gradient"));
+            if (writes_outputs() && o->store) {
                 p.gradient = g.gradient;
                 p.misfit = g.misfit;
                 save_project(o->project, p);

@@ -3,13 +3,15 @@
 // interrupted run (Ctrl-C, or a crash) continues with --resume exactly where it stood.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
-#include "fwi/image.hpp"
 #include "fwi/inversion_project.hpp"
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
+#include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -19,6 +21,19 @@
 namespace fwi::cli {
 
 namespace {
+
+/// The shots of one evaluation (`shots` in batches of `batch`, 0 = one batch) that this rank computes: all of
+/// them alone, its share of each batch under MPI (the observer counts only this rank's shots).
+std::int64_t shots_computed_here(std::int64_t shots, int batch) {
+    const std::int64_t b = batch > 0 ? batch : std::max<std::int64_t>(shots, 1);
+    std::int64_t mine = 0;
+    for (std::int64_t first = 0; first < shots; first += b) {
+        const auto batch_shots = std::size_t(std::min(b, shots - first));
+        const auto owner = split_shots_by_cost(std::vector<double>(batch_shots, 1.0), job().size());
+        mine += std::count(owner.begin(), owner.end(), job().rank());
+    }
+    return mine;
+}
 
 /// Counts the shots whose gradient was computed (one per ShotEnd), to report evaluations per iteration.
 class ShotCounter final : public Observer {
@@ -100,13 +115,15 @@ void add_invert_command(CommandRegistry& r) {
                     "(e.g. 0.01; 0 = run every iteration)")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
-    cmd->add_option("--png", o->png, "write a picture of the final model (.png)");
+    cmd->add_option("--png", o->png,
+                    "write a picture of the final model (.png or .svg, as fwi plot draws it)");
     cmd->add_option(
         "--report", o->report,
         "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
+            check_picture_name(o->png, "--png");
             Project p = load_project(o->project);
             check_project_saveable(o->project); // saved after every iteration: fail now if it cannot be
             InversionSettings& s = p.experiment.inversion; // the options given are recorded in the project
@@ -135,6 +152,7 @@ void add_invert_command(CommandRegistry& r) {
                     setup.stages[i].iterations = o->iterations[i];
             }
             ObjectiveOptions& obj = setup.objective;
+            obj.communicator = &job();
             set("--batch", obj.batch_shots, o->batch);
             set("--shots-per-iteration", obj.shots_per_iteration, o->shots_per_iteration);
             set("--seed", obj.seed, o->seed);
@@ -169,10 +187,11 @@ void add_invert_command(CommandRegistry& r) {
             ShotCounter counter;
             std::int64_t counted = 0;
             const auto nshots = std::int64_t(setup.observed.size());
-            const std::int64_t shots_per_evaluation =
+            const std::int64_t shots_per_evaluation = shots_computed_here(
                 setup.objective.shots_per_iteration > 0
                     ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots)
-                    : nshots;
+                    : nshots,
+                setup.objective.batch_shots);
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
@@ -187,8 +206,11 @@ void add_invert_command(CommandRegistry& r) {
                                  rec.stage, stage, rec.misfit);
                     if (std::isfinite(rec.model_error))
                         std::fprintf(stderr, "  model error %.4f", rec.model_error);
-                    std::fprintf(stderr, "  %.1f s, %.3g evaluations\n", rec.seconds,
-                                 double(counter.shots - counted) / double(shots_per_evaluation));
+                    std::fprintf(stderr, "  %.1f s", rec.seconds);
+                    if (shots_per_evaluation > 0)
+                        std::fprintf(stderr, ", %.3g evaluations",
+                                     double(counter.shots - counted) / double(shots_per_evaluation));
+                    std::fprintf(stderr, "\n");
                     counted = counter.shots;
                 }
                 misfits.push_back(rec.misfit);
@@ -204,16 +226,15 @@ void add_invert_command(CommandRegistry& r) {
                 if (have_pending) apply_record(p, pending);
                 have_pending = false;
                 p.optimizer_state = state;
-                save_project(o->project, p);
+                if (writes_outputs()) save_project(o->project, p);
             };
             const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
-                save_project(o->project, p);
-            if (!o->png.empty())
-                write_png(o->png,
-                          {result.model.vp_mps.data(), result.model.grid.nz(), result.model.grid.nx()},
-                          Colormap::Viridis, s.min_velocity_mps, s.max_velocity_mps, 2);
-            if (!o->report.empty()) {
+                if (writes_outputs()) save_project(o->project, p);
+            if (writes_outputs() && !o->png.empty())
+                write_figure(o->png, model_figure(result.model, "Inverted model", s.min_velocity_mps,
+                                                  s.max_velocity_mps));
+            if (writes_outputs() && !o->report.empty()) {
                 std::filesystem::create_directories(o->report);
                 std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},
                                                                   {"RESULT", result.model}};

@@ -2,6 +2,7 @@
 // gradient's first-order term is removed). Exits 1 when the slopes are off.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -44,6 +45,7 @@ void add_taylor_command(CommandRegistry& r) {
             opt.settings = o->settings;
             opt.shots = o->shots;
             opt.keep_modelled = false;
+            opt.communicator = &job();
             opt.cancel = &interrupt_token();
             // The direction: the gradient itself (the first-order term is then as large as it can be), kept
             // inside the CFL reference velocity.

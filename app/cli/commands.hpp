@@ -34,5 +34,6 @@ void add_plan_command(CommandRegistry& r);
 void add_invert_command(CommandRegistry& r);
 void add_demo_command(CommandRegistry& r);
 void add_export_command(CommandRegistry& r);
+void add_plot_command(CommandRegistry& r);
 
 } // namespace fwi::cli

@@ -4,15 +4,53 @@
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/threading.hpp"
+#include "job.hpp"
 #include "interrupt.hpp"
 
+#include <cstdlib>
 #include <iostream>
+#include <memory>
+#include <string>
+#ifdef FWI_HAVE_MPI
+#include "mpi_communicator.hpp"
+#endif
 #ifdef FWI_HAVE_CUDA
 #include "cuda_backend.hpp"
 #endif
 
+namespace {
+
+/// An error on one rank of several stops every rank with this rank's exit code (MPI_Abort): the others may
+/// be waiting for it in a collective. Rank 0 writes the project atomically, so it is never left half written.
+int finish(int code) {
+    fwi::Communicator& job = fwi::cli::job();
+    if (code != 0 && job.size() > 1) {
+        std::cerr.flush();
+        // Interrupted: every rank got the signal and stops by itself; exiting without MPI_Finalize makes
+        // mpirun end the rest and report this rank's 130 (MPI_Abort's status is not passed through).
+        if (code == 130) std::_Exit(code);
+        job.abort(code);
+    }
+    return code;
+}
+
+std::string rank_prefix() {
+    const fwi::Communicator& job = fwi::cli::job();
+    return job.size() > 1 ? "fwi: rank " + std::to_string(job.rank()) + ": " : "fwi: ";
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     fwi::ensure_passive_openmp_wait(argc, argv); // may re-execute the program: first, before any thread starts
+#ifdef FWI_HAVE_MPI
+    // The same binary runs alone or under mpirun: MPI is initialised only when an MPI launcher started us.
+    std::unique_ptr<fwi::mpi::MpiCommunicator> mpi;
+    if (fwi::mpi::launched_by_mpi()) {
+        mpi = std::make_unique<fwi::mpi::MpiCommunicator>(argc, argv);
+        fwi::cli::set_job(*mpi);
+    }
+#endif
     fwi::cli::install_signal_handling();
 #ifdef FWI_HAVE_CUDA
     fwi::gpu::register_cuda_backend();
@@ -41,6 +79,7 @@ int main(int argc, char** argv) {
     fwi::cli::add_bench_checkpoints_command(registry);
     fwi::cli::add_demo_command(registry);
     fwi::cli::add_export_command(registry);
+    fwi::cli::add_plot_command(registry);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -48,25 +87,29 @@ int main(int argc, char** argv) {
         return code == 0 ? 0 : 2;
     }
     if (threads > 0) fwi::set_thread_count(threads);
+    if (!fwi::cli::writes_outputs()) {
+        quiet = true; // rank 0 reports for the whole job
+        json = false;
+    }
     try {
         nlohmann::json summary = action();
         if (summary.is_object()) summary["threads"] = fwi::thread_count();
         if (json) std::cout << summary.dump() << std::endl;
         return 0;
     } catch (const fwi::Cancelled&) {
-        std::cerr << "fwi: cancelled\n";
-        return 130;
+        std::cerr << rank_prefix() << "cancelled\n";
+        return finish(130);
     } catch (const fwi::ConfigError& e) {
-        std::cerr << "fwi: error: " << e.what() << "\n";
-        return 2;
+        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        return finish(2);
     } catch (const fwi::FormatError& e) {
-        std::cerr << "fwi: error: " << e.what() << "\n";
-        return 2;
+        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        return finish(2);
     } catch (const fwi::ResourceError& e) {
-        std::cerr << "fwi: error: " << e.what() << "\n";
-        return 3;
+        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        return finish(3);
     } catch (const std::exception& e) {
-        std::cerr << "fwi: error: " << e.what() << "\n";
-        return 1;
+        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        return finish(1);
     }
 }

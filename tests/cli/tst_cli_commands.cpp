@@ -71,7 +71,8 @@ class TestCliCommands : public QObject {
         const QJsonObject j = json_of(r);
         QVERIFY(QFileInfo(j["project"].toString()).size() > 0);
         const QJsonArray outputs = j["outputs"].toArray();
-        QCOMPARE(outputs.size(), 10); // observed_shot1.png too
+        QCOMPARE(outputs.size(), 11); // observed_shot1.png and wavefield.png too
+        QVERIFY(outputs.contains("wavefield.png"));
         for (const auto& name : outputs)
             QVERIFY2(QFileInfo(out + "/" + name.toString()).size() > 0, qPrintable(name.toString()));
         QVERIFY(std::isfinite(j["misfit"].toDouble()) && j["misfit"].toDouble() > 0);

@@ -173,6 +173,18 @@ class TestDamagedFiles : public QObject {
         QCOMPARE(load_project(path).experiment.gradient.scratch_dir, std::string()); // the empty text
     }
 
+    void a_variable_length_string_in_a_schema_2_file_is_never_converted() {
+        const std::string path = fresh();
+        edit_file(path, [](hid_t f) {
+            const hid_t vlen = H5Tcopy(H5T_C_S1);
+            H5Tset_size(vlen, H5T_VARIABLE);
+            const char* text = "online:7";
+            replace_attribute(f, "/settings/gradient", "schedule", vlen, &text);
+            H5Tclose(vlen);
+        });
+        expect_refused(path, {"schedule", "variable-length"});
+    }
+
     void schema_1_files_with_variable_length_strings_still_load() {
         const std::string path = fresh();
         edit_file(path, [](hid_t f) {

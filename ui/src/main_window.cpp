@@ -5,6 +5,7 @@
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_editor.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
+#include "fwi/ui/cluster_job.hpp"
 #include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/engine_jobs.hpp"
 #include "fwi/ui/gather_view.hpp"
@@ -27,6 +28,7 @@
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QLabel>
 #include <QMenuBar>
@@ -198,6 +200,9 @@ void MainWindow::build_menus_and_toolbar() {
     file->addAction(a.export_png);
     file->addAction(a.export_csv);
     file->addAction(a.export_paraview);
+    file->addAction(tr("Export &cluster job…"), this, [this] {
+        export_cluster_job(this, d_->doc->project(), QFileInfo(d_->doc->path()).completeBaseName());
+    });
     file->addSeparator();
     file->addAction(a.quit);
 

@@ -1,6 +1,7 @@
 #pragma once
 // The gradient of a data misfit with respect to velocity, summed over shots, computed by the ONE executor
 // that turns a checkpoint plan (schedule.hpp) into forward steps, stores, restores and adjoint steps.
+#include "fwi/communicator.hpp"
 #include "fwi/events.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/settings.hpp"
@@ -27,7 +28,11 @@ struct GradientOptions {
     MisfitFunction misfit;  ///< empty = l2_misfit
     Observer* observer = nullptr;
     const CancelToken* cancel = nullptr;
-    bool keep_modelled = true;
+    bool keep_modelled = true; ///< distributed: each rank keeps only its own shots' data
+    /// The job's ranks (communicator.hpp): the shots are split over them by cost and the per-shot
+    /// contributions summed in shot order, so the result is the same bits for any number of ranks. Every rank
+    /// must call with the same arguments. null = this process alone.
+    Communicator* communicator = nullptr;
 };
 
 struct GradientResult {
@@ -48,8 +53,9 @@ struct GradientResult {
     double planning_seconds = 0; ///< calibration of the performance model and planning (part of seconds)
 };
 
-/// Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded, ResourceError,
-/// Cancelled.
+/// The sum over the shots is the shot-ordered one of communicator.hpp: each shot's gradient on its own, then
+/// added in list order. Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded,
+/// ResourceError, Cancelled.
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options);
 

@@ -27,5 +27,7 @@ double symmetric_clip(const std::vector<float>& values, double percentile = 0.99
 
 /// Raw RGB pixels to PNG (width x height x 3 bytes).
 void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height);
+/// The PNG file bytes of raw RGB pixels (for embedding, e.g. in SVG).
+std::vector<std::uint8_t> encode_png_rgb(const std::vector<std::uint8_t>& rgb, int width, int height);
 
 } // namespace fwi

@@ -2,8 +2,9 @@
 // The inversion objective: misfit and gradient dJ/dv over the shots, evaluated in batches of B shots with the
 // gradient accumulated (memory bounded by one batch: modelled data are not kept), optionally on a random
 // subset of shots per iteration (seeded, reproducible), for one frequency stage at a time (observed data and
-// wavelet low-passed alike). The shots a caller passes (`shots`) are "this rank's subset": the seam where an
-// MPI all-reduce would go.
+// wavelet low-passed alike). With a communicator every rank runs the same objective and each batch's shots
+// are split over the ranks; the sums are the shot-ordered ones of communicator.hpp, so any number of ranks
+// gives the single process's bits.
 //
 // Frequency stages: the observed data are low-passed once per stage with the zero-phase filter F
 // (frequency_filter.hpp). By default F is applied to the modelled traces too, inside the misfit, with adjoint
@@ -14,6 +15,7 @@
 // t = 0 is lost, and filtering truncated observed traces is not filtering the untruncated ones. With a
 // Ricker's 1.5/f delay, a low cut-off or short traces the two data sets disagree even at the true model
 // (tst_inversion_objective measures it).
+#include "fwi/communicator.hpp"
 #include "fwi/conditioning.hpp"
 #include "fwi/events.hpp"
 #include "fwi/gather.hpp"
@@ -40,6 +42,8 @@ struct ObjectiveOptions {
     PreconditionerOptions preconditioner;
     bool illumination = false;     ///< precondition with the source illumination (conditioning.hpp)
     int illumination_interval = 0; ///< inner steps between wavefield samples for E; 0 = inner_nt / 100
+    /// The job's ranks: each batch's shots are split over them (gradient_engine.hpp); null = alone.
+    Communicator* communicator = nullptr;
 };
 
 class Objective {

@@ -41,21 +41,42 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
         for (std::size_t s = 0; s < nshots; ++s)
             shots.push_back(int(s));
 
+    for (int s : shots)
+        if (s < 0 || std::size_t(s) >= nshots)
+            throw ConfigError("shot index " + std::to_string(s) + " out of range");
+
+    SerialCommunicator alone;
+    Communicator& comm = options.communicator ? *options.communicator : alone;
+    // Every shot propagates on the same grid for the same steps: equal predicted costs (cells x steps).
+    const double shot_cost = double(sim.propagator().setup().grid.cells()) * double(sim.time().inner_nt);
+    const std::vector<int> owner =
+        split_shots_by_cost(std::vector<double>(shots.size(), shot_cost), comm.size());
+
     PlanExecutor executor(sim, options, t0);
     GradientResult result;
     result.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    result.gradient.assign(std::size_t(model.grid.cells()), 0.0f);
-    for (int s : shots) {
-        if (s < 0 || std::size_t(s) >= nshots)
-            throw ConfigError("shot index " + std::to_string(s) + " out of range");
+    const std::size_t cells = std::size_t(model.grid.cells());
+    ShotSum sum{0, std::vector<float>(cells, 0.0f)};
+    std::vector<ShotContribution> mine; // distributed: kept until the reduction
+    for (std::size_t k = 0; k < shots.size(); ++k) {
+        if (owner[k] != comm.rank()) continue;
+        const int s = shots[k];
         ShotOutcome shot = executor.run_shot(s, observed[std::size_t(s)]);
-        result.misfit += shot.misfit;
         if (options.keep_modelled) result.modelled.push_back(std::move(shot.modelled));
-        sim.propagator().take_velocity_gradient(result.gradient);
+        ShotContribution c{std::int64_t(k), shot.misfit, std::vector<float>(cells, 0.0f)};
+        sim.propagator().take_velocity_gradient(c.gradient);
+        if (comm.size() > 1) {
+            mine.push_back(std::move(c));
+            continue;
+        }
+        add_shot_contribution(sum, c);
         if (options.observer && options.observer->wants_field(FieldKind::Gradient, 0))
             options.observer->on_field(FieldKind::Gradient, 0,
-                                       {result.gradient.data(), model.grid.nz(), model.grid.nx()});
+                                       {sum.gradient.data(), model.grid.nz(), model.grid.nx()});
     }
+    if (comm.size() > 1) sum = reduce_in_shot_order(comm, mine, std::move(sum));
+    result.misfit = sum.misfit;
+    result.gradient = std::move(sum.gradient);
     executor.fill(result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;

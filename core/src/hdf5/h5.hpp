@@ -60,6 +60,10 @@ class Handle {
 struct FileContext {
     std::string path;
     Access access = Access::Read;
+    /// Whether variable-length strings may be read. libhdf5 converts them without checking a damaged file (fuzzing
+    /// found huge allocations, overflows and hangs), so a reader turns this off once it knows the file is of a
+    /// version that writes fixed-length strings only (projects of schema 2 and later).
+    mutable bool variable_strings = true;
 };
 
 enum class TypeClass { Integer, Float, String, Other };
@@ -86,6 +90,7 @@ class Object {
     const std::string& file_path() const { return context_->path; }
     const std::string& path() const { return path_; } ///< inside the file, e.g. "/models/true"
     hid_t id() const { return handle_.get(); }
+    bool variable_strings_allowed() const { return context_->variable_strings; }
 
     bool has_attribute(const std::string& name) const;
     /// Names of all attributes, sorted.
@@ -187,6 +192,8 @@ class File {
 
     const std::string& path() const { return context_->path; }
     Group root() const;
+    /// Refuse (FormatError) every variable-length string from now on: see FileContext::variable_strings.
+    void forbid_variable_strings() const { context_->variable_strings = false; }
     /// Flushes and closes, reporting failures (data written to a file that fails to close is not safe to
     /// keep). Every group and dataset of the file must be closed (destroyed) first.
     void close();

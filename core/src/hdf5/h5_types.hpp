@@ -86,6 +86,9 @@ std::string read_string_value(const Object& object, const std::string& label, hi
     if (variable < 0) object.fail_call("cannot inspect the string type", label);
     const H5T_cset_t cset = H5Tget_cset(file_type);
     if (variable > 0) {
+        if (!object.variable_strings_allowed())
+            object.fail("is a variable-length string, which this file's version never writes (damaged file)",
+                        label);
         Handle memory = string_type(cset == H5T_CSET_ERROR ? H5T_CSET_ASCII : cset);
         char* buffer = nullptr;
         if (!memory.valid() || read(memory.get(), &buffer) < 0)

@@ -59,9 +59,9 @@ std::array<std::uint8_t, 3> colormap_rgb(Colormap map, double t) {
     return {0, 0, 0};
 }
 
-void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height) {
+std::vector<std::uint8_t> encode_png_rgb(const std::vector<std::uint8_t>& rgb, int width, int height) {
     if (width <= 0 || height <= 0 || rgb.size() != std::size_t(width) * std::size_t(height) * 3)
-        throw Error("write_png_rgb: pixel buffer does not match " + std::to_string(width) + "x" +
+        throw Error("PNG encoder: pixel buffer does not match " + std::to_string(width) + "x" +
                     std::to_string(height));
     std::vector<std::uint8_t> raw;
     raw.reserve(std::size_t(height) * (std::size_t(width) * 3 + 1));
@@ -73,7 +73,7 @@ void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb
     uLongf packed_size = compressBound(uLong(raw.size()));
     std::vector<std::uint8_t> packed(packed_size);
     if (compress2(packed.data(), &packed_size, raw.data(), uLong(raw.size()), 6) != Z_OK)
-        throw Error("write_png: zlib compression failed for " + path);
+        throw Error("PNG encoder: zlib compression failed");
     packed.resize(packed_size);
     std::vector<std::uint8_t> png{0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     std::vector<std::uint8_t> ihdr;
@@ -83,6 +83,11 @@ void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb
     put_chunk(png, "IHDR", ihdr);
     put_chunk(png, "IDAT", packed);
     put_chunk(png, "IEND", {});
+    return png;
+}
+
+void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height) {
+    const std::vector<std::uint8_t> png = encode_png_rgb(rgb, width, height);
     std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
     if (!f) throw ResourceError("cannot write image " + path + ": " + std::strerror(errno));
     if (std::fwrite(png.data(), 1, png.size(), f.get()) != png.size())

@@ -1,6 +1,6 @@
 #pragma once
 // A tiny RGB raster for report pictures (no plotting dependency): pixels, lines, rectangles and text in a
-// built-in 5 x 7 bitmap font (digits, capitals and a little punctuation; lower case is drawn as capitals).
+// built-in 5 x 7 bitmap font (digits, both cases and common punctuation).
 #include <array>
 #include <cstdint>
 #include <string>
@@ -22,6 +22,8 @@ class Canvas {
     /// Text with its top-left corner at (x, y); each font pixel drawn as scale x scale. Returns the width
     /// drawn.
     int text(int x, int y, const std::string& s, Rgb c, int scale = 2);
+    /// Text turned 90 degrees anticlockwise (reading upwards), the first character's bottom-left at (x, y).
+    void text_up(int x, int y, const std::string& s, Rgb c, int scale = 2);
     static int text_width(const std::string& s, int scale = 2) { return int(s.size()) * 6 * scale - scale; }
     static int text_height(int scale = 2) { return 7 * scale; }
     const std::vector<std::uint8_t>& pixels() const { return rgb_; }

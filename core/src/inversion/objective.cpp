@@ -142,6 +142,7 @@ double Objective::evaluate(const Model& model, std::vector<float>& gradient) {
         opt.observer = observer_;
         opt.cancel = cancel_;
         opt.keep_modelled = false;
+        opt.communicator = options_.communicator;
         const GradientResult r = compute_gradient(sim_, model, stage_observed_, opt);
         misfit += r.misfit;
         for (std::size_t i = 0; i < cells; ++i)

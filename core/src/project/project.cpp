@@ -22,7 +22,8 @@ constexpr ModelSlot model_slots[] = {
     {"current", &Experiment::current_model},
 };
 
-void check_schema(const h5::Group& root) {
+/// The file's schema version, checked to be one this build reads.
+std::int64_t check_schema(const h5::Group& root) {
     if (!root.has_attribute(schema_attribute))
         throw FormatError("'" + root.file_path() + "' is not an FWI Studio project (no '" + schema_attribute +
                           "' attribute on its root group)");
@@ -35,6 +36,7 @@ void check_schema(const h5::Group& root) {
     if (version < 1)
         throw FormatError("'" + root.file_path() + "' has an invalid project schema version " +
                           std::to_string(version));
+    return version;
 }
 
 void write_metadata(const h5::Group& root, const std::map<std::string, std::string>& metadata) {
@@ -61,7 +63,8 @@ Project load_project(const std::string& path) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
-    check_schema(root);
+    // Schema 2 writes fixed-length strings only: a variable-length one is damage, never read (schema 1 needs them).
+    if (check_schema(root) >= 2) file.forbid_variable_strings();
 
     Project project;
     const h5::Group models = root.open_group("models");

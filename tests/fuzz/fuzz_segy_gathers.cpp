@@ -1,0 +1,9 @@
+// Fuzz target: SEG-Y shot gathers (read_gathers_segy); every gather returned must be self-consistent.
+#include "fuzz_input.hpp"
+#include "fwi/gather.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    return fwi::fuzz::run_reader(data, size, ".segy", [](const std::string& path) {
+        for (const fwi::Gather& g : fwi::read_gathers_segy(path)) fwi::validate_gather(g);
+    });
+}

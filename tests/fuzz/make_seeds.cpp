@@ -1,0 +1,108 @@
+// Writes the committed seed corpus (tests/fuzz/corpus/<target>/) with the project's own writers: small valid
+// files of every format, so the fuzzers start from inputs that reach deep into each reader.
+// Usage: fuzz_make_seeds <corpus dir>. Rerun after a format change and commit the result (a few KiB each).
+#include "fwi/gather.hpp"
+#include "fwi/hdf5_model.hpp"
+#include "fwi/model_io.hpp"
+#include "fwi/npy.hpp"
+#include "fwi/project.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace {
+namespace fs = std::filesystem;
+using namespace fwi;
+
+Model small_model(std::int64_t nz, std::int64_t nx, float base) {
+    Model m;
+    m.grid = Grid2D(nz, nx, 10.0, 12.5);
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t ix = 0; ix < nx; ++ix) m.vp_mps.push_back(base + 50.0f * float(iz) + float(ix));
+    return m;
+}
+
+std::vector<Gather> small_gathers() {
+    std::vector<Gather> gathers;
+    for (int s = 0; s < 2; ++s) {
+        Gather g;
+        g.source = {20.0 + 30.0 * s, 5.0};
+        g.receivers = {{0, 2}, {25, 2}, {50, 2.5}};
+        g.samples = 6;
+        g.dt_s = 0.002;
+        for (std::size_t i = 0; i < g.receivers.size() * std::size_t(g.samples); ++i)
+            g.traces.push_back(std::sin(0.7f * float(i + s)));
+        gathers.push_back(g);
+    }
+    return gathers;
+}
+
+std::vector<char> read_file(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, const std::vector<char>& bytes) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+Project small_project() {
+    Project p;
+    Experiment& e = p.experiment;
+    e.true_model = small_model(4, 5, 1500);
+    e.initial_model = small_model(4, 5, 1600);
+    e.current_model = small_model(4, 5, 1700);
+    e.acquisition.shots = {{{10.0, 5.0}, {{0, 5}, {20, 5}}}, {{40.0, 5.0}, {{30, 5}}}};
+    e.propagation.nt = 8;
+    e.propagation.dt_s = 0.001;
+    e.propagation.wavelet = {0, 0.5f, 1, 0.5f, 0, -0.25f, 0, 0};
+    p.observed = {{2, 8, 0.001, std::vector<float>(16, 0.25f)}, {1, 8, 0.001, std::vector<float>(8, -0.5f)}};
+    p.gradient = std::vector<float>(20, 1e-3f);
+    p.misfit = 0.5;
+    IterationRecord it;
+    it.model = small_model(4, 5, 1650);
+    it.gradient = std::vector<float>(20, -1e-3f);
+    p.history = {it};
+    p.optimizer_state = {{"rho", {1.0, 2.0}}};
+    p.metadata = {{"created_by", "fuzz_make_seeds"}, {"notes", "seed"}};
+    return p;
+}
+} // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: fuzz_make_seeds <corpus dir>\n");
+        return 2;
+    }
+    const fs::path root = argv[1];
+    for (const char* t : {"npy", "wavelet", "raw", "segy_model", "segy_gathers", "hdf5_model", "hdf5_gathers",
+                          "project"})
+        fs::create_directories(root / t);
+
+    write_model_npy((root / "npy/model_4x5.npy").string(), small_model(4, 5, 1500));
+    write_gathers_npy((root / "npy/gathers_2x3x6.npy").string(), small_gathers());
+    write_npy((root / "npy/vector_7.npy").string(), {{7}, {1, 2, 3, 4, 5, 6, 7}});
+    write_npy((root / "wavelet/ricker_9.npy").string(), {{9}, {0, -0.1f, -0.3f, 0.4f, 1, 0.4f, -0.3f, -0.1f, 0}});
+
+    // Raw: the target's first byte chooses the layout (nz = 1 + low nibble, 0x20 = x-major, 0x40 = units auto).
+    const fs::path raw = root / "raw/tmp.bin";
+    write_model_raw(raw.string(), small_model(4, 5, 1500), true);
+    std::vector<char> bytes{char(0x20 | 0x40 | 3)};
+    const std::vector<char> body = read_file(raw);
+    bytes.insert(bytes.end(), body.begin(), body.end());
+    write_file(root / "raw/model_4x5_xmajor.bin", bytes);
+    fs::remove(raw);
+
+    write_model_segy((root / "segy_model/model_4x5.segy").string(), small_model(4, 5, 1500));
+    write_gathers_segy((root / "segy_gathers/gathers_2x3x6.segy").string(), small_gathers());
+    write_model_hdf5((root / "hdf5_model/model_4x5.h5").string(), small_model(4, 5, 1500));
+    write_gathers_hdf5((root / "hdf5_gathers/gathers_2x3x6.h5").string(), small_gathers());
+    save_project((root / "project/small.fwi").string(), small_project());
+    save_project((root / "project/empty.fwi").string(), Project{});
+    std::printf("seeds written under %s\n", root.c_str());
+    return 0;
+}

@@ -1,0 +1,150 @@
+// fwi under mpirun: the same binary, 2 and 3 ranks (oversubscribed on small machines), gives the single
+// process's gradient and 3-iteration inversion byte for byte; a failing rank stops the job with its error and
+// exit code and leaves the project as it was; more ranks than shots works.
+#include "cli_runner.hpp"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace fwi::test;
+
+namespace {
+
+// Open MPI refuses root unless told (CI runs as root); one OpenMP thread per rank.
+CliRun mpirun(const QStringList& args) {
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("OMP_NUM_THREADS", "1");
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
+    env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
+    p.setProcessEnvironment(env);
+    p.start(FWI_MPIEXEC, args);
+    if (!p.waitForFinished(300000)) p.kill();
+    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+CliRun fwi_ranks(int ranks, const QStringList& args) {
+    return mpirun(QStringList{"--oversubscribe", "-n", QString::number(ranks), FWI_CLI_EXE} + args);
+}
+
+} // namespace
+
+class TestMpiJobs : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString project_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+    QString copy_of_project(const QString& name) const {
+        QFile::remove(path(name));
+        return QFile::copy(project_, path(name)) ? path(name) : QString();
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        project_ = path("layered.fwi");
+        CliRun r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                            "--resample", "25",     "--shots", "5",       "--receivers",
+                            "20",         "--freq", "6",       "--dt",    "0.004",
+                            "--duration", "0.8",    "--order", "4",       "--pml",
+                            "10"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"-q", "forward", project_, "--store-observed"});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    void gradient_is_the_single_process_one_bit_for_bit() {
+        CliRun r = fwi_cli({"-q", "gradient", project_, "--out", path("g1.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray alone = file_bytes(path("g1.npy"));
+        QVERIFY(alone.size() > 5 * 1000);
+        for (int ranks : {2, 3}) {
+            const QString out = path(QString("g%1.npy").arg(ranks));
+            r = fwi_ranks(ranks, {"-q", "gradient", project_, "--out", out});
+            QVERIFY2(r.code == 0, r.err.constData());
+            QVERIFY2(file_bytes(out) == alone, qPrintable(QString("%1 ranks").arg(ranks)));
+        }
+    }
+
+    void inversion_is_the_single_process_one_bit_for_bit() {
+        // Batches of 2 of the 5 shots: each batch is split over the ranks on its own.
+        const QStringList invert{"-q", "--json", "invert", "--iterations", "3", "--batch", "2"};
+        QByteArray model_alone, misfits_alone;
+        for (int ranks : {1, 2, 3}) {
+            const QString project = copy_of_project(QString("inv%1.fwi").arg(ranks));
+            QVERIFY(!project.isEmpty());
+            QStringList args = invert;
+            args.insert(3, project);
+            CliRun r = ranks == 1 ? fwi_cli(args) : fwi_ranks(ranks, args);
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QJsonObject j = json_of(r); // rank 0 alone prints it
+            QCOMPARE(j["iterations"].toInt(), 3);
+            const QByteArray misfits = QJsonDocument(j["misfit_history"].toArray()).toJson();
+            const QString model = path(QString("m%1.vti").arg(ranks));
+            r = fwi_cli({"-q", "export", project, "model", "--model", "current", "-o", model});
+            QVERIFY2(r.code == 0, r.err.constData());
+            if (ranks == 1) {
+                model_alone = file_bytes(model);
+                misfits_alone = misfits;
+                QVERIFY(model_alone.size() > 1000);
+                continue;
+            }
+            QCOMPARE(misfits, misfits_alone);
+            QVERIFY2(file_bytes(model) == model_alone, qPrintable(QString("%1 ranks").arg(ranks)));
+        }
+    }
+
+    void stages_batches_and_resume_on_other_rank_counts() {
+        // Two frequency stages in batches of 3, resumed with another number of ranks: the single process's
+        // bits.
+        const QStringList invert{"-q", "invert", "--stages", "3,5", "--iterations", "2", "--batch", "3"};
+        const QString alone = copy_of_project("resume1.fwi"), spread = copy_of_project("resume2.fwi");
+        CliRun r = fwi_cli(invert + QStringList{alone});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli(invert + QStringList{"--resume", "--iterations", "4", alone});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_ranks(2, invert + QStringList{spread});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_ranks(3, invert + QStringList{"--resume", "--iterations", "4", spread});
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const QString& p : {alone, spread}) {
+            r = fwi_cli({"-q", "export", p, "model", "--model", "current", "-o", p + ".vti"});
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+        QVERIFY(file_bytes(alone + ".vti").size() > 1000);
+        QCOMPARE(file_bytes(spread + ".vti"), file_bytes(alone + ".vti"));
+    }
+
+    void more_ranks_than_shots() {
+        const QString project = copy_of_project("few.fwi");
+        CliRun r = fwi_cli({"-q", "gradient", project, "--out", path("few1.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_ranks(7, {"-q", "gradient", project, "--out", path("few7.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(file_bytes(path("few7.npy")), file_bytes(path("few1.npy")));
+    }
+
+    void a_failing_rank_stops_the_job_and_leaves_the_project() {
+        // Rank 1's scratch directory does not exist (a node without the node-local disk): MPMD launch.
+        const QString project = copy_of_project("fail.fwi");
+        const QByteArray before = file_bytes(project);
+        QDir().mkpath(path("scratch"));
+        const QStringList common{"-q",      "gradient", project, "--schedule", "multilevel:2,8",
+                                 "--store", "--scratch"};
+        const CliRun r = mpirun(QStringList{"-n", "1", FWI_CLI_EXE} + common +
+                                QStringList{path("scratch"), ":", "-n", "1", FWI_CLI_EXE} + common +
+                                QStringList{path("missing/dir")});
+        QCOMPARE(r.code, 3); // the failing rank's resource error
+        QVERIFY2(r.err.contains("rank 1: error:") && r.err.contains("scratch"), r.err.constData());
+        QCOMPARE(file_bytes(project), before);
+        // The same command with a good directory everywhere stores the gradient.
+        const CliRun ok = fwi_ranks(2, common + QStringList{path("scratch")});
+        QVERIFY2(ok.code == 0, ok.err.constData());
+        QVERIFY(file_bytes(project) != before);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMpiJobs)
+#include "tst_mpi_jobs.moc"
