@@ -68,7 +68,9 @@ class RevolveSchedule final : public Schedule {
 /// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r));
 /// about 10-50 ms for l = 10 000. This is optimal within that family under the model - so never worse than
 /// RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
-/// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). Requires R >= 1, D >= 0.
+/// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). So for small problems
+/// (l^2 (R+1) (D+1) <= kExactWork) it uses the exact two-tier optimum instead (schedule/two_tier_optimum.hpp),
+/// proved equal to a brute-force shortest path over all plans on small instances. Requires R >= 1, D >= 0.
 class MultiLevelSchedule final : public Schedule {
   public:
     MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs = {});
@@ -77,13 +79,17 @@ class MultiLevelSchedule final : public Schedule {
 
     /// The chosen candidate for `steps` (for tests and reports): disk interval q and count n (n = 0:
     /// RAM-only), or disk_only = true; and its predicted seconds.
+    /// exact = true: the optimal two-tier plan of the exact dynamic programme (used when l^2 (R+1) (D+1) <=
+    /// kExactWork, tens of ms), which may interleave tiers freely; the other fields are then unused.
     struct Choice {
+        bool exact = false;
         bool disk_only = false;
         std::int64_t interval = 0;
         std::int64_t disk_intervals = 0;
         double predicted_s = 0;
     };
     Choice choose(std::int64_t steps) const;
+    static constexpr double kExactWork = 4e6;
     std::vector<Action> plan_for(std::int64_t steps, const Choice& choice) const;
 
   private:

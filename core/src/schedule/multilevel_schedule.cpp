@@ -3,6 +3,7 @@
 #include "fwi/error.hpp"
 #include "schedule/plan_builders.hpp"
 #include "schedule/revolve_emitter.hpp"
+#include "schedule/two_tier_optimum.hpp"
 
 #include <algorithm>
 #include <string>
@@ -28,6 +29,8 @@ std::string MultiLevelSchedule::name() const {
 
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
+    if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork)
+        return {true, false, 0, 0, detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s()};
     const std::int64_t l = steps;
     const std::uint64_t bytes = costs_.stored_state_bytes();
     const double f = costs_.forward_step_s;
@@ -50,12 +53,12 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     // Every candidate reverses l steps, each with one internal forward step: a common term.
     const double common_s = static_cast<double>(l) * (f + costs_.adjoint_step_s);
 
-    Choice best{false, 0, 0, common_s + ram(l)}; // RAM-only Revolve(R)
+    Choice best{false, false, 0, 0, common_s + ram(l)}; // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
         const double disk_only =
             common_s +
             (l == 1 ? 0.0 : revolve_s(detail::SegmentCounter().count(l, disk_slots_), w_disk, r_disk));
-        if (disk_only < best.predicted_s) best = {true, 0, 0, disk_only};
+        if (disk_only < best.predicted_s) best = {false, true, 0, 0, disk_only};
     }
     for (std::int64_t q = 1; q < l; ++q) {
         const std::int64_t max_n = std::min(disk_slots_, (l - 1) / q);
@@ -66,7 +69,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
             const double cost = common_s +
                                 static_cast<double>(n) * (w_disk + f * static_cast<double>(q) + interval_s) +
                                 ram(l - n * q);
-            if (cost < best.predicted_s) best = {false, q, n, cost};
+            if (cost < best.predicted_s) best = {false, false, q, n, cost};
         }
     }
     return best;
@@ -75,6 +78,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
 std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choice& choice) const {
     using namespace detail;
     std::vector<Action> out;
+    if (choice.exact) return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan();
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;
     if (n < 0 || n > disk_slots_ || (n > 0 && (q < 1 || n * q >= steps)))

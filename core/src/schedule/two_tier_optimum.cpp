@@ -1,0 +1,163 @@
+#include "schedule/two_tier_optimum.hpp"
+
+#include "fwi/error.hpp"
+#include "schedule/plan_builders.hpp"
+#include "schedule/revolve_emitter.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace fwi::detail {
+
+namespace {
+constexpr int kRam = 0;
+constexpr int kDisk = 1;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Free slots after taking (-1) or giving back (+1) one slot of `tier`.
+std::int64_t ram_after(int tier, std::int64_t r, int delta) { return tier == kRam ? r + delta : r; }
+std::int64_t disk_after(int tier, std::int64_t d, int delta) { return tier == kDisk ? d + delta : d; }
+} // namespace
+
+double TwoTierOptimum::table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots) {
+    const double l = static_cast<double>(steps);
+    return l * l * static_cast<double>(std::min(ram_slots, steps) + 1) *
+           static_cast<double>(std::min(disk_slots, steps) + 1);
+}
+
+std::size_t TwoTierOptimum::index(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
+    return static_cast<std::size_t>(((tier * (steps_ + 1) + m) * (ram_ + 1) + r) * (disk_ + 1) + d);
+}
+double TwoTierOptimum::b(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
+    return b_[index(tier, m, r, d)];
+}
+double TwoTierOptimum::a(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
+    return a_[index(tier, m, r, d)];
+}
+
+TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots,
+                               const StepCosts& costs)
+    : steps_(steps), ram_(std::min(ram_slots, steps)), disk_(std::min(disk_slots, steps)) {
+    if (steps < 1 || ram_slots < 1 || disk_slots < 0)
+        throw ConfigError("two-tier schedule needs steps >= 1, R >= 1, D >= 0");
+    const std::uint64_t bytes = costs.stored_state_bytes();
+    f_ = costs.forward_step_s;
+    for (int t : {kRam, kDisk}) {
+        w_[t] = costs.write_s(t, bytes);
+        r_[t] = costs.read_s(t, bytes);
+    }
+    common_s_ = static_cast<double>(steps) * (costs.forward_step_s + costs.adjoint_step_s);
+    b_.assign(index(1, steps_, ram_, disk_) + 1, kInf);
+    a_.assign(b_.size(), kInf);
+    const std::int64_t caps[2] = {ram_, disk_};
+    for (std::int64_t m = 1; m <= steps_; ++m) {
+        for (int t : {kRam, kDisk})
+            for (std::int64_t r = 0; r <= ram_; ++r)
+                for (std::int64_t d = 0; d <= disk_; ++d) {
+                    if (m == 1) {
+                        b_[index(t, m, r, d)] = 0;
+                        continue;
+                    }
+                    double best = static_cast<double>(m - 1) * f_ + r_[t] + a(t, m - 1, r, d);
+                    for (int u : {kRam, kDisk}) {
+                        const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
+                        if (r2 < 0 || d2 < 0) continue;
+                        for (std::int64_t j = 1; j < m; ++j) {
+                            const double c = static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) + r_[t] +
+                                             a(t, j, r, d);
+                            best = std::min(best, c);
+                        }
+                    }
+                    b_[index(t, m, r, d)] = best;
+                }
+        for (int t : {kRam, kDisk})
+            for (std::int64_t r = 0; r <= ram_; ++r)
+                for (std::int64_t d = 0; d <= disk_; ++d) {
+                    double best = b(t, m, r, d);
+                    const int u = 1 - t;
+                    const std::int64_t r2 = ram_after(t, ram_after(u, r, -1), +1);
+                    const std::int64_t d2 = disk_after(t, disk_after(u, d, -1), +1);
+                    if (r2 >= 0 && d2 >= 0 && r2 <= caps[kRam] && d2 <= caps[kDisk])
+                        best = std::min(best, w_[u] + b(u, m, r2, d2));
+                    a_[index(t, m, r, d)] = best;
+                }
+    }
+    best_s_ = kInf;
+    if (steps_ == 1) best_s_ = 0;
+    else
+        for (int t : {kRam, kDisk}) {
+            const std::int64_t r = ram_after(t, ram_, -1), d = disk_after(t, disk_, -1);
+            if (r >= 0 && d >= 0) best_s_ = std::min(best_s_, w_[t] + b(t, steps_, r, d));
+        }
+    inner_s_ = best_s_;
+    best_s_ += common_s_;
+}
+
+std::vector<Action> TwoTierOptimum::plan() const {
+    std::vector<Action> out;
+    SlotPool pools[2] = {SlotPool(kRam, static_cast<int>(ram_)), SlotPool(kDisk, static_cast<int>(disk_))};
+    // Emits B_t(m, r, d): state `at` is in hand and stored in `base`. Returns the slot that holds state `at`
+    // at the end (the base, or where A moved it).
+    auto emit_b = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r, std::int64_t d,
+                      SlotRef base) -> SlotRef {
+        const int t = base.tier;
+        if (m == 1) {
+            out.push_back(reverse_action(at));
+            return base;
+        }
+        const double target = b(t, m, r, d);
+        if (static_cast<double>(m - 1) * f_ + r_[t] + a(t, m - 1, r, d) == target) {
+            out.push_back(advance_action(at, at + m - 1));
+            out.push_back(reverse_action(at + m - 1));
+            out.push_back(restore_action(at, base.slot, t));
+            return self_a(self_b, self_a, at, m - 1, r, d, base);
+        }
+        for (int u : {kRam, kDisk}) {
+            const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
+            if (r2 < 0 || d2 < 0) continue;
+            for (std::int64_t j = 1; j < m; ++j) {
+                if (static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) + r_[t] + a(t, j, r, d) != target)
+                    continue;
+                out.push_back(advance_action(at, at + j));
+                const SlotRef inner = pools[u].take();
+                out.push_back(store_action(at + j, inner.slot, u));
+                const SlotRef held = self_b(self_b, self_a, at + j, m - j, r2, d2, inner);
+                out.push_back(free_action(held.slot, held.tier));
+                pools[held.tier].give(held);
+                out.push_back(restore_action(at, base.slot, t));
+                return self_a(self_b, self_a, at, j, r, d, base);
+            }
+        }
+        throw Error("two-tier plan: no choice attains the table's optimum");
+    };
+    // Emits A_t(m, r, d) (base just restored); returns the slot that holds state `at` afterwards.
+    auto emit_a = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r, std::int64_t d,
+                      SlotRef base) -> SlotRef {
+        const int t = base.tier;
+        if (a(t, m, r, d) == b(t, m, r, d)) return self_b(self_b, self_a, at, m, r, d, base);
+        const int u = 1 - t;
+        out.push_back(free_action(base.slot, t));
+        pools[t].give(base);
+        const SlotRef moved = pools[u].take();
+        out.push_back(store_action(at, moved.slot, u));
+        return self_b(self_b, self_a, at, m, ram_after(t, ram_after(u, r, -1), +1),
+                      disk_after(t, disk_after(u, d, -1), +1), moved);
+    };
+    if (steps_ == 1) {
+        out.push_back(reverse_action(0));
+        return out;
+    }
+    const double target = inner_s_;
+    for (int t : {kRam, kDisk}) {
+        const std::int64_t r = ram_after(t, ram_, -1), d = disk_after(t, disk_, -1);
+        if (r < 0 || d < 0 || w_[t] + b(t, steps_, r, d) != target) continue;
+        const SlotRef base = pools[t].take();
+        out.push_back(store_action(0, base.slot, t));
+        const SlotRef held = emit_b(emit_b, emit_a, 0, steps_, r, d, base);
+        out.push_back(free_action(held.slot, held.tier));
+        return out;
+    }
+    throw Error("two-tier plan: no top-level choice attains the optimum");
+}
+
+} // namespace fwi::detail

@@ -1,0 +1,43 @@
+#pragma once
+// The optimal two-tier (RAM + disk) reversal schedule under the cost model of predict(): every Advance step
+// costs f, every Store/Restore in tier t costs w_t / r_t (codec included), Reverse performs its own forward
+// step (a term common to all schedules). A dynamic programme over (range length m, free RAM slots, free disk
+// slots, tier of the range's base checkpoint), in the spirit of H-Revolve (Herrmann & Pallez 2020) but exact:
+//   B_t(1, r, d) = 0
+//   B_t(m, r, d) = min( (m-1) f + r_t + A_t(m-1, r, d),                            -- no inner checkpoint
+//                       min_{1<=j<m, u with a free slot} j f + w_u + B_u(m-j, r', d') + r_t + A_t(j, r, d) )
+//   A_t(m, r, d) = min( B_t(m, r, d), w_u + B_u(m, r'', d'') )   -- after restoring the base (in hand), it may
+//                                                                    move to the other tier u, freeing its slot
+// B_t: state a is in hand and stored in tier t; r, d free slots besides it. The left part's base is the same
+// checkpoint, so it is read back once per sub-range. O(l^2 R D) time, O(l R D) memory: used only when small.
+#include "fwi/performance_model.hpp"
+#include "fwi/schedule.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace fwi::detail {
+
+class TwoTierOptimum {
+  public:
+    /// ram_slots >= 1 (state 0 counts as a slot when stored), disk_slots >= 0, steps >= 1.
+    TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots, const StepCosts& costs);
+
+    /// Work of the table, l^2 (R+1) (D+1): callers fall back to a heuristic above a limit.
+    static double table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots);
+
+    /// Minimal predicted seconds of the whole reversal, common term l (f + adjoint) included.
+    double predicted_s() const { return best_s_; }
+    std::vector<Action> plan() const;
+
+  private:
+    double b(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const;
+    double a(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const;
+    std::size_t index(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const;
+
+    std::int64_t steps_, ram_, disk_;
+    double f_, w_[2], r_[2], common_s_, best_s_ = 0, inner_s_ = 0; // inner: without the common term
+    std::vector<double> b_, a_;
+};
+
+} // namespace fwi::detail
