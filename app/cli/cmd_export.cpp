@@ -31,7 +31,9 @@ std::string numbered(const char* stem, std::int64_t n) {
     return name;
 }
 
-ConstFieldView view_of(const Model& m) { return {m.vp_mps.data(), m.grid.nz(), m.grid.nx()}; }
+ConstFieldView view_of(const Model& m) {
+    return {m.vp_mps.data(), m.grid.nz(), m.grid.nx()};
+}
 
 fs::path output_directory(const std::string& out) {
     const fs::path dir(out);
@@ -63,7 +65,8 @@ nlohmann::json export_gradient(const Project& p, const ExportOptions& o) {
     if (p.gradient.empty())
         throw ConfigError("project " + o.project + " holds no gradient: run `fwi gradient " + o.project +
                           " --store` first");
-    write_vti(o.out, m.grid, {{"gradient", {p.gradient.data(), m.grid.nz(), m.grid.nx()}}, {"vp_mps", view_of(m)}});
+    write_vti(o.out, m.grid,
+              {{"gradient", {p.gradient.data(), m.grid.nz(), m.grid.nx()}}, {"vp_mps", view_of(m)}});
     return {{"files", {o.out}}, {"arrays", {"gradient", "vp_mps"}}};
 }
 
@@ -82,7 +85,8 @@ nlohmann::json export_history(const Project& p, const ExportOptions& o) {
         write_vti(file, grid, arrays);
         series.push_back({double(it.iteration), file});
     }
-    if (series.empty()) throw ConfigError("the inversion history of " + o.project + " keeps no models or gradients");
+    if (series.empty())
+        throw ConfigError("the inversion history of " + o.project + " keeps no models or gradients");
     write_pvd(dir / "history.pvd", series);
     return {{"files", series.size() + 1}, {"series", (dir / "history.pvd").string()}};
 }
@@ -148,19 +152,23 @@ void add_export_command(CommandRegistry& r) {
     CLI::App* cmd = r.app.add_subcommand(
         "export", "write models, the gradient, the inversion history or wavefield snapshots for ParaView");
     cmd->add_option("project", o->project, "project file (.fwi)")->required();
-    cmd->add_option("what", o->what,
-                    "model (.vti) | gradient (.vti) | history (directory: .vti per iteration + history.pvd) | "
-                    "wavefield (directory: .vti per snapshot + wavefield.pvd)")
+    cmd->add_option(
+           "what", o->what,
+           "model (.vti) | gradient (.vti) | history (directory: .vti per iteration + history.pvd) | "
+           "wavefield (directory: .vti per snapshot + wavefield.pvd)")
         ->required()
         ->check(CLI::IsMember({"model", "gradient", "history", "wavefield"}));
-    cmd->add_option("-o,--out", o->out, "output .vti file (model, gradient) or directory (history, wavefield)")
+    cmd->add_option("-o,--out", o->out,
+                    "output .vti file (model, gradient) or directory (history, wavefield)")
         ->required();
-    cmd->add_option("--model", o->model,
-                    "model: all | true | initial | current (default all); wavefield: which model to propagate in "
-                    "(default the true model, else the current one)")
+    cmd->add_option(
+           "--model", o->model,
+           "model: all | true | initial | current (default all); wavefield: which model to propagate in "
+           "(default the true model, else the current one)")
         ->check(CLI::IsMember({"all", "true", "initial", "current"}));
     cmd->add_option("--shot", o->shot, "wavefield: shot index (default 0)");
-    cmd->add_option("--every", o->every, "wavefield: inner steps between snapshots (default: about 50 snapshots)")
+    cmd->add_option("--every", o->every,
+                    "wavefield: inner steps between snapshots (default: about 50 snapshots)")
         ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 40));
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
@@ -173,7 +181,8 @@ void add_export_command(CommandRegistry& r) {
                                                        : export_wavefield(p, *o);
             j["what"] = o->what;
             j["out"] = o->out;
-            if (!r.quiet) std::cerr << "fwi: exported " << o->what << " of " << o->project << " to " << o->out << "\n";
+            if (!r.quiet)
+                std::cerr << "fwi: exported " << o->what << " of " << o->project << " to " << o->out << "\n";
             return j;
         };
     });

@@ -1,5 +1,5 @@
-// fwi export: models, the stored gradient, the inversion history and wavefield snapshots as .vti/.pvd files whose
-// values are the project's own, bit for bit; clear errors when there is nothing to export.
+// fwi export: models, the stored gradient, the inversion history and wavefield snapshots as .vti/.pvd files
+// whose values are the project's own, bit for bit; clear errors when there is nothing to export.
 #include "fwi/project.hpp"
 
 #include <QDir>
@@ -25,9 +25,11 @@ class TestCliExport : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("p.fwi");
-        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "2",
-                         "--receivers", "12", "--freq", "6", "--dt", "0.004", "--duration", "0.5", "--order", "4",
-                         "--pml", "8"});
+        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                         "--resample", "25",     "--shots", "2",       "--receivers",
+                         "12",         "--freq", "6",       "--dt",    "0.004",
+                         "--duration", "0.5",    "--order", "4",       "--pml",
+                         "8"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());

@@ -1,5 +1,5 @@
-// `--model FILE` of forward and gradient on a project's grid (a .npy holds no spacing: the project's is taken),
-// and budget refusals whose figures show the difference even when it is one byte.
+// `--model FILE` of forward and gradient on a project's grid (a .npy holds no spacing: the project's is
+// taken), and budget refusals whose figures show the difference even when it is one byte.
 #include "fwi/npy.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -24,9 +24,11 @@ class TestCliModelOption : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("p.fwi");
-        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered", "--resample", "25", "--shots", "1",
-                         "--receivers", "10", "--freq", "6", "--dt", "0.004", "--duration", "0.4", "--order",
-                         "4", "--pml", "8"});
+        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
+                         "--resample", "25",     "--shots", "1",       "--receivers",
+                         "10",         "--freq", "6",       "--dt",    "0.004",
+                         "--duration", "0.4",    "--order", "4",       "--pml",
+                         "8"});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -39,15 +41,18 @@ class TestCliModelOption : public QObject {
         // The same model as the project's own current one: the same misfit, bit for bit in the JSON.
         const Run own = fwi_cli({"--json", "gradient", project_, "--schedule", "all"});
         QVERIFY2(own.code == 0, own.err.constData());
-        const Run file = fwi_cli({"--json", "gradient", project_, "--schedule", "all", "--model", path("m.npy")});
+        const Run file =
+            fwi_cli({"--json", "gradient", project_, "--schedule", "all", "--model", path("m.npy")});
         QVERIFY2(file.code == 0, file.err.constData());
         QCOMPARE(json_of(file)["misfit"].toDouble(), json_of(own)["misfit"].toDouble());
-        const Run fwd = fwi_cli({"-q", "forward", project_, "--model", path("m.npy"), "--out", path("d.npy")});
+        const Run fwd =
+            fwi_cli({"-q", "forward", project_, "--model", path("m.npy"), "--out", path("d.npy")});
         QVERIFY2(fwd.code == 0, fwd.err.constData());
     }
 
     void a_model_of_another_shape_names_both_grids() {
-        fwi::write_npy(path("small.npy").toStdString(), fwi::NpyArray{{5, 7}, std::vector<float>(35, 2000.0f)});
+        fwi::write_npy(path("small.npy").toStdString(),
+                       fwi::NpyArray{{5, 7}, std::vector<float>(35, 2000.0f)});
         const Run r = fwi_cli({"gradient", project_, "--model", path("small.npy")});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("5 x 7 cells") && r.err.contains("project's grid"), r.err.constData());
@@ -58,10 +63,12 @@ class TestCliModelOption : public QObject {
         QVERIFY2(plan.code == 0, plan.err.constData());
         qint64 need = 0;
         for (const auto& row : json_of(plan)["rows"].toArray())
-            if (row.toObject()["schedule"].toString() == "all" && row.toObject()["codec"].toString() == "none")
+            if (row.toObject()["schedule"].toString() == "all" &&
+                row.toObject()["codec"].toString() == "none")
                 need = qint64(row.toObject()["peak_bytes_per_tier"].toArray()[0].toDouble());
         QVERIFY(need > 1024);
-        const Run r = fwi_cli({"gradient", project_, "--schedule", "all", "--budget", QString::number(need - 1)});
+        const Run r =
+            fwi_cli({"gradient", project_, "--schedule", "all", "--budget", QString::number(need - 1)});
         QCOMPARE(r.code, 3);
         const auto with_commas = [](qint64 v) {
             QString s = QString::number(v);

@@ -1,5 +1,5 @@
-// The CLI's OpenMP defaults: passive waiting after a brief spin unless the user set a policy (checked through libgomp's own report
-// of its settings, OMP_DISPLAY_ENV), and --threads.
+// The CLI's OpenMP defaults: passive waiting after a brief spin unless the user set a policy (checked through
+// libgomp's own report of its settings, OMP_DISPLAY_ENV), and --threads.
 #include "cli_runner.hpp"
 
 #include <QProcess>
@@ -51,7 +51,8 @@ class TestCliThreads : public QObject {
     }
 
     void the_users_own_policy_wins() {
-        const Run active = run_fwi({"--help"}, {{"OMP_DISPLAY_ENV", "verbose"}, {"OMP_WAIT_POLICY", "active"}});
+        const Run active =
+            run_fwi({"--help"}, {{"OMP_DISPLAY_ENV", "verbose"}, {"OMP_WAIT_POLICY", "active"}});
         QCOMPARE(active.code, 0);
         const QStringList counts = spin_counts(active.err);
         QCOMPARE(counts.size(), 1); // not re-executed
@@ -61,8 +62,8 @@ class TestCliThreads : public QObject {
     }
 
     void threads_option_sets_the_engine_threads() {
-        const Run one = run_fwi({"--json", "--threads", "1", "bench", "--nz", "32", "--nx", "32", "--steps", "2",
-                                 "--orders", "2"},
+        const Run one = run_fwi({"--json", "--threads", "1", "bench", "--nz", "32", "--nx", "32", "--steps",
+                                 "2", "--orders", "2"},
                                 {});
         QCOMPARE(one.code, 0);
         QCOMPARE(fwi::test::json_of({one.code, one.out, one.err})["threads"].toInt(), 1);

@@ -1,5 +1,5 @@
-// The calibration cache: a stored calibration comes back exactly for its own key only, and a corrupt, stale or
-// disabled cache is a miss (never an error, never a wrong plan).
+// The calibration cache: a stored calibration comes back exactly for its own key only, and a corrupt, stale
+// or disabled cache is a miss (never an error, never a wrong plan).
 #include "engine/calibration_cache.hpp"
 
 #include <QTemporaryDir>
@@ -29,7 +29,9 @@ Calibration sample() {
     return c;
 }
 
-CalibrationKey key() { return {"cpu", 540, 1040, 8, 20, "zstd", 2}; }
+CalibrationKey key() {
+    return {"cpu", 540, 1040, 8, 20, "zstd", 2};
+}
 
 std::filesystem::path only_file(const QTemporaryDir& dir) {
     std::filesystem::path found;

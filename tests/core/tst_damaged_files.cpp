@@ -1,6 +1,6 @@
-// Damaged and forged project files (the mutations a fuzzer and a hostile file produce): every one is a FormatError
-// naming the object, found from shapes, types and declared sizes before any allocation for it; files of the
-// previous schema (variable-length strings) still load.
+// Damaged and forged project files (the mutations a fuzzer and a hostile file produce): every one is a
+// FormatError naming the object, found from shapes, types and declared sizes before any allocation for it;
+// files of the previous schema (variable-length strings) still load.
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 
@@ -38,7 +38,8 @@ void edit_file(const std::string& path, const std::function<void(hid_t file)>& e
 }
 
 /// Replaces dataset `name` by a float32 one declaring `dims`, chunked, with no chunk ever written.
-void forge_unwritten_dataset(hid_t file, const char* name, std::vector<hsize_t> dims, hid_t type = H5T_IEEE_F32LE) {
+void forge_unwritten_dataset(hid_t file, const char* name, std::vector<hsize_t> dims,
+                             hid_t type = H5T_IEEE_F32LE) {
     H5Ldelete(file, name, H5P_DEFAULT);
     const hid_t space = H5Screate_simple(int(dims.size()), dims.data(), nullptr);
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -117,7 +118,9 @@ class TestDamagedFiles : public QObject {
     void offsets_are_checked_before_any_is_used() {
         const std::string path = fresh();
         // 5 receivers; the middle offset points far past them, the last one is right.
-        edit_file(path, [](hid_t f) { replace_int64_dataset(f, "/acquisition/receiver_offsets", {0, 100, 5}); });
+        edit_file(path, [](hid_t f) {
+            replace_int64_dataset(f, "/acquisition/receiver_offsets", {0, 100, 5});
+        });
         expect_refused(path, {"receiver_offsets", "decrease"});
         edit_file(path, [](hid_t f) { replace_int64_dataset(f, "/acquisition/receiver_offsets", {0, 3}); });
         expect_refused(path, {"receiver_offsets", "(3,)"}); // the shape is checked first
@@ -126,7 +129,9 @@ class TestDamagedFiles : public QObject {
     void absurd_counts_are_refused() {
         const std::string path = fresh();
         const std::int64_t huge = 1'000'000'000;
-        edit_file(path, [&](hid_t f) { replace_attribute(f, "/acquisition", "shot_count", H5T_NATIVE_INT64, &huge); });
+        edit_file(path, [&](hid_t f) {
+            replace_attribute(f, "/acquisition", "shot_count", H5T_NATIVE_INT64, &huge);
+        });
         expect_refused(path, {"shot_count"});
     }
 

@@ -1,5 +1,5 @@
-// SnapshotArena: slots handed out per step, reused after release, never more than declared; the accounting the
-// executor reports as tier 0's snapshot bytes.
+// SnapshotArena: slots handed out per step, reused after release, never more than declared; the accounting
+// the executor reports as tier 0's snapshot bytes.
 #include "engine/snapshot_arena.hpp"
 #include "fwi/error.hpp"
 

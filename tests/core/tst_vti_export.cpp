@@ -1,5 +1,5 @@
-// .vti/.pvd export: read back with VTK's own XML reader (where VTK is installed), values bit for bit, the grid's
-// shape, spacing, origin and depth-down direction; clear errors for bad arrays and paths; .pvd series.
+// .vti/.pvd export: read back with VTK's own XML reader (where VTK is installed), values bit for bit, the
+// grid's shape, spacing, origin and depth-down direction; clear errors for bad arrays and paths; .pvd series.
 #include "fwi/error.hpp"
 #include "fwi/vti_export.hpp"
 
@@ -45,7 +45,8 @@ class TestVtiExport : public QObject {
 #else
         const Grid2D g(7, 5, 2.5, 10.0); // nz 7, nx 5: distinct sizes catch a transposition
         const auto vp = ramp(g, 1.0f), grad = ramp(g, -3.0e-7f);
-        write_vti(path("m.vti"), g, {{"vp_mps", {vp.data(), g.nz(), g.nx()}}, {"gradient", {grad.data(), g.nz(), g.nx()}}});
+        write_vti(path("m.vti"), g,
+                  {{"vp_mps", {vp.data(), g.nz(), g.nx()}}, {"gradient", {grad.data(), g.nz(), g.nx()}}});
         vtkNew<vtkXMLImageDataReader> reader;
         reader->SetFileName(path("m.vti").c_str());
         reader->Update();
@@ -104,8 +105,9 @@ class TestVtiExport : public QObject {
 
     void a_pvd_lists_its_series_relative_to_itself() {
         std::filesystem::create_directories(path("series"));
-        write_pvd(path("series.pvd"), {{0.0, path("series/w_0.vti")}, {0.25, path("series/w_1.vti")},
-                                       {0.5, "/elsewhere/w_2.vti"}});
+        write_pvd(
+            path("series.pvd"),
+            {{0.0, path("series/w_0.vti")}, {0.25, path("series/w_1.vti")}, {0.5, "/elsewhere/w_2.vti"}});
         QFile f(QString::fromStdString(path("series.pvd").string()));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QXmlStreamReader xml(&f);

@@ -1,6 +1,6 @@
 #pragma once
-// Reads back what fwi::write_vti writes (raw appended Float32 arrays with UInt64 headers), for tests that check
-// exported values without VTK. tst_vti_export checks the same files with VTK's own reader.
+// Reads back what fwi::write_vti writes (raw appended Float32 arrays with UInt64 headers), for tests that
+// check exported values without VTK. tst_vti_export checks the same files with VTK's own reader.
 #include <QByteArray>
 #include <QFile>
 #include <QRegularExpression>

@@ -42,20 +42,22 @@ QString check_project_in_child(const QString& path, int timeout_ms) {
     if (!child.waitForFinished(timeout_ms)) {
         child.kill();
         child.waitForFinished(5000);
-        return QCoreApplication::translate("FileCheck", "Reading %1 did not finish in %2 s: the file is damaged.")
+        return QCoreApplication::translate("FileCheck",
+                                           "Reading %1 did not finish in %2 s: the file is damaged.")
             .arg(path)
             .arg(timeout_ms / 1000);
     }
     if (child.exitStatus() == QProcess::CrashExit)
-        return QCoreApplication::translate("FileCheck",
-                                           "%1 is damaged: reading it crashed the HDF5 library (in a separate "
-                                           "process, so nothing else was lost).")
+        return QCoreApplication::translate(
+                   "FileCheck", "%1 is damaged: reading it crashed the HDF5 library (in a separate "
+                                "process, so nothing else was lost).")
             .arg(path);
     if (child.exitCode() == 0) return {};
     QString message = QString::fromUtf8(child.readAllStandardError()).trimmed();
     if (message.startsWith("fwi: error: ")) message.remove(0, 12);
     if (message.startsWith("fwi-studio: ")) message.remove(0, 12);
-    return message.isEmpty() ? QCoreApplication::translate("FileCheck", "%1 cannot be read.").arg(path) : message;
+    return message.isEmpty() ? QCoreApplication::translate("FileCheck", "%1 cannot be read.").arg(path)
+                             : message;
 }
 
 int run_project_check(int argc, char** argv) {

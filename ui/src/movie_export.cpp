@@ -36,8 +36,10 @@ MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& fram
             r.error = QCoreApplication::translate("movie", "Cannot write %1").arg(path);
             return r;
         }
-        // The same frame for ParaView: the field itself, a .vti per frame in one .pvd series (time = inner step).
-        const QString vti = out.filePath(QString("wavefield_%1.vti").arg(r.frames_written + 1, 4, 10, QChar('0')));
+        // The same frame for ParaView: the field itself, a .vti per frame in one .pvd series (time = inner
+        // step).
+        const QString vti =
+            out.filePath(QString("wavefield_%1.vti").arg(r.frames_written + 1, 4, 10, QChar('0')));
         try {
             write_vti(vti.toStdString(), Grid2D(f->rows, f->cols, dz, dx),
                       {{"pressure", {f->values.data(), f->rows, f->cols}}});

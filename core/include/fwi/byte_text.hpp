@@ -12,8 +12,8 @@ namespace fwi {
 std::string bytes_text(std::uint64_t bytes);
 /// "2439680" -> "2,439,680 B".
 std::string exact_bytes_text(std::uint64_t bytes);
-/// Texts for a need and a limit: rounded, or "2.327 MiB (2,439,680 B)" for both when the rounded texts are equal
-/// but the counts are not.
+/// Texts for a need and a limit: rounded, or "2.327 MiB (2,439,680 B)" for both when the rounded texts are
+/// equal but the counts are not.
 std::pair<std::string, std::string> compared_bytes(std::uint64_t need, std::uint64_t limit);
 
 } // namespace fwi

@@ -1,9 +1,9 @@
 #pragma once
 // ParaView/VTK export: VTK XML ImageData (.vti) files and .pvd collections (time series), written by core
-// itself (no VTK dependency). Layout: one point per cell centre; VTK's x is the model's x (fast axis) and VTK's
-// y is depth, with Direction "1 0 0 0 -1 0 0 0 1" so that depth points down in ParaView; Origin (0, 0, 0) is the
-// first cell centre, Spacing (dx, dz, 1) in metres. Values are Float32, little endian, raw appended data with
-// UInt64 block headers. Files are written atomically (temporary file, then rename).
+// itself (no VTK dependency). Layout: one point per cell centre; VTK's x is the model's x (fast axis) and
+// VTK's y is depth, with Direction "1 0 0 0 -1 0 0 0 1" so that depth points down in ParaView; Origin (0, 0,
+// 0) is the first cell centre, Spacing (dx, dz, 1) in metres. Values are Float32, little endian, raw appended
+// data with UInt64 block headers. Files are written atomically (temporary file, then rename).
 #include "fwi/field.hpp"
 #include "fwi/grid.hpp"
 

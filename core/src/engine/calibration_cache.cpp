@@ -46,8 +46,11 @@ nlohmann::json to_json(const Calibration& c) {
             {"sampling_interval", s.sampling_interval},
             {"snapshot_tier", s.snapshot_tier},
             {"snapshots_in_place", s.snapshots_in_place},
-            {"codec", {{"name", c.codec.codec}, {"ratio", c.codec.ratio}, {"compress_s", c.codec.compress_s},
-                       {"decompress_s", c.codec.decompress_s}}}};
+            {"codec",
+             {{"name", c.codec.codec},
+              {"ratio", c.codec.ratio},
+              {"compress_s", c.codec.compress_s},
+              {"decompress_s", c.codec.decompress_s}}}};
 }
 
 Calibration from_json(const nlohmann::json& j) {
@@ -85,8 +88,8 @@ std::filesystem::path file_for(const CalibrationKey& key) {
 
 std::string CalibrationKey::text() const {
     std::ostringstream s;
-    s << "v" << format_version << " " << backend << " " << nz << "x" << nx << " order " << order << " pml " << pml
-      << " codec " << codec << " threads " << threads << " cpu" << cpu_model();
+    s << "v" << format_version << " " << backend << " " << nz << "x" << nx << " order " << order << " pml "
+      << pml << " codec " << codec << " threads " << threads << " cpu" << cpu_model();
     return s.str();
 }
 
@@ -128,7 +131,8 @@ void store_cached_calibration(const CalibrationKey& key, const Calibration& c) {
         file.string() + ".tmp" + std::to_string(static_cast<long long>(::getpid()));
     {
         std::ofstream out(tmp);
-        out << nlohmann::json{{"key", key.text()}, {"measured_at", now_s()}, {"calibration", to_json(c)}}.dump(1);
+        out << nlohmann::json{{"key", key.text()}, {"measured_at", now_s()}, {"calibration", to_json(c)}}
+                   .dump(1);
         if (!out.flush()) {
             std::filesystem::remove(tmp, ec);
             return;

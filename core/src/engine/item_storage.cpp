@@ -81,8 +81,7 @@ class ArenaSnapshotStorage final : public ItemStorage {
             if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
                 throw ConfigError("snapshot of the wrong size for the snapshot arena");
             float* slot = arena_.acquire(key.index);
-            if (slot != fields[0].data)
-                std::memcpy(slot, fields[0].data, std::size_t(arena_.slot_bytes()));
+            if (slot != fields[0].data) std::memcpy(slot, fields[0].data, std::size_t(arena_.slot_bytes()));
         }
         note_peak();
     }

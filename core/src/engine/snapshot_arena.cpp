@@ -14,8 +14,8 @@ void* map_touched_memory(std::size_t bytes) {
     if (bytes == 0) return nullptr;
     void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED)
-        throw ResourceError("cannot map " + std::to_string(bytes) + " bytes for snapshots: " +
-                            std::strerror(errno));
+        throw ResourceError("cannot map " + std::to_string(bytes) +
+                            " bytes for snapshots: " + std::strerror(errno));
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages still work
 #endif
@@ -46,7 +46,9 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
     held_.reserve(std::size_t(slots));
 }
 
-SnapshotArena::~SnapshotArena() { unmap_touched_memory(base_, mapped_); }
+SnapshotArena::~SnapshotArena() {
+    unmap_touched_memory(base_, mapped_);
+}
 
 float* SnapshotArena::acquire(std::int64_t step) {
     if (const auto it = held_.find(step); it != held_.end()) return base_ + it->second * floats_;

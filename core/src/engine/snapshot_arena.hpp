@@ -6,7 +6,8 @@
 // step. A 1000 x 1000 store-all gradient spent most of its time in those (docs/benchmarks.md).
 //
 // Invariants: at most `slots` snapshots are held; a step is held at most once; bytes_in_use() counts the held
-// slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the start.
+// slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the
+// start.
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -22,8 +23,8 @@ class SnapshotArena {
     SnapshotArena(const SnapshotArena&) = delete;
     SnapshotArena& operator=(const SnapshotArena&) = delete;
 
-    /// The slot for snapshot `step` to write into; the one already held for it if any. Throws Error when every
-    /// slot is held (the plan held more snapshots than it declared).
+    /// The slot for snapshot `step` to write into; the one already held for it if any. Throws Error when
+    /// every slot is held (the plan held more snapshots than it declared).
     float* acquire(std::int64_t step);
     /// The held snapshot `step`, or nullptr.
     const float* find(std::int64_t step) const;
@@ -41,7 +42,7 @@ class SnapshotArena {
     std::int64_t slots_, floats_;
     float* base_ = nullptr;
     std::size_t mapped_ = 0;
-    std::vector<std::int64_t> free_; ///< slot indices not held
+    std::vector<std::int64_t> free_;                      ///< slot indices not held
     std::unordered_map<std::int64_t, std::int64_t> held_; ///< step -> slot
     std::uint64_t peak_ = 0;
 };

@@ -305,9 +305,9 @@ template <DatasetElement T> std::vector<T> Dataset::read() const {
         fail("declares " + std::to_string(n) + " values, more than any FWI Studio dataset holds (" +
              std::to_string(max_dataset_values) + ")");
     {
-        // What the file really stores bounds what it can hold: deflate cannot compress better than about 1032:1,
-        // and FWI Studio writes every chunk. A dataset declaring far more (chunks never written, read back as
-        // fill values) is damaged or forged, and is refused before its memory is allocated.
+        // What the file really stores bounds what it can hold: deflate cannot compress better than about
+        // 1032:1, and FWI Studio writes every chunk. A dataset declaring far more (chunks never written, read
+        // back as fill values) is damaged or forged, and is refused before its memory is allocated.
         Handle file_type(H5Dget_type(id()), H5Tclose);
         const double declared = double(n) * double(file_type.valid() ? H5Tget_size(file_type.get()) : 8);
         const double stored = double(H5Dget_storage_size(id()));

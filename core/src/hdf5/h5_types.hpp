@@ -48,8 +48,8 @@ inline Handle string_type(H5T_cset_t cset = H5T_CSET_UTF8) {
     return type;
 }
 
-/// The fixed-length, null-padded UTF-8 string type FWI Studio writes for a text of `length` bytes (at least one
-/// byte: HDF5 has no zero-size strings; the empty text is one '\0'). Invalid handle on failure.
+/// The fixed-length, null-padded UTF-8 string type FWI Studio writes for a text of `length` bytes (at least
+/// one byte: HDF5 has no zero-size strings; the empty text is one '\0'). Invalid handle on failure.
 inline Handle fixed_string_type(std::size_t length) {
     Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
     if (!type.valid() || H5Tset_size(type.get(), std::max<std::size_t>(length, 1)) < 0 ||
@@ -63,7 +63,8 @@ inline constexpr std::size_t max_string_bytes = std::size_t(1) << 20;
 
 /// Whether `type` is one of the standard number types HDF5 converts from without surprises: IEEE binary32 or
 /// binary64, or a two's-complement / unsigned integer of 1, 2, 4 or 8 bytes, in either byte order. A damaged
-/// file can describe odd types (bit offsets, precisions, sizes) whose conversion paths libhdf5 does not check.
+/// file can describe odd types (bit offsets, precisions, sizes) whose conversion paths libhdf5 does not
+/// check.
 inline bool standard_number_type(hid_t type) {
     static const hid_t standard[] = {H5T_IEEE_F32LE, H5T_IEEE_F32BE, H5T_IEEE_F64LE, H5T_IEEE_F64BE,
                                      H5T_STD_I8LE,   H5T_STD_I8BE,   H5T_STD_I16LE,  H5T_STD_I16BE,
@@ -100,7 +101,8 @@ std::string read_string_value(const Object& object, const std::string& label, hi
     const std::size_t size = H5Tget_size(file_type);
     if (size == 0) object.fail_call("cannot inspect the string type", label);
     if (size > max_string_bytes)
-        object.fail("is a string of " + std::to_string(size) + " bytes, more than any FWI Studio text", label);
+        object.fail("is a string of " + std::to_string(size) + " bytes, more than any FWI Studio text",
+                    label);
     Handle memory(H5Tcopy(file_type), H5Tclose);
     std::string value(size + 1, '\0');
     if (!memory.valid() || read(memory.get(), value.data()) < 0)

@@ -27,11 +27,20 @@ std::string xml_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -86,17 +95,20 @@ void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std:
         if (a.field.rows != grid.nz() || a.field.cols != grid.nx() || a.field.data == nullptr)
             throw ConfigError("write_vti " + path.string() + ": array '" + a.name + "' is " +
                               std::to_string(a.field.rows) + " x " + std::to_string(a.field.cols) +
-                              "; the grid is " + std::to_string(grid.nz()) + " x " + std::to_string(grid.nx()));
+                              "; the grid is " + std::to_string(grid.nz()) + " x " +
+                              std::to_string(grid.nx()));
     }
     const std::uint64_t block = std::uint64_t(grid.cells()) * sizeof(float);
-    const std::string extent = "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.nz() - 1) + " 0 0";
+    const std::string extent =
+        "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.nz() - 1) + " 0 0";
     std::ostringstream head;
-    head << "<?xml version=\"1.0\"?>\n"
-         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-         << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"0 0 0\" Spacing=\"" << number(grid.dx()) << " "
-         << number(grid.dz()) << " 1\" Direction=\"1 0 0 0 -1 0 0 0 1\">\n"
-         << "    <Piece Extent=\"" << extent << "\">\n"
-         << "      <PointData Scalars=\"" << arrays.front().name << "\">\n";
+    head
+        << "<?xml version=\"1.0\"?>\n"
+        << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"0 0 0\" Spacing=\"" << number(grid.dx())
+        << " " << number(grid.dz()) << " 1\" Direction=\"1 0 0 0 -1 0 0 0 1\">\n"
+        << "    <Piece Extent=\"" << extent << "\">\n"
+        << "      <PointData Scalars=\"" << arrays.front().name << "\">\n";
     std::uint64_t offset = 0;
     for (const VtiArray& a : arrays) {
         head << "        <DataArray type=\"Float32\" Name=\"" << xml_escape(a.name)

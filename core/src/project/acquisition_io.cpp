@@ -29,8 +29,9 @@ std::vector<Point2D> read_points(const h5::Group& group, const std::string& name
     const auto shape = dataset.shape();
     if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
     if (rows >= 0) dataset.require_shape({rows, 2}, "one row per shot");
-    if (shape[0] > max_rows) dataset.fail("declares " + std::to_string(shape[0]) + " points, more than " +
-                                          std::to_string(max_rows));
+    if (shape[0] > max_rows)
+        dataset.fail("declares " + std::to_string(shape[0]) + " points, more than " +
+                     std::to_string(max_rows));
     const auto values = dataset.read<double>();
     std::vector<Point2D> points(static_cast<std::size_t>(shape[0]));
     for (std::size_t i = 0; i < points.size(); ++i)
@@ -119,11 +120,12 @@ std::vector<ShotRecord> read_observed(const h5::Group& root) {
         const auto shape = datasets.back().shape();
         if (shape.size() != 2) datasets.back().fail("must have shape (receivers, samples)");
         if (shape[0] > max_receivers || shape[1] > max_samples)
-            datasets.back().fail("declares " + std::to_string(shape[0]) + " traces of " + std::to_string(shape[1]) +
-                                 " samples, more than any survey");
+            datasets.back().fail("declares " + std::to_string(shape[0]) + " traces of " +
+                                 std::to_string(shape[1]) + " samples, more than any survey");
         total += shape[0] * shape[1];
         if (total > max_observed_values)
-            group.fail("declares more than " + std::to_string(max_observed_values) + " observed samples in all");
+            group.fail("declares more than " + std::to_string(max_observed_values) +
+                       " observed samples in all");
     }
     std::vector<ShotRecord> observed;
     for (const h5::Dataset& dataset : datasets) {

@@ -63,7 +63,8 @@ Project load_project(const std::string& path) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
-    // Schema 2 writes fixed-length strings only: a variable-length one is damage, never read (schema 1 needs them).
+    // Schema 2 writes fixed-length strings only: a variable-length one is damage, never read (schema 1 needs
+    // them).
     if (check_schema(root) >= 2) file.forbid_variable_strings();
 
     Project project;

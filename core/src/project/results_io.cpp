@@ -15,7 +15,8 @@ void check_state_name(const std::string& name) {
         throw ConfigError("optimizer state name '" + name + "' cannot be saved (empty, '.' or contains '/')");
 }
 
-/// A per-cell array: (nz, nx) of its model, or flat when it was saved without a matching grid (see write_cells).
+/// A per-cell array: (nz, nx) of its model, or flat when it was saved without a matching grid (see
+/// write_cells).
 std::vector<float> read_cells(const h5::Group& group, const std::string& name) {
     if (!group.has(name)) return {};
     const h5::Dataset dataset = group.open_dataset(name);
@@ -97,7 +98,8 @@ void read_results(const h5::Group& root, Project& project) {
             const auto shape = dataset.shape();
             if (shape.size() != 1) dataset.fail("must have one dimension");
             if (shape[0] > max_state)
-                dataset.fail("declares " + std::to_string(shape[0]) + " values, more than the optimizer keeps");
+                dataset.fail("declares " + std::to_string(shape[0]) +
+                             " values, more than the optimizer keeps");
             project.optimizer_state[name] = dataset.read<double>();
         }
     }

@@ -32,8 +32,12 @@ void ensure_passive_openmp_wait(int argc, char** argv) {
     unsetenv("GOMP_SPINCOUNT");
 }
 
-void set_thread_count(int n) { omp_set_num_threads(n > 0 ? n : initial_thread_count()); }
+void set_thread_count(int n) {
+    omp_set_num_threads(n > 0 ? n : initial_thread_count());
+}
 
-int thread_count() { return omp_get_max_threads(); }
+int thread_count() {
+    return omp_get_max_threads();
+}
 
 } // namespace fwi

@@ -1,8 +1,8 @@
 #pragma once
-// Opening an untrusted project without risking the user's work. The readers validate what they read (a damaged
-// file is a FormatError), but libhdf5 itself can still crash on some malformed files. So the GUI reads a project
-// once in a child process first (the application run with --check-project PATH); a crash there is reported as a
-// damaged file and the GUI, with its unsaved edits, lives on.
+// Opening an untrusted project without risking the user's work. The readers validate what they read (a
+// damaged file is a FormatError), but libhdf5 itself can still crash on some malformed files. So the GUI
+// reads a project once in a child process first (the application run with --check-project PATH); a crash
+// there is reported as a damaged file and the GUI, with its unsaved edits, lives on.
 #include <QString>
 #include <QStringList>
 
