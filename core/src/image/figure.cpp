@@ -1,14 +1,16 @@
 // Figure: checks, scales, ticks and layout shared by the PNG and SVG writers; write_figure picks the format.
 #include "fwi/figure.hpp"
+
 #include "fwi/error.hpp"
 #include "image/figure_layout.hpp"
+#include "io/atomic_file.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+#include <span>
 
 namespace fwi {
 
@@ -196,32 +198,18 @@ void write_figure(const std::string& path, const Figure& f) {
                    [](unsigned char c) { return char(std::tolower(c)); });
     if (ext != ".png" && ext != ".svg")
         throw ConfigError("picture " + path + ": the name must end in .png or .svg");
-    const std::string tmp = path + ".part";
+    // Encoded in memory, then one atomic replacement: a failed write names `path` and leaves no partial file.
+    std::vector<std::uint8_t> bytes;
     if (ext == ".png") {
-        try {
-            write_figure_png(tmp, f);
-        } catch (const ResourceError& e) {
-            std::error_code ignore;
-            fs::remove(tmp, ignore);
-            throw ResourceError("cannot write picture " + path + " (" + e.what() + ")");
-        }
+        bytes = figure_png(f);
     } else {
         const std::string svg = figure_svg(f);
-        std::ofstream out(tmp, std::ios::binary);
-        out << svg;
-        out.close();
-        if (!out) {
-            std::error_code ignore;
-            fs::remove(tmp, ignore);
-            throw ResourceError("cannot write picture " + path);
-        }
+        bytes.assign(svg.begin(), svg.end());
     }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        std::error_code ignore;
-        fs::remove(tmp, ignore);
-        throw ResourceError("cannot write picture " + path + ": " + ec.message());
+    try {
+        detail::replace_file(path, std::as_bytes(std::span(bytes)));
+    } catch (const ResourceError& e) {
+        throw ResourceError("cannot write picture " + path + " (" + e.what() + ")");
     }
 }
 

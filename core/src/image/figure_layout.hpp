@@ -47,6 +47,6 @@ std::string format_number(double v, double step);
 } // namespace fwi::figure_detail
 
 namespace fwi {
-/// The PNG half of write_figure (figure_png.cpp); writes `path` directly.
-void write_figure_png(const std::string& path, const Figure& f);
+/// The PNG half of write_figure (figure_png.cpp): the encoded file.
+std::vector<std::uint8_t> figure_png(const Figure& f);
 } // namespace fwi

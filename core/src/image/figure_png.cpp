@@ -1,6 +1,7 @@
 // A Figure as PNG: the field resampled (nearest cell) into the plot, axes, ticks and text in the 5 x 7 bitmap
 // font.
 #include "fwi/figure.hpp"
+#include "fwi/image.hpp"
 #include "image/figure_layout.hpp"
 #include "inversion/canvas.hpp"
 
@@ -31,7 +32,7 @@ void frame(inv::Canvas& c, int x, int y, int w, int h) {
 
 } // namespace
 
-void write_figure_png(const std::string& path, const Figure& f) {
+std::vector<std::uint8_t> figure_png(const Figure& f) {
     const figure_detail::Layout l = figure_detail::layout_of(f);
     inv::Canvas c(l.width, l.height);
     c.text((l.width - text_w(f.title)) / 2, 16, f.title, kInk, kFontScale);
@@ -77,7 +78,7 @@ void write_figure_png(const std::string& path, const Figure& f) {
     c.text(l.bar_x, l.bar_label_y, l.bar.label, kInk, kFontScale);
 
     c.text(l.plot_x, hlabel_y + kCharH + 14, f.caption, {60, 60, 60}, kFontScale);
-    c.write_png(path);
+    return encode_png_rgb(c.pixels(), c.width(), c.height());
 }
 
 } // namespace fwi

@@ -2,6 +2,7 @@
 // frame and ticks as lines, every label as <text> (searchable, scalable), placed as in the PNG.
 #include "fwi/figure.hpp"
 #include "image/figure_layout.hpp"
+#include "io/xml_text.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -27,29 +28,6 @@ std::string base64(const std::vector<std::uint8_t>& in) {
     return out;
 }
 
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (char ch : s) {
-        switch (ch) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += ch;
-        }
-    }
-    return out;
-}
-
 void image(std::ostringstream& o, double x, double y, double w, double h,
            const std::vector<std::uint8_t>& rgb, int cols, int rows) {
     o << "<image x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h
@@ -60,7 +38,7 @@ void image(std::ostringstream& o, double x, double y, double w, double h,
 void text(std::ostringstream& o, double x, double y, const std::string& s, const char* anchor,
           const std::string& extra = {}) {
     o << "<text x=\"" << x << "\" y=\"" << y << "\" text-anchor=\"" << anchor << "\"" << extra << ">"
-      << escaped(s) << "</text>\n";
+      << detail::xml_escaped(s) << "</text>\n";
 }
 
 void line(std::ostringstream& o, double x0, double y0, double x1, double y1) {

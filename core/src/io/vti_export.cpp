@@ -1,14 +1,13 @@
 #include "fwi/vti_export.hpp"
 
 #include "fwi/error.hpp"
+#include "io/atomic_file.hpp"
+#include "io/xml_text.hpp"
 
 #include <bit>
 #include <cctype>
-#include <cerrno>
 #include <cstdint>
-#include <cstring>
-#include <fstream>
-#include <random>
+#include <span>
 #include <sstream>
 
 namespace fwi {
@@ -23,29 +22,6 @@ bool valid_name(const std::string& name) {
     return true;
 }
 
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-        case '&':
-            out += "&amp;";
-            break;
-        case '<':
-            out += "&lt;";
-            break;
-        case '>':
-            out += "&gt;";
-            break;
-        case '"':
-            out += "&quot;";
-            break;
-        default:
-            out += c;
-        }
-    }
-    return out;
-}
-
 std::string number(double v) {
     std::ostringstream s;
     s.precision(17);
@@ -53,33 +29,9 @@ std::string number(double v) {
     return s.str();
 }
 
-/// Writes `content` by calling `fill` on a temporary file next to `path`, then renames it over `path`.
-template <class Fill> void write_atomically(const std::filesystem::path& path, Fill&& fill) {
-    const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
-    std::random_device random;
-    std::string name = path.filename().string();
-    name.insert(0, 1, '.'); // hidden while being written
-    name.append(".tmp-").append(std::to_string(random()));
-    const std::filesystem::path tmp = dir / name;
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) throw ResourceError("cannot write " + path.string() + ": " + std::strerror(errno));
-        fill(out);
-        out.flush();
-        if (!out) {
-            const int err = errno;
-            out.close();
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            throw ResourceError("cannot write " + path.string() + ": " + std::strerror(err));
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw ResourceError("cannot write " + path.string() + ": " + ec.message());
-    }
+/// Replaces `path` with `text` atomically (detail::replace_file).
+void write_text(const std::filesystem::path& path, const std::string& text) {
+    detail::replace_file(path.string(), std::as_bytes(std::span(text.data(), text.size())));
 }
 
 } // namespace
@@ -111,7 +63,7 @@ void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std:
         << "      <PointData Scalars=\"" << arrays.front().name << "\">\n";
     std::uint64_t offset = 0;
     for (const VtiArray& a : arrays) {
-        head << "        <DataArray type=\"Float32\" Name=\"" << xml_escape(a.name)
+        head << "        <DataArray type=\"Float32\" Name=\"" << detail::xml_escaped(a.name)
              << "\" NumberOfComponents=\"1\" format=\"appended\" offset=\"" << offset << "\"/>\n";
         offset += sizeof(std::uint64_t) + block;
     }
@@ -119,16 +71,15 @@ void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std:
          << "    </Piece>\n"
          << "  </ImageData>\n"
          << "  <AppendedData encoding=\"raw\">\n   _";
-    write_atomically(path, [&](std::ofstream& out) {
-        const std::string text = head.str();
-        out.write(text.data(), std::streamsize(text.size()));
-        for (const VtiArray& a : arrays) {
-            out.write(reinterpret_cast<const char*>(&block), sizeof block);
-            out.write(reinterpret_cast<const char*>(a.field.data), std::streamsize(block));
-        }
-        const std::string tail = "\n  </AppendedData>\n</VTKFile>\n";
-        out.write(tail.data(), std::streamsize(tail.size()));
-    });
+    // The whole file in memory, then one atomic replacement (as projects are saved).
+    std::string text = head.str();
+    text.reserve(text.size() + arrays.size() * (sizeof block + block) + 32);
+    for (const VtiArray& a : arrays) {
+        text.append(reinterpret_cast<const char*>(&block), sizeof block);
+        text.append(reinterpret_cast<const char*>(a.field.data), block);
+    }
+    text += "\n  </AppendedData>\n</VTKFile>\n";
+    write_text(path, text);
 }
 
 void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& entries) {
@@ -143,13 +94,10 @@ void write_pvd(const std::filesystem::path& path, const std::vector<PvdEntry>& e
             std::filesystem::weakly_canonical(dir));
         if (!rel.empty() && *rel.begin() != "..") file = rel;
         text << "    <DataSet timestep=\"" << number(e.time) << "\" group=\"\" part=\"0\" file=\""
-             << xml_escape(file.generic_string()) << "\"/>\n";
+             << detail::xml_escaped(file.generic_string()) << "\"/>\n";
     }
     text << "  </Collection>\n</VTKFile>\n";
-    write_atomically(path, [&](std::ofstream& out) {
-        const std::string s = text.str();
-        out.write(s.data(), std::streamsize(s.size()));
-    });
+    write_text(path, text.str());
 }
 
 } // namespace fwi
