@@ -1,11 +1,11 @@
 // fwi forward: model shot gathers.
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
 #include "progress.hpp"
 
 #include <chrono>

@@ -2,13 +2,13 @@
 // budget.
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
 #include "progress.hpp"
 
 #include <iostream>

@@ -3,13 +3,13 @@
 // interrupted run (Ctrl-C, or a crash) continues with --resume exactly where it stood.
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/inversion_project.hpp"
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
 #include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -187,11 +187,11 @@ void add_invert_command(CommandRegistry& r) {
             ShotCounter counter;
             std::int64_t counted = 0;
             const auto nshots = std::int64_t(setup.observed.size());
-            const std::int64_t shots_per_evaluation = shots_computed_here(
-                setup.objective.shots_per_iteration > 0
-                    ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots)
-                    : nshots,
-                setup.objective.batch_shots);
+            const std::int64_t shots_per_evaluation =
+                shots_computed_here(setup.objective.shots_per_iteration > 0
+                                        ? std::min<std::int64_t>(setup.objective.shots_per_iteration, nshots)
+                                        : nshots,
+                                    setup.objective.batch_shots);
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();

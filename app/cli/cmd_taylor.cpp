@@ -2,12 +2,12 @@
 // gradient's first-order term is removed). Exits 1 when the slopes are off.
 #include "cli_common.hpp"
 #include "commands.hpp"
-#include "job.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/taylor_test.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
 
 #include <cmath>
 #include <cstdio>

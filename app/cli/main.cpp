@@ -4,8 +4,8 @@
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/threading.hpp"
-#include "job.hpp"
 #include "interrupt.hpp"
+#include "job.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -42,7 +42,8 @@ std::string rank_prefix() {
 } // namespace
 
 int main(int argc, char** argv) {
-    fwi::ensure_passive_openmp_wait(argc, argv); // may re-execute the program: first, before any thread starts
+    fwi::ensure_passive_openmp_wait(argc,
+                                    argv); // may re-execute the program: first, before any thread starts
 #ifdef FWI_HAVE_MPI
     // The same binary runs alone or under mpirun: MPI is initialised only when an MPI launcher started us.
     std::unique_ptr<fwi::mpi::MpiCommunicator> mpi;

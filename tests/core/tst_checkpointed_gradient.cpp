@@ -79,8 +79,8 @@ class TestCheckpointedGradient : public QObject {
         QTest::addColumn<QString>("codec");
         QTest::addColumn<int>("k");
         // Every schedule with every lossless codec; the sampling interval with two codecs.
-        for (const char* s : {"all", "uniform:3", "revolve:4", "revolve:2", "online:5", "multilevel:2,3",
-                              "multilevel:1,4"})
+        for (const char* s :
+             {"all", "uniform:3", "revolve:4", "revolve:2", "online:5", "multilevel:2,3", "multilevel:1,4"})
             for (const char* z : {"none", "zstd", "lz4", "blosc", "zfp-reversible"})
                 for (int k : {1, 3})
                     if (k == 1 || std::strcmp(z, "none") == 0 || std::strcmp(z, "lz4") == 0)

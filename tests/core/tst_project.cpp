@@ -217,7 +217,7 @@ class TestProject : public QObject {
         QVERIFY(::stat(path.c_str(), &info) == 0);
         QCOMPARE(int(info.st_mode & 07777), 0444);
         QVERIFY(::chmod(path.c_str(), 0644) == 0);
-        check_project_saveable(path); // writable again: no throw
+        check_project_saveable(path);                                  // writable again: no throw
         check_project_saveable(dir.filePath("new.fwi").toStdString()); // a new file in a writable directory
     }
 

@@ -1,7 +1,8 @@
 // The exact two-tier (RAM + disk) schedule: on every small instance (steps, RAM slots, disk slots, write/read
-// costs) its cost equals a brute-force shortest path over ALL plans of the action model (Dijkstra over states:
-// current state, next step to reverse, which tiers hold each step's checkpoint), exactly - integer costs make
-// every sum exact. Its plan is valid, stays within its slots and the performance model predicts its cost.
+// costs) its cost equals a brute-force shortest path over ALL plans of the action model (Dijkstra over
+// states: current state, next step to reverse, which tiers hold each step's checkpoint), exactly - integer
+// costs make every sum exact. Its plan is valid, stays within its slots and the performance model predicts
+// its cost.
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
@@ -9,10 +10,10 @@
 
 #include <QtTest>
 #include <array>
-#include <tuple>
 #include <cstdint>
 #include <map>
 #include <queue>
+#include <tuple>
 #include <vector>
 
 using namespace fwi;
@@ -34,9 +35,7 @@ double brute_force(int l, int R, int D, double f, const double w[2], const doubl
     struct S {
         int cur, k;
         std::vector<int> mask; // bit 0 RAM, bit 1 disk
-        bool operator<(const S& o) const {
-            return std::tie(cur, k, mask) < std::tie(o.cur, o.k, o.mask);
-        }
+        bool operator<(const S& o) const { return std::tie(cur, k, mask) < std::tie(o.cur, o.k, o.mask); }
     };
     std::map<S, double> dist;
     using Q = std::pair<double, S>;
@@ -89,8 +88,8 @@ class TestTwoTierSchedule : public QObject {
     Q_OBJECT
   private slots:
     void equals_brute_force_on_all_small_instances() {
-        const std::vector<std::array<double, 4>> cost_sets{
-            {0, 0, 1, 1}, {0, 0, 3, 2}, {1, 0, 0, 5}, {0, 1, 2, 0}, {1, 1, 7, 4}, {0, 0, 0, 0}};
+        const std::vector<std::array<double, 4>> cost_sets{{0, 0, 1, 1}, {0, 0, 3, 2}, {1, 0, 0, 5},
+                                                           {0, 1, 2, 0}, {1, 1, 7, 4}, {0, 0, 0, 0}};
         int checked = 0, used_disk_and_ram = 0;
         for (const auto& cs : cost_sets)
             for (int l = 1; l <= 6; ++l)

@@ -3,5 +3,6 @@
 #include "fwi/model_io.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    return fwi::fuzz::run_reader(data, size, ".h5", [](const std::string& path) { (void)fwi::load_model(path); });
+    return fwi::fuzz::run_reader(data, size, ".h5",
+                                 [](const std::string& path) { (void)fwi::load_model(path); });
 }

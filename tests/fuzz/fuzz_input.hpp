@@ -1,8 +1,8 @@
 #pragma once
-// Shared by every fuzz target: the readers under test take a path, so each input is written to one scratch file
-// per process (in /dev/shm when there is one: no disk traffic at tens of thousands of runs a second) and read back.
-// A reader may refuse an input only with an fwi::Error (FormatError, ConfigError, ResourceError); anything else
-// escaping (std::bad_alloc, std::length_error, ...) and every sanitizer report is a finding.
+// Shared by every fuzz target: the readers under test take a path, so each input is written to one scratch
+// file per process (in /dev/shm when there is one: no disk traffic at tens of thousands of runs a second) and
+// read back. A reader may refuse an input only with an fwi::Error (FormatError, ConfigError, ResourceError);
+// anything else escaping (std::bad_alloc, std::length_error, ...) and every sanitizer report is a finding.
 #include "fwi/error.hpp"
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// Fuzz target: NumPy .npy files (read_npy), and 2D ones as models through load_model (unit detection, validation).
+// Fuzz target: NumPy .npy files (read_npy), and 2D ones as models through load_model (unit detection,
+// validation).
 #include "fuzz_input.hpp"
 #include "fwi/model_io.hpp"
 #include "fwi/npy.hpp"

@@ -1,5 +1,6 @@
 // Fuzz target: raw float32 models through load_model. The first input byte chooses the layout the user would
-// have typed (nz, x-major or not, units); the rest is the file, so sizes that do and do not match are both tried.
+// have typed (nz, x-major or not, units); the rest is the file, so sizes that do and do not match are both
+// tried.
 #include "fuzz_input.hpp"
 #include "fwi/model_io.hpp"
 

@@ -4,6 +4,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     return fwi::fuzz::run_reader(data, size, ".segy", [](const std::string& path) {
-        for (const fwi::Gather& g : fwi::read_gathers_segy(path)) fwi::validate_gather(g);
+        for (const fwi::Gather& g : fwi::read_gathers_segy(path))
+            fwi::validate_gather(g);
     });
 }

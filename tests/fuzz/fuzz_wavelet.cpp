@@ -8,7 +8,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const fwi::NpyArray wavelet = fwi::read_npy(path);
         // The reader's promise: the shape's product is the number of values read.
         std::size_t cells = 1;
-        for (const std::int64_t n : wavelet.shape) cells *= std::size_t(n);
+        for (const std::int64_t n : wavelet.shape)
+            cells *= std::size_t(n);
         if (cells != wavelet.data.size()) __builtin_trap();
     });
 }

@@ -21,7 +21,8 @@ Model small_model(std::int64_t nz, std::int64_t nx, float base) {
     Model m;
     m.grid = Grid2D(nz, nx, 10.0, 12.5);
     for (std::int64_t iz = 0; iz < nz; ++iz)
-        for (std::int64_t ix = 0; ix < nx; ++ix) m.vp_mps.push_back(base + 50.0f * float(iz) + float(ix));
+        for (std::int64_t ix = 0; ix < nx; ++ix)
+            m.vp_mps.push_back(base + 50.0f * float(iz) + float(ix));
     return m;
 }
 
@@ -79,16 +80,18 @@ int main(int argc, char** argv) {
         return 2;
     }
     const fs::path root = argv[1];
-    for (const char* t : {"npy", "wavelet", "raw", "segy_model", "segy_gathers", "hdf5_model", "hdf5_gathers",
-                          "project"})
+    for (const char* t :
+         {"npy", "wavelet", "raw", "segy_model", "segy_gathers", "hdf5_model", "hdf5_gathers", "project"})
         fs::create_directories(root / t);
 
     write_model_npy((root / "npy/model_4x5.npy").string(), small_model(4, 5, 1500));
     write_gathers_npy((root / "npy/gathers_2x3x6.npy").string(), small_gathers());
     write_npy((root / "npy/vector_7.npy").string(), {{7}, {1, 2, 3, 4, 5, 6, 7}});
-    write_npy((root / "wavelet/ricker_9.npy").string(), {{9}, {0, -0.1f, -0.3f, 0.4f, 1, 0.4f, -0.3f, -0.1f, 0}});
+    write_npy((root / "wavelet/ricker_9.npy").string(),
+              {{9}, {0, -0.1f, -0.3f, 0.4f, 1, 0.4f, -0.3f, -0.1f, 0}});
 
-    // Raw: the target's first byte chooses the layout (nz = 1 + low nibble, 0x20 = x-major, 0x40 = units auto).
+    // Raw: the target's first byte chooses the layout (nz = 1 + low nibble, 0x20 = x-major, 0x40 = units
+    // auto).
     const fs::path raw = root / "raw/tmp.bin";
     write_model_raw(raw.string(), small_model(4, 5, 1500), true);
     std::vector<char> bytes{char(0x20 | 0x40 | 3)};

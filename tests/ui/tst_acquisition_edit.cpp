@@ -153,9 +153,9 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     QVERIFY(c.snapshots_in_place);
     QCOMPARE(c.stored_snapshot_bytes(), measured.snapshot_bytes - fwi::codec_frame_header_bytes);
     QCOMPARE(all.peak_bytes, std::uint64_t(l) * c.stored_snapshot_bytes());
-    const double expected = double(l) * (measured.forward_step_s + measured.snapshot_write_s +
-                                         measured.adjoint_step_s) +
-                            measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
+    const double expected =
+        double(l) * (measured.forward_step_s + measured.snapshot_write_s + measured.adjoint_step_s) +
+        measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
     QVERIFY2(std::abs(shot.total_s - expected) <= 1e-9 * expected,
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));
     QCOMPARE(all.gradient_seconds, 2 * shot.total_s); // two shots, one after the other

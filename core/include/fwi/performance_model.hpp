@@ -42,8 +42,9 @@ struct StepCosts {
     int sampling_interval = 1;        ///< only snapshots of steps n with n % k == 0 are kept (and cost)
     int snapshot_tier = 0;            ///< where the snapshot buffer lives
     /// Uncompressed snapshots in memory are written by the kernel into their final place and read there
-    /// (the executor's SnapshotArena, used with the codec "none"): no tier copy and no codec pass per snapshot,
-    /// only snapshot_write_s, and stored as the raw field (snapshot_bytes less its codec frame header).
+    /// (the executor's SnapshotArena, used with the codec "none"): no tier copy and no codec pass per
+    /// snapshot, only snapshot_write_s, and stored as the raw field (snapshot_bytes less its codec frame
+    /// header).
     bool snapshots_in_place = false;
 
     std::uint64_t stored_state_bytes() const;                   ///< ceil(state_bytes / compression_ratio)

@@ -69,8 +69,9 @@ class RevolveSchedule final : public Schedule {
 /// about 10-50 ms for l = 10 000. This is optimal within that family under the model - so never worse than
 /// RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
 /// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). So for small problems
-/// (l^2 (R+1) (D+1) <= kExactWork) it uses the exact two-tier optimum instead (schedule/two_tier_optimum.hpp),
-/// proved equal to a brute-force shortest path over all plans on small instances. Requires R >= 1, D >= 0.
+/// (l^2 (R+1) (D+1) <= kExactWork) it uses the exact two-tier optimum instead
+/// (schedule/two_tier_optimum.hpp), proved equal to a brute-force shortest path over all plans on small
+/// instances. Requires R >= 1, D >= 0.
 class MultiLevelSchedule final : public Schedule {
   public:
     MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs = {});

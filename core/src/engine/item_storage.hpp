@@ -26,8 +26,8 @@ class ItemStorage {
     /// Codec time so far over all tiers (summed over worker threads): compression, decompression.
     virtual double compress_seconds() const = 0;
     virtual double decompress_seconds() const = 0;
-    /// Where the forward kernel may write snapshot `step` in place (it is then stored: no put), or nullptr when
-    /// snapshots go through put().
+    /// Where the forward kernel may write snapshot `step` in place (it is then stored: no put), or nullptr
+    /// when snapshots go through put().
     virtual float* snapshot_slot(std::int64_t step) {
         (void)step;
         return nullptr;
@@ -40,8 +40,8 @@ class ItemStorage {
 };
 
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory). `peak_snapshots` is
-/// the most snapshots of `snapshot_floats` floats the plan holds at once: uncompressed in-memory runs keep them
-/// in a SnapshotArena of that size (written and read in place), its bytes taken from the memory budget.
+/// the most snapshots of `snapshot_floats` floats the plan holds at once: uncompressed in-memory runs keep
+/// them in a SnapshotArena of that size (written and read in place), its bytes taken from the memory budget.
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots = 0,
                                                std::int64_t snapshot_floats = 0);

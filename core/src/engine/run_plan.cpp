@@ -34,7 +34,6 @@ double seconds_since(Clock::time_point t0) {
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
-
 /// zfp-rate:BITS stores exactly BITS per value (up to block padding): the only data-independent ratio.
 double guaranteed_ratio(const std::string& spec) {
     const std::string prefix = "zfp-rate:";
@@ -56,13 +55,14 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     }
     if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes) {
         const auto [need, budget] = compared_bytes(peak[1], s.disk_budget_bytes);
-        throw ResourceError("schedule " + r.schedule + " needs " + need + " of disk; the disk budget is " + budget);
+        throw ResourceError("schedule " + r.schedule + " needs " + need + " of disk; the disk budget is " +
+                            budget);
     }
 }
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
-/// inversion's many gradients share one calibration per process (measured once, so a noisy first measurement is
-/// kept too), and later processes on the same machine reuse it from the calibration cache.
+/// inversion's many gradients share one calibration per process (measured once, so a noisy first measurement
+/// is kept too), and later processes on the same machine reuse it from the calibration cache.
 Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     static std::mutex mutex;
     static std::map<std::string, Calibration> cache;

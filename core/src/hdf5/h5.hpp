@@ -60,9 +60,9 @@ class Handle {
 struct FileContext {
     std::string path;
     Access access = Access::Read;
-    /// Whether variable-length strings may be read. libhdf5 converts them without checking a damaged file (fuzzing
-    /// found huge allocations, overflows and hangs), so a reader turns this off once it knows the file is of a
-    /// version that writes fixed-length strings only (projects of schema 2 and later).
+    /// Whether variable-length strings may be read. libhdf5 converts them without checking a damaged file
+    /// (fuzzing found huge allocations, overflows and hangs), so a reader turns this off once it knows the
+    /// file is of a version that writes fixed-length strings only (projects of schema 2 and later).
     mutable bool variable_strings = true;
 };
 
@@ -96,8 +96,8 @@ class Object {
     /// Names of all attributes, sorted.
     std::vector<std::string> attribute_names() const;
     /// Scalar attributes: double, std::int64_t, std::uint64_t, std::string (fixed-length UTF-8, null-padded:
-    /// reading them back needs no variable-length conversion, which libhdf5 cannot do safely on a damaged file).
-    /// Vector attributes: std::vector<double>, std::vector<std::int64_t> (rank 1, may be empty).
+    /// reading them back needs no variable-length conversion, which libhdf5 cannot do safely on a damaged
+    /// file). Vector attributes: std::vector<double>, std::vector<std::int64_t> (rank 1, may be empty).
     template <AttributeValue T> void set_attribute(const std::string& name, const T& value) const;
     /// Reads with HDF5's numeric conversion (integers may be read as double, not floats as integers); strings
     /// may be fixed-length (up to 1 MiB) or, in files of schema 1, variable-length. Vectors hold at most 2^24
@@ -150,9 +150,9 @@ class Group : public Object {
     using Object::Object;
 };
 
-/// The most values one dataset may declare before anything is allocated for it (2^31: 8 GiB of floats, far beyond
-/// any 2D model or gather FWI Studio writes). A file declaring more is corrupt (FormatError), whatever its size
-/// on disk: a chunked dataset can declare 10^12 cells in a few kilobytes.
+/// The most values one dataset may declare before anything is allocated for it (2^31: 8 GiB of floats, far
+/// beyond any 2D model or gather FWI Studio writes). A file declaring more is corrupt (FormatError), whatever
+/// its size on disk: a chunked dataset can declare 10^12 cells in a few kilobytes.
 inline constexpr std::int64_t max_dataset_values = std::int64_t(1) << 31;
 
 class Dataset : public Object {
@@ -160,9 +160,9 @@ class Dataset : public Object {
     std::vector<std::int64_t> shape() const; ///< empty for a scalar
     std::int64_t elements() const;
     TypeClass type_class() const;
-    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets of a standard
-    /// IEEE float or two's-complement integer type only; FormatError before any allocation when the dataset
-    /// declares more than max_dataset_values values, ResourceError when the memory cannot be had.
+    /// Reads all elements, converted by HDF5 to T (float, double, std::int64_t). Numeric datasets of a
+    /// standard IEEE float or two's-complement integer type only; FormatError before any allocation when the
+    /// dataset declares more than max_dataset_values values, ResourceError when the memory cannot be had.
     template <DatasetElement T> std::vector<T> read() const;
     /// read() after checking that the shape is exactly `expected` (what the schema and the file's own counts
     /// say it must be): FormatError naming both shapes otherwise, before any allocation.
@@ -181,8 +181,8 @@ class File {
     /// Opens an existing file read-only. FormatError (naming the path) when it is missing or not HDF5.
     static File open(const std::string& path);
     /// Creates a new file on disk; fails if it exists when `exclusive`, truncates it otherwise. ResourceError
-    /// on failure. Not for files a user keeps: a disk error at the final flush leaves libhdf5 (1.10) holding a
-    /// half-closed file that crashes it at exit; those go through write_atomically (atomic_write.hpp).
+    /// on failure. Not for files a user keeps: a disk error at the final flush leaves libhdf5 (1.10) holding
+    /// a half-closed file that crashes it at exit; those go through write_atomically (atomic_write.hpp).
     static File create(const std::string& path, bool exclusive = true);
     /// Creates a new file held in memory only (HDF5's core driver without a backing store); `label` names it
     /// in error messages. Nothing reaches the disk until image() hands the bytes over, so a full disk never

@@ -30,7 +30,8 @@ std::string MultiLevelSchedule::name() const {
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
     if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork)
-        return {true, false, 0, 0, detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s()};
+        return {true, false, 0, 0,
+                detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s()};
     const std::int64_t l = steps;
     const std::uint64_t bytes = costs_.stored_state_bytes();
     const double f = costs_.forward_step_s;

@@ -81,7 +81,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     detail::PlanReplay replay(steps, {}, costs.sampling_interval);
     const std::uint64_t state_b = costs.stored_state_bytes(), snap_b = costs.stored_snapshot_bytes();
     const int snap_tier = costs.snapshot_tier;
-    // Snapshots kept in place cost neither a tier copy nor a codec pass (only the snapshot_write_s of a step).
+    // Snapshots kept in place cost neither a tier copy nor a codec pass (only the snapshot_write_s of a
+    // step).
     const bool in_place = costs.snapshots_in_place && snap_tier == 0;
     const TierCosts snap_costs = in_place ? TierCosts{} : costs.tier(snap_tier);
     const double snap_compress_s = in_place ? 0.0 : costs.compress_s;

@@ -15,8 +15,12 @@ constexpr int kDisk = 1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Free slots after taking (-1) or giving back (+1) one slot of `tier`.
-std::int64_t ram_after(int tier, std::int64_t r, int delta) { return tier == kRam ? r + delta : r; }
-std::int64_t disk_after(int tier, std::int64_t d, int delta) { return tier == kDisk ? d + delta : d; }
+std::int64_t ram_after(int tier, std::int64_t r, int delta) {
+    return tier == kRam ? r + delta : r;
+}
+std::int64_t disk_after(int tier, std::int64_t d, int delta) {
+    return tier == kDisk ? d + delta : d;
+}
 } // namespace
 
 double TwoTierOptimum::table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots) {
@@ -63,8 +67,8 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
                         const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
                         if (r2 < 0 || d2 < 0) continue;
                         for (std::int64_t j = 1; j < m; ++j) {
-                            const double c = static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) + r_[t] +
-                                             a(t, j, r, d);
+                            const double c = static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) +
+                                             r_[t] + a(t, j, r, d);
                             best = std::min(best, c);
                         }
                     }
@@ -83,7 +87,8 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
                 }
     }
     best_s_ = kInf;
-    if (steps_ == 1) best_s_ = 0;
+    if (steps_ == 1)
+        best_s_ = 0;
     else
         for (int t : {kRam, kDisk}) {
             const std::int64_t r = ram_after(t, ram_, -1), d = disk_after(t, disk_, -1);
@@ -98,8 +103,8 @@ std::vector<Action> TwoTierOptimum::plan() const {
     SlotPool pools[2] = {SlotPool(kRam, static_cast<int>(ram_)), SlotPool(kDisk, static_cast<int>(disk_))};
     // Emits B_t(m, r, d): state `at` is in hand and stored in `base`. Returns the slot that holds state `at`
     // at the end (the base, or where A moved it).
-    auto emit_b = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r, std::int64_t d,
-                      SlotRef base) -> SlotRef {
+    auto emit_b = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r,
+                      std::int64_t d, SlotRef base) -> SlotRef {
         const int t = base.tier;
         if (m == 1) {
             out.push_back(reverse_action(at));
@@ -116,7 +121,8 @@ std::vector<Action> TwoTierOptimum::plan() const {
             const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
             if (r2 < 0 || d2 < 0) continue;
             for (std::int64_t j = 1; j < m; ++j) {
-                if (static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) + r_[t] + a(t, j, r, d) != target)
+                if (static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) + r_[t] + a(t, j, r, d) !=
+                    target)
                     continue;
                 out.push_back(advance_action(at, at + j));
                 const SlotRef inner = pools[u].take();
@@ -131,8 +137,8 @@ std::vector<Action> TwoTierOptimum::plan() const {
         throw Error("two-tier plan: no choice attains the table's optimum");
     };
     // Emits A_t(m, r, d) (base just restored); returns the slot that holds state `at` afterwards.
-    auto emit_a = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r, std::int64_t d,
-                      SlotRef base) -> SlotRef {
+    auto emit_a = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r,
+                      std::int64_t d, SlotRef base) -> SlotRef {
         const int t = base.tier;
         if (a(t, m, r, d) == b(t, m, r, d)) return self_b(self_b, self_a, at, m, r, d, base);
         const int u = 1 - t;

@@ -6,8 +6,10 @@
 //   B_t(1, r, d) = 0
 //   B_t(m, r, d) = min( (m-1) f + r_t + A_t(m-1, r, d),                            -- no inner checkpoint
 //                       min_{1<=j<m, u with a free slot} j f + w_u + B_u(m-j, r', d') + r_t + A_t(j, r, d) )
-//   A_t(m, r, d) = min( B_t(m, r, d), w_u + B_u(m, r'', d'') )   -- after restoring the base (in hand), it may
-//                                                                    move to the other tier u, freeing its slot
+//   A_t(m, r, d) = min( B_t(m, r, d), w_u + B_u(m, r'', d'') )   -- after restoring the base (in hand), it
+//   may
+//                                                                    move to the other tier u, freeing its
+//                                                                    slot
 // B_t: state a is in hand and stored in tier t; r, d free slots besides it. The left part's base is the same
 // checkpoint, so it is read back once per sub-range. O(l^2 R D) time, O(l R D) memory: used only when small.
 #include "fwi/performance_model.hpp"
@@ -21,7 +23,8 @@ namespace fwi::detail {
 class TwoTierOptimum {
   public:
     /// ram_slots >= 1 (state 0 counts as a slot when stored), disk_slots >= 0, steps >= 1.
-    TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots, const StepCosts& costs);
+    TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots,
+                   const StepCosts& costs);
 
     /// Work of the table, l^2 (R+1) (D+1): callers fall back to a heuristic above a limit.
     static double table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots);

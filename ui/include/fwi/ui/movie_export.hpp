@@ -1,9 +1,9 @@
 #pragma once
 // The wavefield movie: each recorded frame drawn in an ImageView (with its axes, colour bar and the model
 // underneath, as on screen) and written as DIR/frame_0001.png, ...; the fields themselves for ParaView as
-// DIR/wavefield_0001.vti, ... listed in DIR/wavefield.pvd (time = inner step); then, where `ffmpeg` is on PATH,
-// DIR/wavefield.mp4 (H.264, yuv420p so that every player opens it). Without ffmpeg the PNG frames are the
-// result and the report says so.
+// DIR/wavefield_0001.vti, ... listed in DIR/wavefield.pvd (time = inner step); then, where `ffmpeg` is on
+// PATH, DIR/wavefield.mp4 (H.264, yuv420p so that every player opens it). Without ffmpeg the PNG frames are
+// the result and the report says so.
 #include "fwi/ui/job_runner.hpp"
 
 #include <QString>
