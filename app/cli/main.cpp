@@ -42,8 +42,8 @@ std::string rank_prefix() {
 } // namespace
 
 int main(int argc, char** argv) {
-    fwi::ensure_passive_openmp_wait(argc,
-                                    argv); // may re-execute the program: first, before any thread starts
+    // May re-execute the program, so it comes first, before any thread starts.
+    fwi::ensure_passive_openmp_wait(argc, argv);
 #ifdef FWI_HAVE_MPI
     // The same binary runs alone or under mpirun: MPI is initialised only when an MPI launcher started us.
     std::unique_ptr<fwi::mpi::MpiCommunicator> mpi;
