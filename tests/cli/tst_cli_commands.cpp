@@ -31,11 +31,7 @@ class TestCliCommands : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("layered.fwi");
-        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
-                         "--resample", "25",     "--shots", "2",       "--receivers",
-                         "20",         "--freq", "6",       "--dt",    "0.004",
-                         "--duration", "0.8",    "--order", "4",       "--pml",
-                         "10"});
+        Run r = fwi::test::new_layered_project(project_, {.receivers = 20, .duration_s = 0.8, .pml = 10});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed", "--out", path("observed.npy")});
         QVERIFY2(r.code == 0, r.err.constData());

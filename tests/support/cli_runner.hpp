@@ -25,6 +25,39 @@ inline CliRun fwi_cli(const QStringList& args) {
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
+/// The small layered project most CLI tests start from (builtin:layered resampled to 25 m, 6 Hz, dt 4 ms,
+/// order 4): `fwi -q new PATH` with these counts.
+struct LayeredProject {
+    int shots = 2;
+    int receivers = 12;
+    double duration_s = 0.5;
+    int pml = 8;
+};
+
+inline CliRun new_layered_project(const QString& path, const LayeredProject& p = {}) {
+    return fwi_cli({"-q",
+                    "new",
+                    path,
+                    "--model",
+                    "builtin:layered",
+                    "--resample",
+                    "25",
+                    "--shots",
+                    QString::number(p.shots),
+                    "--receivers",
+                    QString::number(p.receivers),
+                    "--freq",
+                    "6",
+                    "--dt",
+                    "0.004",
+                    "--duration",
+                    QString::number(p.duration_s),
+                    "--order",
+                    "4",
+                    "--pml",
+                    QString::number(p.pml)});
+}
+
 inline QJsonObject json_of(const CliRun& r) {
     return QJsonDocument::fromJson(r.out).object();
 }
