@@ -5,6 +5,7 @@
 #include "fwi/error.hpp"
 #include "fwi/events.hpp"
 #include "fwi/project.hpp"
+#include "fwi/project_export.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/simulation.hpp"
 #include "fwi/vti_export.hpp"
@@ -31,10 +32,6 @@ std::string numbered(const char* stem, std::int64_t n) {
     return name;
 }
 
-ConstFieldView view_of(const Model& m) {
-    return {m.vp_mps.data(), m.grid.nz(), m.grid.nx()};
-}
-
 fs::path output_directory(const std::string& out) {
     const fs::path dir(out);
     std::error_code ec;
@@ -44,51 +41,18 @@ fs::path output_directory(const std::string& out) {
 }
 
 nlohmann::json export_models(const Experiment& e, const ExportOptions& o) {
-    std::vector<VtiArray> arrays;
-    const auto add = [&](const char* name, const Model& m) {
-        if (!m.vp_mps.empty() && (o.model == "all" || o.model == name))
-            arrays.push_back({std::string("vp_") + name, view_of(m)});
-    };
-    add("true", e.true_model);
-    add("initial", e.initial_model);
-    add("current", e.current_model);
-    if (arrays.empty()) throw ConfigError("the project has no " + o.model + " model to export");
-    write_vti(o.out, working_model(e).grid, arrays);
-    nlohmann::json names = nlohmann::json::array();
-    for (const auto& a : arrays)
-        names.push_back(a.name);
-    return {{"files", {o.out}}, {"arrays", names}};
+    return {{"files", {o.out}}, {"arrays", export_models_vti(e, o.out, o.model)}};
 }
 
 nlohmann::json export_gradient(const Project& p, const ExportOptions& o) {
-    const Model& m = working_model(p.experiment);
-    if (p.gradient.empty())
-        throw ConfigError("project " + o.project + " holds no gradient: run `fwi gradient " + o.project +
-                          " --store` first");
-    write_vti(o.out, m.grid,
-              {{"gradient", {p.gradient.data(), m.grid.nz(), m.grid.nx()}}, {"vp_mps", view_of(m)}});
+    export_gradient_vti(p, o.out);
     return {{"files", {o.out}}, {"arrays", {"gradient", "vp_mps"}}};
 }
 
 nlohmann::json export_history(const Project& p, const ExportOptions& o) {
-    if (p.history.empty())
-        throw ConfigError("project " + o.project + " holds no inversion history: run `fwi invert` first");
     const fs::path dir = output_directory(o.out);
-    const Grid2D grid = working_model(p.experiment).grid;
-    std::vector<PvdEntry> series;
-    for (const IterationRecord& it : p.history) {
-        std::vector<VtiArray> arrays;
-        if (!it.model.vp_mps.empty()) arrays.push_back({"vp_mps", view_of(it.model)});
-        if (!it.gradient.empty()) arrays.push_back({"gradient", {it.gradient.data(), grid.nz(), grid.nx()}});
-        if (arrays.empty()) continue; // an iteration saved without arrays
-        const fs::path file = dir / numbered("iteration", it.iteration);
-        write_vti(file, grid, arrays);
-        series.push_back({double(it.iteration), file});
-    }
-    if (series.empty())
-        throw ConfigError("the inversion history of " + o.project + " keeps no models or gradients");
-    write_pvd(dir / "history.pvd", series);
-    return {{"files", series.size() + 1}, {"series", (dir / "history.pvd").string()}};
+    const auto files = export_history_series(p, dir, dir / "history.pvd");
+    return {{"files", files.size() + 1}, {"series", (dir / "history.pvd").string()}};
 }
 
 /// Writes the model-region pressure every `every` inner steps as it is computed.
@@ -175,10 +139,15 @@ void add_export_command(CommandRegistry& r) {
             const Project p = load_project(o->project);
             if ((o->what == "model" || o->what == "gradient") && extension_of(o->out) != ".vti")
                 throw ConfigError("--out " + o->out + ": " + o->what + " is written as a .vti file");
-            nlohmann::json j = o->what == "model"      ? export_models(p.experiment, *o)
-                               : o->what == "gradient" ? export_gradient(p, *o)
-                               : o->what == "history"  ? export_history(p, *o)
-                                                       : export_wavefield(p, *o);
+            nlohmann::json j;
+            try {
+                j = o->what == "model"      ? export_models(p.experiment, *o)
+                    : o->what == "gradient" ? export_gradient(p, *o)
+                    : o->what == "history"  ? export_history(p, *o)
+                                            : export_wavefield(p, *o);
+            } catch (const ConfigError& e) { // core's messages say "the project": name it
+                throw ConfigError(o->project + ": " + e.what());
+            }
             j["what"] = o->what;
             j["out"] = o->out;
             if (!r.quiet)

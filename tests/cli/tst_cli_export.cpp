@@ -25,11 +25,7 @@ class TestCliExport : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("p.fwi");
-        Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
-                         "--resample", "25",     "--shots", "2",       "--receivers",
-                         "12",         "--freq", "6",       "--dt",    "0.004",
-                         "--duration", "0.5",    "--order", "4",       "--pml",
-                         "8"});
+        Run r = fwi::test::new_layered_project(project_);
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());

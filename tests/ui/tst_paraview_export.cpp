@@ -83,20 +83,20 @@ void TestParaviewExport::files_read_back_bit_for_bit() {
     QVERIFY(w.export_to_paraview(dir.filePath("out")));
     const Grid2D& g = p.experiment.true_model.grid;
     const QString out = dir.filePath("out");
-    QCOMPARE(read_array(out + "/model.vti", "vp_mps", g), p.experiment.current_model.vp_mps);
-    QCOMPARE(read_array(out + "/model.vti", "true_vp_mps", g), p.experiment.true_model.vp_mps);
-    QCOMPARE(read_array(out + "/model.vti", "initial_vp_mps", g), p.experiment.initial_model.vp_mps);
+    QCOMPARE(read_array(out + "/model.vti", "vp_current", g), p.experiment.current_model.vp_mps);
+    QCOMPARE(read_array(out + "/model.vti", "vp_true", g), p.experiment.true_model.vp_mps);
+    QCOMPARE(read_array(out + "/model.vti", "vp_initial", g), p.experiment.initial_model.vp_mps);
     QCOMPARE(read_array(out + "/gradient.vti", "gradient", g), p.gradient);
     for (int it = 1; it <= 2; ++it) {
-        const QString file = out + QString("/history/iteration_%1.vti").arg(it, 3, 10, QChar('0'));
+        const QString file = out + QString("/history/iteration_%1.vti").arg(it, 5, 10, QChar('0'));
         QCOMPARE(read_array(file, "vp_mps", g), p.history[std::size_t(it - 1)].model.vp_mps);
         QCOMPARE(read_array(file, "gradient", g), p.history[std::size_t(it - 1)].gradient);
     }
     QFile pvd(out + "/history.pvd");
     QVERIFY(pvd.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(pvd.readAll());
-    const int first = text.indexOf("history/iteration_001.vti"),
-              second = text.indexOf("history/iteration_002.vti");
+    const int first = text.indexOf("history/iteration_00001.vti"),
+              second = text.indexOf("history/iteration_00002.vti");
     QVERIFY2(first > 0 && second > first, qPrintable(text));
     QVERIFY(w.findChild<QPlainTextEdit*>("log")->toPlainText().contains("Exported to ParaView"));
 }

@@ -1,10 +1,9 @@
 #pragma once
-// File › Export to ParaView: the project's models, gradient and inversion history as VTK XML ImageData
-// (fwi/vti_export.hpp), in one folder:
-//   model.vti              vp_mps (the current model), plus true_vp_mps and initial_vp_mps when the
-//                          project has them on the same grid
-//   gradient.vti           the last gradient (dJ/dv, s/m), when the project has one
-//   history/iteration_NNN.vti and history.pvd
+// File > Export to ParaView: the project's models, gradient and inversion history in one folder, written by
+// core's project export (fwi/project_export.hpp, the same writer as `fwi export`):
+//   model.vti              vp_true, vp_initial and vp_current, each when the project has it on the working
+//   grid gradient.vti           the last gradient (dJ/dv, s/m) with vp_mps, when the project has one
+//   history/iteration_NNNNN.vti and history.pvd
 //                          each recorded iteration's model (vp_mps) and gradient when kept; the .pvd's time
 //                          is the iteration number, so ParaView plays the inversion as a time series
 #include "fwi/project.hpp"
