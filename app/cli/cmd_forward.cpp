@@ -1,6 +1,7 @@
 // fwi forward: model shot gathers.
 #include "cli_common.hpp"
 #include "commands.hpp"
+#include "fwi/distributed_forward.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -55,9 +56,11 @@ void add_forward_command(CommandRegistry& r) {
             }
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);
-            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()),
-                            !r.quiet);
-            auto gathers = sim->forward({}, &bar, &interrupt_token());
+            // Under MPI each rank models its share of the shots and rank 0 receives all of them (bit for
+            // bit one process's gathers); the bar shows rank 0's share.
+            const auto own = forward_shots_of_rank(*sim, job().rank(), job().size());
+            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(own.size()), !r.quiet);
+            auto gathers = forward_distributed(*sim, job(), {}, &bar, &interrupt_token());
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);
             if (writes_outputs() && o->store) {

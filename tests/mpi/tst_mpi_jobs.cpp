@@ -1,6 +1,6 @@
 // fwi under mpirun: the same binary, 2 and 3 ranks (oversubscribed on small machines), gives the single
-// process's gradient and 3-iteration inversion byte for byte; a failing rank stops the job with its error and
-// exit code and leaves the project as it was; more ranks than shots works.
+// process's forward gathers, gradient and 3-iteration inversion byte for byte; a failing rank stops the job
+// with its error and exit code and leaves the project as it was; more ranks than shots works.
 #include "cli_runner.hpp"
 
 #include <QTemporaryDir>
@@ -45,11 +45,7 @@ class TestMpiJobs : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("layered.fwi");
-        CliRun r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
-                            "--resample", "25",     "--shots", "5",       "--receivers",
-                            "20",         "--freq", "6",       "--dt",    "0.004",
-                            "--duration", "0.8",    "--order", "4",       "--pml",
-                            "10"});
+        CliRun r = new_layered_project(project_, {.shots = 5, .receivers = 20, .duration_s = 0.8, .pml = 10});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", project_, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -63,6 +59,20 @@ class TestMpiJobs : public QObject {
         for (int ranks : {2, 3}) {
             const QString out = path(QString("g%1.npy").arg(ranks));
             r = fwi_ranks(ranks, {"-q", "gradient", project_, "--out", out});
+            QVERIFY2(r.code == 0, r.err.constData());
+            QVERIFY2(file_bytes(out) == alone, qPrintable(QString("%1 ranks").arg(ranks)));
+        }
+    }
+
+    void forward_gathers_are_the_single_process_ones_bit_for_bit() {
+        // Each rank models its block of the 5 shots; rank 0 writes all of them in shot order.
+        CliRun r = fwi_cli({"-q", "forward", project_, "--out", path("d1.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray alone = file_bytes(path("d1.npy"));
+        QVERIFY(alone.size() > 5 * 20 * 100 * 4);
+        for (int ranks : {2, 3, 7}) {
+            const QString out = path(QString("d%1.npy").arg(ranks));
+            r = fwi_ranks(ranks, {"-q", "forward", project_, "--out", out});
             QVERIFY2(r.code == 0, r.err.constData());
             QVERIFY2(file_bytes(out) == alone, qPrintable(QString("%1 ranks").arg(ranks)));
         }
