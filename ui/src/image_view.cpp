@@ -1,5 +1,7 @@
 #include "fwi/ui/image_view.hpp"
 
+#include "fwi/figure.hpp"
+
 #include "image_underlay.hpp"
 
 #include <QMouseEvent>
@@ -37,28 +39,16 @@ void style_text(vtkTextProperty* p, double size, bool bold = false) {
     p->SetShadow(false);
     p->SetFontFamilyToArial();
 }
-struct NiceTicks {
-    double first = 0, last = 0;
-    int count = 0;
-};
 
-/// Round tick values (1, 2 or 5 times a power of ten apart) inside [lo, hi], about `target` of them.
-NiceTicks nice_ticks(double lo, double hi, int target = 6) {
-    if (!(hi > lo)) return {lo, hi, 0};
-    const double raw = (hi - lo) / (target - 1);
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
-    for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= 0.8 * raw) {
-            step = m * magnitude;
-            break;
-        }
-    NiceTicks t;
-    t.first = std::ceil(lo / step - 1e-9) * step;
-    t.last = std::floor(hi / step + 1e-9) * step;
-    t.count = int(std::lround((t.last - t.first) / step)) + 1;
-    return t;
-}
+/// The first and last of round tick values (core's nice_ticks, the same as the product's figures) and
+/// their count: VTK's axis actor spaces labels evenly between the two.
+struct AxisTicks {
+    explicit AxisTicks(const std::vector<double>& ticks)
+        : first(ticks.empty() ? 0 : ticks.front()), last(ticks.empty() ? 0 : ticks.back()),
+          count(int(ticks.size())) {}
+    double first, last;
+    int count;
+};
 
 } // namespace
 
@@ -432,7 +422,7 @@ void ImageView::update_axes() {
     // sits where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
     const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
     const double sx = d_->x_scale, sz = d_->z_scale;
-    const NiceTicks tx = nice_ticks(m0.x_m * sx, m1.x_m * sx), tz = nice_ticks(m0.z_m * sz, m1.z_m * sz);
+    const AxisTicks tx(nice_ticks(m0.x_m * sx, m1.x_m * sx)), tz(nice_ticks(m0.z_m * sz, m1.z_m * sz));
     const double ax0 = v.to_pixels({tx.first / sx, 0}).x_px, ax1 = v.to_pixels({tx.last / sx, 0}).x_px;
     const double az0 = v.to_pixels({0, tz.first / sz}).y_px, az1 = v.to_pixels({0, tz.last / sz}).y_px;
     // Display coordinates have y up. The x axis runs right to left so that VTK puts its labels above it.

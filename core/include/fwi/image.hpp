@@ -21,10 +21,6 @@ std::array<std::uint8_t, 3> colormap_rgb(Colormap map, double t);
 void write_png(const std::string& path, ConstFieldView field, Colormap map, double vmin, double vmax,
                int scale = 1);
 
-/// Symmetric range [-c, c] with c the given percentile of |values| (robust display of wavefields and
-/// gradients).
-double symmetric_clip(const std::vector<float>& values, double percentile = 0.99);
-
 /// Raw RGB pixels to PNG (width x height x 3 bytes).
 void write_png_rgb(const std::string& path, const std::vector<std::uint8_t>& rgb, int width, int height);
 /// The PNG file bytes of raw RGB pixels (for embedding, e.g. in SVG).

@@ -59,10 +59,10 @@ class RevolveSchedule final : public Schedule {
 
 /// "multilevel:R,D": tier 0 (R slots, fast) + tier 1 (D slots, e.g. disk, with the write/read costs of
 /// `costs`). Candidates, each priced exactly with the cost model of fwi/performance_model.hpp:
-///   - multistage(q, n): the first sweep writes states 0, q, ..., (n-1)q to tier 1 (n <= D) and then reverses
-///   the
-///     final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back once, copied to
-///     tier 0 and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is store-all on tier 1;
+///   - multistage(q, n): the first sweep writes states 0, q, ..., (n-1)q to tier 1 (n <= D) and then
+///     reverses the final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back
+///     once, copied to tier 0 and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is
+///     store-all on tier 1;
 ///   - Revolve(D) entirely in tier 1.
 /// It returns the candidate of least predicted time, searching every (q, n) with n q < l, n <= D: O(l log l)
 /// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r));
@@ -121,17 +121,17 @@ class OnlineRevolveSchedule final : public OnlineSchedule {
         int slot;
     };
     std::vector<Action> replace(std::int64_t n, std::int64_t drop_step);
-    std::int64_t
-    greedy_drop(std::int64_t n) const; ///< step to drop for n (-2: keep, -1: store in a free slot)
+    /// The step to drop for n (-2: keep, -1: store in a free slot).
+    std::int64_t greedy_drop(std::int64_t n) const;
 
     std::int64_t slots_;
     int tier_;
     std::int64_t next_n_ = 0;             ///< the state at_forward_state expects next
     std::vector<Checkpoint> checkpoints_; ///< sorted by step
     std::vector<int> free_slots_;
-    std::int64_t level_ = 0,
-                 level_offset_ = 0; ///< optimal phase: sub-problem with level_ slots from level_offset_
-    bool finished_ = false;         ///< reversal() was called
+    /// Optimal phase: the sub-problem with level_ slots from level_offset_.
+    std::int64_t level_ = 0, level_offset_ = 0;
+    bool finished_ = false; ///< reversal() was called
 };
 
 /// Runs an online schedule on a known step count and returns the whole plan (first sweep + reversal),

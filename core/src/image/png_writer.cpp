@@ -110,13 +110,4 @@ void write_png(const std::string& path, ConstFieldView field, Colormap map, doub
     write_png_rgb(path, rgb, width, height);
 }
 
-double symmetric_clip(const std::vector<float>& values, double percentile) {
-    if (values.empty()) return 1;
-    std::vector<float> mags(values.size());
-    std::transform(values.begin(), values.end(), mags.begin(), [](float v) { return std::abs(v); });
-    const auto k = std::min(mags.size() - 1, std::size_t(percentile * double(mags.size() - 1)));
-    std::nth_element(mags.begin(), mags.begin() + std::ptrdiff_t(k), mags.end());
-    return mags[k] > 0 ? mags[k] : 1.0;
-}
-
 } // namespace fwi

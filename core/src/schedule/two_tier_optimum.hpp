@@ -6,10 +6,8 @@
 //   B_t(1, r, d) = 0
 //   B_t(m, r, d) = min( (m-1) f + r_t + A_t(m-1, r, d),                            -- no inner checkpoint
 //                       min_{1<=j<m, u with a free slot} j f + w_u + B_u(m-j, r', d') + r_t + A_t(j, r, d) )
-//   A_t(m, r, d) = min( B_t(m, r, d), w_u + B_u(m, r'', d'') )   -- after restoring the base (in hand), it
-//   may
-//                                                                    move to the other tier u, freeing its
-//                                                                    slot
+//   A_t(m, r, d) = min( B_t(m, r, d), w_u + B_u(m, r'', d'') )
+//     (after restoring the base, which is then in hand, it may move to the other tier u, freeing its slot)
 // B_t: state a is in hand and stored in tier t; r, d free slots besides it. The left part's base is the same
 // checkpoint, so it is read back once per sub-range. O(l^2 R D) time, O(l R D) memory: used only when small.
 #include "fwi/performance_model.hpp"
