@@ -96,8 +96,27 @@ void add_plan_command(CommandRegistry& r) {
             } catch (const ResourceError& e) {
                 auto_choice = {{"error", e.what()}};
             }
+            // The disk tier's costs as measured in the scratch directory (make_plan_request).
+            nlohmann::json disk_tier;
+            if (request.disk_tier) {
+                const TierCosts d = request.costs.tier(1);
+                disk_tier = {
+                    {"write_seconds_per_item", d.write_s_per_item},
+                    {"read_seconds_per_item", d.read_s_per_item},
+                    {"write_bytes_per_second", d.write_s_per_byte > 0 ? 1 / d.write_s_per_byte : 0.0},
+                    {"read_bytes_per_second", d.read_s_per_byte > 0 ? 1 / d.read_s_per_byte : 0.0}};
+            }
             if (!r.json) {
                 print_table(rows, costs, request.steps, shots);
+                if (request.disk_tier)
+                    std::printf(
+                        "disk tier measured in %s: write %s/s + %.3g ms per file, read %s/s + %.3g ms "
+                        "per file\n",
+                        settings.scratch_dir.empty() ? "the temp directory" : settings.scratch_dir.c_str(),
+                        format_bytes(disk_tier["write_bytes_per_second"].get<double>()).c_str(),
+                        disk_tier["write_seconds_per_item"].get<double>() * 1e3,
+                        format_bytes(disk_tier["read_bytes_per_second"].get<double>()).c_str(),
+                        disk_tier["read_seconds_per_item"].get<double>() * 1e3);
                 if (auto_choice.contains("error"))
                     std::printf("auto (codec %s): %s\n", codecs.front().codec.c_str(),
                                 auto_choice["error"].get<std::string>().c_str());
@@ -133,6 +152,7 @@ void add_plan_command(CommandRegistry& r) {
                     {"budget_bytes", settings.budget_bytes},
                     {"disk_budget_bytes", settings.disk_budget_bytes},
                     {"codecs", codec_json},
+                    {"disk_tier", disk_tier},
                     {"rows", table},
                     {"auto", auto_choice}};
         };

@@ -113,6 +113,12 @@ class TestCliCommands : public QObject {
         for (const char* s : {"all", "uniform", "revolve", "online"})
             QVERIFY2(schedules.contains(s), s);
         QVERIFY(j["auto"].toObject().contains("schedule"));
+        QVERIFY(j["disk_tier"].isNull()); // no disk tier: nothing measured
+        // A scratch directory adds the disk tier, priced with its measured costs.
+        r = fwi_cli({"--json", "plan", project_, "--budget", "4M", "--scratch", dir_.path()});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const double write_bps = json_of(r)["disk_tier"].toObject()["write_bytes_per_second"].toDouble();
+        QVERIFY2(write_bps > 1e6 && write_bps < 1e12, qPrintable(QString::number(write_bps)));
         // Human table on stdout without --json.
         r = fwi_cli({"plan", project_});
         QVERIFY2(r.code == 0, r.err.constData());

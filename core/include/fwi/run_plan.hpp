@@ -1,8 +1,7 @@
 #pragma once
 // From a simulation and its gradient settings to the checkpoint plan that will run: measured step and codec
 // costs (the performance model's calibration), the plan request for `fwi plan` and the GUI, and the resolved
-// plan
-// ("auto" chosen by the performance model). The executor runs exactly what resolve_plan() returns.
+// plan ("auto" chosen by the performance model). The executor runs exactly what resolve_plan() returns.
 #include "fwi/performance_model.hpp"
 #include "fwi/settings.hpp"
 #include "fwi/simulation.hpp"
@@ -16,7 +15,8 @@ namespace fwi {
 /// forward and adjoint step times on a scratch state (the least of three batches of at least `probe_steps`
 /// steps and 10 ms; the run's own states are untouched); state and snapshot sizes; a RAM tier costed by a
 /// measured copy of one state, plus the first touch of new memory; a disk tier (tier 1) assumed at 1 GB/s
-/// with 0.2 ms per file. Compression fields stay at "none"; see with_codec().
+/// with 0.2 ms per file, which make_plan_request() and resolve_plan() replace by the disk's measured costs
+/// when the run has a disk tier. Compression fields stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
 /// A codec's ratio and per-item times measured on a synthetic wavefield of the padded grid's shape (a ring of
@@ -29,7 +29,8 @@ CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::in
 StepCosts with_codec(StepCosts costs, const CodecEstimate& codec, bool size_pessimistically);
 
 /// The request plan_table()/choose_auto() take for this run: its inner step count, budgets, a disk tier when
-/// the settings give a disk budget or a scratch directory, and the given codec estimates.
+/// the settings give a disk budget or a scratch directory (its costs measured there: write and read of
+/// items through a disk-tier store, once per process and directory), and the given codec estimates.
 PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& settings, const StepCosts& costs,
                               const std::vector<CodecEstimate>& codecs);
 

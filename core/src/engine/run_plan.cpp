@@ -2,6 +2,7 @@
 #include "fwi/run_plan.hpp"
 
 #include "engine/calibration_cache.hpp"
+#include "engine/disk_tier_probe.hpp"
 #include "engine/snapshot_arena.hpp"
 
 #include "fwi/byte_text.hpp"
@@ -30,7 +31,8 @@ double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Assumed disk tier: a local SSD behind the page cache. Only the multilevel choice and the prediction use it.
+// Assumed disk tier (a local SSD behind the page cache) until a run with a disk tier measures its own
+// (with_disk_tier). Only the multilevel choice and the prediction use it.
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
@@ -40,6 +42,16 @@ double guaranteed_ratio(const std::string& spec) {
     if (spec.rfind(prefix, 0) != 0) return 1.0;
     const double bits = std::stod(spec.substr(prefix.size()));
     return bits > 0 ? std::max(1.0, 32.0 / bits) : 1.0;
+}
+
+/// `c` with tier 1 measured in the run's scratch directory when the settings give the run a disk tier.
+StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
+    if (s.disk_budget_bytes == 0 && s.scratch_dir.empty()) return c;
+    if (const auto disk = measured_disk_tier(s.scratch_dir, c.state_bytes)) {
+        if (c.tiers.size() < 2) c.tiers.resize(2);
+        c.tiers[1] = *disk;
+    }
+    return c;
 }
 
 /// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
@@ -214,7 +226,7 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
                               const std::vector<CodecEstimate>& codecs) {
     PlanRequest r;
     r.steps = sim.time().inner_nt;
-    r.costs = costs;
+    r.costs = with_disk_tier(costs, s);
     r.costs.sampling_interval = s.sampling_interval;
     r.budget_bytes = s.budget_bytes;
     r.disk_tier = s.disk_budget_bytes != 0 || !s.scratch_dir.empty();
@@ -228,7 +240,7 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     const std::int64_t steps = sim.time().inner_nt;
     const Calibration calibration = calibrated(sim, s.compression.empty() ? "none" : s.compression);
     const CodecEstimate& codec = calibration.codec;
-    StepCosts costs = with_codec(calibration.steps, codec, true);
+    StepCosts costs = with_disk_tier(with_codec(calibration.steps, codec, true), s);
     costs.sampling_interval = s.sampling_interval;
 
     ResolvedPlan r;
