@@ -26,9 +26,14 @@ class MpiCommunicator final : public Communicator {
     void barrier() override;
     bool any(bool flag) override;
     [[noreturn]] void abort(int exit_code) override;
+    void post_progress(std::int64_t steps_done) override;
+    std::int64_t others_progress() override;
+    void finish_progress() override;
 
   private:
+    struct Progress; ///< the progress exchange's own communicator and messages in flight
     int rank_ = 0, size_ = 1;
+    std::unique_ptr<Progress> progress_;
 };
 
 } // namespace fwi::mpi

@@ -57,9 +57,9 @@ void add_forward_command(CommandRegistry& r) {
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);
             // Under MPI each rank models its share of the shots and rank 0 receives all of them (bit for
-            // bit one process's gathers); the bar shows rank 0's share.
-            const auto own = forward_shots_of_rank(*sim, job().rank(), job().size());
-            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(own.size()), !r.quiet);
+            // bit one process's gathers); rank 0's bar shows the whole job (progress.hpp).
+            ProgressBar bar("forward", sim->time().inner_nt * std::int64_t(e.acquisition.shots.size()),
+                            !r.quiet);
             auto gathers = forward_distributed(*sim, job(), {}, &bar, &interrupt_token());
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);

@@ -6,6 +6,7 @@
 #include "fwi/gradient_engine.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
+#include "fwi/run_plan.hpp"
 #include "fwi/standard_figures.hpp"
 #include "interrupt.hpp"
 #include "job.hpp"
@@ -56,7 +57,14 @@ void add_gradient_command(CommandRegistry& r) {
             if (!(model.grid == sim->propagator().setup().grid))
                 throw ConfigError("model " + o->model + " does not have the project's grid");
             const auto shots = std::int64_t(p.experiment.acquisition.shots.size());
-            ProgressBar bar("gradient", 2 * sim->time().inner_nt * shots, !r.quiet);
+            sim->set_model(model);
+            // The bar's 100%: the plan's forward (recomputation included) and adjoint steps for every shot.
+            // The calibration and plan are kept for the process, so compute_gradient reuses them.
+            const PlanCounts per_shot = resolve_plan(*sim, settings).prediction.counts;
+            ProgressBar bar(
+                "gradient",
+                (per_shot.advance_steps + per_shot.reverse_forward_steps + per_shot.reverse_steps) * shots,
+                !r.quiet);
             std::unique_ptr<EventLog> log;
             if (!o->events.empty() && writes_outputs()) log = std::make_unique<EventLog>(o->events);
             Tee tee;

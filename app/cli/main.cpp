@@ -6,6 +6,7 @@
 #include "fwi/threading.hpp"
 #include "interrupt.hpp"
 #include "job.hpp"
+#include "progress.hpp"
 
 #include <cstdlib>
 #include <iostream>
@@ -94,7 +95,13 @@ int main(int argc, char** argv) {
     }
     try {
         nlohmann::json summary = action();
-        if (summary.is_object()) summary["threads"] = fwi::thread_count();
+        const std::int64_t job_steps = fwi::cli::finish_job_progress();
+        if (summary.is_object()) {
+            summary["threads"] = fwi::thread_count();
+            summary["ranks"] = fwi::cli::job().size();
+            if (job_steps > 0)
+                summary["propagation_steps"] = job_steps; // forward + recomputed + adjoint, all ranks
+        }
         if (json) std::cout << summary.dump() << std::endl;
         return 0;
     } catch (const fwi::Cancelled&) {

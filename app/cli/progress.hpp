@@ -1,6 +1,7 @@
 #pragma once
 // Observers for the command line: a progress bar on stderr (only when it is a terminal), an event log as JSON
-// lines, and a tee that feeds several observers.
+// lines, and a tee that feeds several observers. Under MPI every rank's bar counts its own steps and posts
+// the count to rank 0 (Communicator::post_progress), whose bar shows the whole job.
 #include "fwi/events.hpp"
 
 #include <chrono>
@@ -12,7 +13,9 @@ namespace fwi::cli {
 
 class ProgressBar final : public Observer {
   public:
-    /// `total_steps`: forward + adjoint steps expected (the bar's 100%); `label` leads the line.
+    /// `total_steps`: forward + adjoint steps expected (the bar's 100%); `label` leads the line. Enabled, it
+    /// draws on a terminal; rank 0 of an MPI job, whose stderr the launcher pipes, writes a plain line every
+    /// 10 s instead (a batch job's log; the command's summary ends it).
     ProgressBar(std::string label, std::int64_t total_steps, bool enabled);
     ~ProgressBar() override;
     void on_event(const Event& e) override;
@@ -20,10 +23,11 @@ class ProgressBar final : public Observer {
 
   private:
     void draw(bool final);
+    void log_line();
     std::string label_;
     std::int64_t total_ = 1, done_ = 0;
-    bool enabled_;
-    std::chrono::steady_clock::time_point last_draw_{};
+    bool enabled_, lines_;
+    std::chrono::steady_clock::time_point last_draw_{}, last_post_{};
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
@@ -61,5 +65,10 @@ class Tee final : public Observer {
 };
 
 bool stderr_is_terminal();
+
+/// Ends the job's progress exchange (collective; every rank calls it once the command has run): the other
+/// ranks post their final counts, and rank 0 returns the steps every rank's bars counted (propagation
+/// steps: forward, recomputed and adjoint), the other ranks their own.
+std::int64_t finish_job_progress();
 
 } // namespace fwi::cli

@@ -52,15 +52,26 @@ class TestMpiJobs : public QObject {
     }
 
     void gradient_is_the_single_process_one_bit_for_bit() {
-        CliRun r = fwi_cli({"-q", "gradient", project_, "--out", path("g1.npy")});
+        CliRun r = fwi_cli({"-q", "--json", "gradient", project_, "--out", path("g1.npy")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QByteArray alone = file_bytes(path("g1.npy"));
         QVERIFY(alone.size() > 5 * 1000);
+        // Rank 0 counts the whole job's propagation steps (its own and the other ranks' posts): the same
+        // count as one process's.
+        const QJsonObject json_of_alone = json_of(r);
+        const double steps_alone = json_of_alone["propagation_steps"].toDouble();
+        QVERIFY(steps_alone > 0);
         for (int ranks : {2, 3}) {
             const QString out = path(QString("g%1.npy").arg(ranks));
-            r = fwi_ranks(ranks, {"-q", "gradient", project_, "--out", out});
+            r = fwi_ranks(ranks, {"-q", "--json", "gradient", project_, "--out", out});
             QVERIFY2(r.code == 0, r.err.constData());
             QVERIFY2(file_bytes(out) == alone, qPrintable(QString("%1 ranks").arg(ranks)));
+            const QJsonObject j = json_of(r);
+            QCOMPARE(j["ranks"].toInt(), ranks);
+            QCOMPARE(j["propagation_steps"].toDouble(), steps_alone);
+            // The summary's counts are the job's, not rank 0's share.
+            for (const char* count : {"forward_steps", "adjoint_steps", "checkpoint_writes"})
+                QCOMPARE(j[count].toDouble(), json_of_alone[count].toDouble());
         }
     }
 

@@ -29,6 +29,15 @@ class Communicator {
     virtual bool any(bool flag) = 0;
     /// Ends every process of the job with `exit_code` (a failing or interrupted rank stops all).
     [[noreturn]] virtual void abort(int exit_code) = 0;
+
+    /// Job-wide progress without blocking, so that rank 0 can show the whole job: every other rank posts its
+    /// own count of completed steps now and then (the latest post wins), rank 0 reads the sum of the other
+    /// ranks' latest posts. finish_progress() is collective and closes the exchange: when it returns, every
+    /// post has arrived (rank 0 may then read the final sum) and no message is left in flight. Called by the
+    /// thread that runs the command only. Alone: nothing to exchange.
+    virtual void post_progress(std::int64_t /*steps_done*/) {}
+    virtual std::int64_t others_progress() { return 0; }
+    virtual void finish_progress() {}
 };
 
 /// This process alone: rank 0 of 1.

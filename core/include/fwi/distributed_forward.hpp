@@ -16,8 +16,4 @@ std::vector<Gather> forward_distributed(Simulation& sim, Communicator& comm,
                                         const std::vector<int>& shots = {}, Observer* observer = nullptr,
                                         const CancelToken* cancel = nullptr);
 
-/// This rank's share of `shots` (all when empty) in the split forward_distributed uses.
-std::vector<int> forward_shots_of_rank(const Simulation& sim, int rank, int ranks,
-                                       const std::vector<int>& shots = {});
-
 } // namespace fwi

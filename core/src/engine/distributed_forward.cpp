@@ -18,22 +18,14 @@ std::vector<int> all_shots(const Simulation& sim, const std::vector<int>& shots)
 
 } // namespace
 
-std::vector<int> forward_shots_of_rank(const Simulation& sim, int rank, int ranks,
-                                       const std::vector<int>& shots) {
-    const std::vector<int> list = all_shots(sim, shots);
-    const std::vector<int> owner = split_shots_by_cost(std::vector<double>(list.size(), 1.0), ranks);
-    std::vector<int> mine;
-    for (std::size_t k = 0; k < list.size(); ++k)
-        if (owner[k] == rank) mine.push_back(list[k]);
-    return mine;
-}
-
 std::vector<Gather> forward_distributed(Simulation& sim, Communicator& comm, const std::vector<int>& shots,
                                         Observer* observer, const CancelToken* cancel) {
     if (comm.size() == 1) return sim.forward(shots, observer, cancel);
     const std::vector<int> list = all_shots(sim, shots);
     const std::vector<int> owner = split_shots_by_cost(std::vector<double>(list.size(), 1.0), comm.size());
-    const std::vector<int> mine = forward_shots_of_rank(sim, comm.rank(), comm.size(), list);
+    std::vector<int> mine;
+    for (std::size_t k = 0; k < list.size(); ++k)
+        if (owner[k] == comm.rank()) mine.push_back(list[k]);
     // An empty list would mean "all shots" to Simulation::forward: a rank without shots models none.
     const std::vector<Gather> modelled =
         mine.empty() ? std::vector<Gather>{} : sim.forward(mine, observer, cancel);

@@ -3,8 +3,11 @@
 #include "engine/plan_executor.hpp"
 #include "fwi/error.hpp"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 namespace fwi {
 
@@ -18,6 +21,41 @@ double l2_misfit(const Gather& modelled, const Gather& observed, std::vector<flo
     }
     return j;
 }
+
+namespace {
+
+/// A distributed gradient reports the job's step and checkpoint counts (summed over the ranks) and the
+/// largest rank's peak snapshot bytes (each rank keeps its budget on its own node). Collective.
+void add_other_ranks_counts(Communicator& comm, GradientResult& r) {
+    std::array<std::int64_t, 6> mine{r.forward_steps,    r.adjoint_steps,
+                                     r.recompute_steps,  r.checkpoint_writes,
+                                     r.checkpoint_reads, std::int64_t(r.peak_snapshot_bytes)};
+    std::vector<std::byte> bytes(sizeof mine);
+    std::memcpy(bytes.data(), mine.data(), sizeof mine);
+    const auto from_ranks = comm.gather(bytes);
+    if (comm.rank() == 0) {
+        std::array<std::int64_t, 6> job{};
+        for (const auto& b : from_ranks) {
+            if (b.size() != sizeof mine) throw ResourceError("a rank's gradient counts arrived truncated");
+            std::array<std::int64_t, 6> theirs;
+            std::memcpy(theirs.data(), b.data(), sizeof theirs);
+            for (std::size_t i = 0; i < 5; ++i)
+                job[i] += theirs[i];
+            job[5] = std::max(job[5], theirs[5]);
+        }
+        std::memcpy(bytes.data(), job.data(), sizeof job);
+    }
+    comm.broadcast(bytes);
+    std::memcpy(mine.data(), bytes.data(), sizeof mine);
+    r.forward_steps = mine[0];
+    r.adjoint_steps = mine[1];
+    r.recompute_steps = mine[2];
+    r.checkpoint_writes = mine[3];
+    r.checkpoint_reads = mine[4];
+    r.peak_snapshot_bytes = std::uint64_t(mine[5]);
+}
+
+} // namespace
 
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options) {
@@ -78,6 +116,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
     result.misfit = sum.misfit;
     result.gradient = std::move(sum.gradient);
     executor.fill(result);
+    if (comm.size() > 1) add_other_ranks_counts(comm, result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;
 }
