@@ -1,24 +1,34 @@
 // fwi under mpirun: the same binary, 2 and 3 ranks (oversubscribed on small machines), gives the single
 // process's forward gathers, gradient and 3-iteration inversion byte for byte; a failing rank stops the job
-// with its error and exit code and leaves the project as it was; more ranks than shots works.
+// with its error and exit code and leaves the project as it was; SIGTERM to one rank stops every rank (exit
+// 130) and the project keeps the iterations completed; more ranks than shots works.
 #include "cli_runner.hpp"
 
+#include <QDir>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <csignal>
+#include <sys/types.h>
 
 using namespace fwi::test;
 
 namespace {
 
 // Open MPI refuses root unless told (CI runs as root); one OpenMP thread per rank.
-CliRun mpirun(const QStringList& args) {
-    QProcess p;
+QProcessEnvironment mpi_environment() {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("OMP_NUM_THREADS", "1");
     env.insert("OMPI_ALLOW_RUN_AS_ROOT", "1");
     env.insert("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     env.insert("OMPI_MCA_rmaps_base_oversubscribe", "1");
-    p.setProcessEnvironment(env);
+    return env;
+}
+
+CliRun mpirun(const QStringList& args) {
+    QProcess p;
+    p.setProcessEnvironment(mpi_environment());
     p.start(FWI_MPIEXEC, args);
     if (!p.waitForFinished(300000)) p.kill();
     return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
@@ -26,6 +36,23 @@ CliRun mpirun(const QStringList& args) {
 
 CliRun fwi_ranks(int ranks, const QStringList& args) {
     return mpirun(QStringList{"--oversubscribe", "-n", QString::number(ranks), FWI_CLI_EXE} + args);
+}
+
+/// The processes whose parent is `parent` (mpirun starts the local ranks itself).
+QList<pid_t> children_of(qint64 parent) {
+    QList<pid_t> pids;
+    for (const QString& entry : QDir("/proc").entryList(QDir::Dirs)) {
+        bool number = false;
+        const pid_t pid = pid_t(entry.toLongLong(&number));
+        if (!number) continue;
+        QFile stat("/proc/" + entry + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        // pid (comm) state ppid ...: the command may hold spaces, so read after its closing parenthesis.
+        const QByteArray text = stat.readAll();
+        const QList<QByteArray> fields = text.mid(text.lastIndexOf(')') + 2).split(' ');
+        if (fields.size() > 1 && fields[1].toLongLong() == parent) pids << pid;
+    }
+    return pids;
 }
 
 } // namespace
@@ -145,6 +172,37 @@ class TestMpiJobs : public QObject {
         r = fwi_ranks(7, {"-q", "gradient", project, "--out", path("few7.npy")});
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(file_bytes(path("few7.npy")), file_bytes(path("few1.npy")));
+    }
+
+    void sigterm_to_one_rank_stops_the_job_and_keeps_the_project() {
+        // A long inversion; once rank 0 reports its first iteration, SIGTERM goes to one rank only (as a
+        // scheduler's kill of one node would): every rank stops, the job exits 130 and the project holds the
+        // iterations completed so far.
+        const QString project = copy_of_project("cancel.fwi");
+        QProcess job;
+        job.setProcessEnvironment(mpi_environment());
+        job.start(FWI_MPIEXEC,
+                  {"--oversubscribe", "-n", "2", FWI_CLI_EXE, "invert", project, "--iterations", "500"});
+        QVERIFY(job.waitForStarted());
+        QByteArray err;
+        QElapsedTimer waited;
+        waited.start();
+        while (!err.contains("iteration   1") && waited.elapsed() < 240000 &&
+               job.state() == QProcess::Running) {
+            job.waitForReadyRead(1000);
+            err += job.readAllStandardError();
+        }
+        QVERIFY2(err.contains("iteration   1"), err.constData());
+        const QList<pid_t> ranks = children_of(job.processId());
+        QCOMPARE(ranks.size(), 2);
+        QCOMPARE(::kill(ranks.back(), SIGTERM), 0);
+        QVERIFY(job.waitForFinished(240000));
+        err += job.readAllStandardError();
+        QCOMPARE(job.exitCode(), 130);
+        QVERIFY2(err.contains("cancelled"), err.constData());
+        const CliRun info = fwi_cli({"--json", "info", project});
+        QVERIFY2(info.code == 0, info.err.constData());
+        QVERIFY2(json_of(info)["iterations"].toInt() >= 1, info.out.constData());
     }
 
     void a_failing_rank_stops_the_job_and_leaves_the_project() {
