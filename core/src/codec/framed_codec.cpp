@@ -89,7 +89,9 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
             h.checksum = checksum64(encoded.table.data(), encoded.table.size());
         }
         // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
-        out.reserve(old + codec_frame_header_bytes + std::size_t(h.payload_bytes));
+        // Growth stays geometric for callers that append many frames to one buffer.
+        const std::size_t needed = old + codec_frame_header_bytes + std::size_t(h.payload_bytes);
+        if (out.capacity() < needed) out.reserve(std::max(needed, 2 * out.capacity()));
         const auto append = [&out](const void* data, std::size_t n) {
             const auto* p = static_cast<const std::byte*>(data);
             out.insert(out.end(), p, p + n);
