@@ -11,7 +11,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(npy wavelet raw segy_model segy_gathers hdf5_model hdf5_gathers project)
+[ ${#targets[@]} -gt 0 ] || targets=(npy wavelet raw segy_model segy_gathers hdf5_model hdf5_gathers project codec)
 build="$root/build-fuzz"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

@@ -1,62 +1,176 @@
-// fwi bench: propagator throughput (cell-updates per second) for forward and adjoint steps at each order.
+// fwi bench: propagator throughput (cell-updates per second) for forward and adjoint steps at each order, or,
+// with --codecs, each codec's cost per propagator state against one forward step.
 #include "commands.hpp"
 #include "fwi/benchmark.hpp"
+#include "fwi/codec_benchmark.hpp"
 #include "fwi/error.hpp"
 #include "interrupt.hpp"
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
+#include <sstream>
 
 namespace fwi::cli {
+namespace {
+
+struct Options {
+    std::int64_t nz = 1000, nx = 1000, steps = 200;
+    std::vector<int> orders{2, 4, 6, 8};
+    int shots = 1, pml = 20;
+    std::string backend = "auto";
+    std::vector<std::string> codecs;
+    std::vector<int> codec_threads{1, 2};
+    std::int64_t wavefield_steps = 600, pulse_spacing = 0;
+    int repeats = 3;
+    std::string markdown;
+};
+
+nlohmann::json throughput(const Options& o, bool quiet) {
+    nlohmann::json rows = nlohmann::json::array();
+    nlohmann::json summary;
+    if (!quiet)
+        std::fprintf(stderr, "%-6s %-14s %16s %16s %16s\n", "order", "grid", "forward", "fwd+snapshot",
+                     "adjoint");
+    for (int order : o.orders) {
+        BenchCase b{o.nz, o.nx, order, o.pml, o.steps, o.shots, o.backend, &interrupt_token()};
+        const BenchResult res = run_benchmark(b);
+        if (!quiet)
+            std::fprintf(stderr, "%-6d %5lldx%-8lld %12.1f M/s %12.1f M/s %12.1f M/s\n", order,
+                         (long long)o.nz, (long long)o.nx, res.forward_cell_updates_per_s / 1e6,
+                         res.forward_snapshot_cell_updates_per_s / 1e6, res.adjoint_cell_updates_per_s / 1e6);
+        rows.push_back({{"order", order},
+                        {"forward_cell_updates_per_s", res.forward_cell_updates_per_s},
+                        {"forward_snapshot_cell_updates_per_s", res.forward_snapshot_cell_updates_per_s},
+                        {"adjoint_cell_updates_per_s", res.adjoint_cell_updates_per_s},
+                        {"cells_per_step", res.cells_per_step}});
+        summary["device"] = res.device;
+        // The headline figures are those of the last (highest) order measured.
+        summary["forward_cell_updates_per_s"] = res.forward_cell_updates_per_s;
+        summary["adjoint_cell_updates_per_s"] = res.adjoint_cell_updates_per_s;
+    }
+    summary["nz"] = o.nz;
+    summary["nx"] = o.nx;
+    summary["steps"] = o.steps;
+    summary["shots"] = o.shots;
+    summary["orders"] = rows;
+    return summary;
+}
+
+std::string codec_table_markdown(const CodecBenchResult& res) {
+    std::ostringstream md;
+    char line[512];
+    md << "| codec | threads | compress | decompress | ratio | compress GB/s | decompress GB/s | "
+          "(compress + decompress) / forward step | max error |\n|---|---|---|---|---|---|---|---|---|\n";
+    const double gb = double(res.state_bytes) / 1e9;
+    for (const auto& row : res.rows) {
+        std::snprintf(line, sizeof line,
+                      "| %s | %d | %.1f ms | %.1f ms | %.2f | %.2f | %.2f | %.2f | %.1e |\n",
+                      row.codec.c_str(), row.threads, row.compress_s * 1e3, row.decompress_s * 1e3, row.ratio,
+                      gb / row.compress_s, gb / row.decompress_s, row.cost_in_steps, row.max_abs_error);
+        md << line;
+    }
+    return md.str();
+}
+
+nlohmann::json codec_costs(const Options& o, bool quiet) {
+    CodecBenchCase b;
+    b.nz = o.nz;
+    b.nx = o.nx;
+    b.order = o.orders.empty() ? 8 : o.orders.back();
+    b.pml_width = o.pml;
+    b.steps = o.wavefield_steps;
+    b.pulse_spacing = o.pulse_spacing;
+    b.codecs = o.codecs;
+    b.threads = o.codec_threads;
+    b.repeats = o.repeats;
+    b.backend = o.backend == "auto" ? "cpu" : o.backend; // codecs run on the host
+    b.cancel = &interrupt_token();
+    const CodecBenchResult res = run_codec_benchmark(b);
+    const double mb = double(res.state_bytes) / 1e6;
+    if (!quiet) {
+        std::fprintf(
+            stderr,
+            "state: %d fields, %.1f MB raw (%lldx%lld model, order %d, %lld cells per step); wavefield "
+            "after %lld steps, %.0f%% quiet cells (|u| < 1e-6 of the peak)\n",
+            res.fields, mb, (long long)o.nz, (long long)o.nx, b.order, (long long)res.cells_per_step,
+            (long long)b.steps, 100 * res.quiet_fraction);
+        for (std::size_t k = 0; k < res.step_threads.size(); ++k)
+            std::fprintf(stderr, "forward step, %d thread%s: %.2f ms (%.1f GB/s at 16 bytes per cell)\n",
+                         res.step_threads[k], res.step_threads[k] == 1 ? "" : "s", res.step_s[k] * 1e3,
+                         16.0 * double(res.cells_per_step) / res.step_s[k] / 1e9);
+        std::fprintf(stderr, "%-20s %7s %11s %11s %7s %10s %10s %12s %9s\n", "codec", "threads", "compress",
+                     "decompress", "ratio", "comp GB/s", "dec GB/s", "cost (steps)", "max error");
+        for (const auto& row : res.rows)
+            std::fprintf(stderr, "%-20s %7d %8.1f ms %8.1f ms %7.2f %10.2f %10.2f %12.2f %9.1e\n",
+                         row.codec.c_str(), row.threads, row.compress_s * 1e3, row.decompress_s * 1e3,
+                         row.ratio, mb / 1e3 / row.compress_s, mb / 1e3 / row.decompress_s, row.cost_in_steps,
+                         row.max_abs_error);
+    }
+    if (!o.markdown.empty()) {
+        std::ofstream out(o.markdown);
+        out << codec_table_markdown(res);
+        if (!out) throw ResourceError("cannot write " + o.markdown);
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : res.rows)
+        rows.push_back({{"codec", row.codec},
+                        {"threads", row.threads},
+                        {"compress_seconds", row.compress_s},
+                        {"decompress_seconds", row.decompress_s},
+                        {"ratio", row.ratio},
+                        {"max_abs_error", row.max_abs_error},
+                        {"cost_in_forward_steps", row.cost_in_steps}});
+    nlohmann::json steps = nlohmann::json::array();
+    for (std::size_t k = 0; k < res.step_threads.size(); ++k)
+        steps.push_back({{"threads", res.step_threads[k]}, {"seconds", res.step_s[k]}});
+    return {{"device", res.device},
+            {"nz", o.nz},
+            {"nx", o.nx},
+            {"order", b.order},
+            {"state_bytes", res.state_bytes},
+            {"fields", res.fields},
+            {"wavefield_steps", b.steps},
+            {"quiet_fraction", res.quiet_fraction},
+            {"forward_step", steps},
+            {"codecs", rows}};
+}
+
+} // namespace
 
 void add_bench_command(CommandRegistry& r) {
-    struct Options {
-        std::int64_t nz = 1000, nx = 1000, steps = 200;
-        std::vector<int> orders{2, 4, 6, 8};
-        int shots = 1, pml = 20;
-        std::string backend = "auto";
-    };
     auto o = std::make_shared<Options>();
-    CLI::App* cmd = r.app.add_subcommand("bench", "measure forward and adjoint cell-updates per second");
+    CLI::App* cmd = r.app.add_subcommand(
+        "bench", "measure forward and adjoint cell-updates per second, or (--codecs) codec cost per state");
     cmd->add_option("--nz", o->nz, "grid cells in z")->check(CLI::Range(8, 100000));
     cmd->add_option("--nx", o->nx, "grid cells in x")->check(CLI::Range(8, 100000));
     cmd->add_option("--steps", o->steps, "time steps per measurement")->check(CLI::Range(1, 1000000));
-    cmd->add_option("--orders", o->orders, "spatial orders to measure")->delimiter(',');
+    cmd->add_option("--orders", o->orders, "spatial orders to measure (--codecs: the last one)")
+        ->delimiter(',');
     cmd->add_option("--shots", o->shots, "shots per measurement")->check(CLI::Range(1, 1000));
     cmd->add_option("--pml", o->pml, "PML width in cells")->check(CLI::Range(0, 1000));
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
+    cmd->add_option(
+           "--codecs", o->codecs,
+           "instead: compress and decompress one propagator state with these codecs (comma-separated "
+           "specs) and compare with one forward step")
+        ->delimiter(',');
+    cmd->add_option("--codec-threads", o->codec_threads,
+                    "--codecs: OpenMP thread counts to measure (default 1,2)")
+        ->delimiter(',');
+    cmd->add_option("--wavefield-steps", o->wavefield_steps,
+                    "--codecs: steps that make the wavefield (default 600)")
+        ->check(CLI::Range(0, 1000000));
+    cmd->add_option("--pulse-spacing", o->pulse_spacing,
+                    "--codecs: cells between the wavefield's initial pulses (default: wavefield steps / 2)")
+        ->check(CLI::Range(0, 100000));
+    cmd->add_option("--repeats", o->repeats,
+                    "--codecs: round trips per codec, field and thread count (median)")
+        ->check(CLI::Range(1, 1000));
+    cmd->add_option("--markdown", o->markdown, "--codecs: also write the table as Markdown to this file");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
-            nlohmann::json rows = nlohmann::json::array();
-            nlohmann::json summary;
-            if (!r.quiet)
-                std::fprintf(stderr, "%-6s %-14s %16s %16s %16s\n", "order", "grid", "forward",
-                             "fwd+snapshot", "adjoint");
-            for (int order : o->orders) {
-                BenchCase b{o->nz, o->nx, order, o->pml, o->steps, o->shots, o->backend, &interrupt_token()};
-                const BenchResult res = run_benchmark(b);
-                if (!r.quiet)
-                    std::fprintf(stderr, "%-6d %5lldx%-8lld %12.1f M/s %12.1f M/s %12.1f M/s\n", order,
-                                 (long long)o->nz, (long long)o->nx, res.forward_cell_updates_per_s / 1e6,
-                                 res.forward_snapshot_cell_updates_per_s / 1e6,
-                                 res.adjoint_cell_updates_per_s / 1e6);
-                rows.push_back(
-                    {{"order", order},
-                     {"forward_cell_updates_per_s", res.forward_cell_updates_per_s},
-                     {"forward_snapshot_cell_updates_per_s", res.forward_snapshot_cell_updates_per_s},
-                     {"adjoint_cell_updates_per_s", res.adjoint_cell_updates_per_s},
-                     {"cells_per_step", res.cells_per_step}});
-                summary["device"] = res.device;
-                // The headline figures are those of the last (highest) order measured.
-                summary["forward_cell_updates_per_s"] = res.forward_cell_updates_per_s;
-                summary["adjoint_cell_updates_per_s"] = res.adjoint_cell_updates_per_s;
-            }
-            summary["nz"] = o->nz;
-            summary["nx"] = o->nx;
-            summary["steps"] = o->steps;
-            summary["shots"] = o->shots;
-            summary["orders"] = rows;
-            return summary;
+            return o->codecs.empty() ? throughput(*o, r.quiet) : codec_costs(*o, r.quiet);
         };
     });
 }

@@ -125,6 +125,37 @@ class TestCliCommands : public QObject {
         QVERIFY(r.out.contains("revolve:"));
     }
 
+    void bench_codecs_reports_cost_per_state() {
+        const Run r = fwi_cli({"--json", "bench", "--codecs", "lz4,zfp-rate:8", "--nz", "64", "--nx", "72",
+                               "--wavefield-steps", "40", "--codec-threads", "1,2", "--repeats", "1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QCOMPARE(j["forward_step"].toArray().size(), 2);
+        for (const auto& step : j["forward_step"].toArray())
+            QVERIFY(step.toObject()["seconds"].toDouble() > 0);
+        QVERIFY(j["quiet_fraction"].toDouble() < 0.9); // the pulses did spread
+        // u, u_prev and two PML strips.
+        QCOMPARE(j["fields"].toInt(), 4);
+        const QJsonArray rows = j["codecs"].toArray();
+        QCOMPARE(rows.size(), 4); // 2 codecs x 2 thread counts
+        for (const auto& value : rows) {
+            const QJsonObject row = value.toObject();
+            const QString codec = row["codec"].toString();
+            QVERIFY(row["compress_seconds"].toDouble() > 0 && row["decompress_seconds"].toDouble() > 0);
+            QVERIFY(row["cost_in_forward_steps"].toDouble() > 0);
+            if (codec == "lz4") {
+                QCOMPARE(row["max_abs_error"].toDouble(), 0.0);
+            } else {
+                QCOMPARE(codec, QString("zfp-rate:8"));
+                // 8 of 32 bits per value, less frame headers and chunk tables; a few % of the unit peak.
+                QVERIFY2(row["ratio"].toDouble() > 3.5 && row["ratio"].toDouble() <= 4.0,
+                         qPrintable(QString::number(row["ratio"].toDouble())));
+                QVERIFY(row["max_abs_error"].toDouble() > 0 && row["max_abs_error"].toDouble() < 0.1);
+            }
+        }
+        QCOMPARE(fwi_cli({"bench", "--codecs", "gzip", "--nz", "16", "--nx", "16"}).code, 2);
+    }
+
     void taylor_test_passes_on_a_marmousi2_project() {
         const QString project = path("marmousi2.fwi");
         Run r = fwi_cli({"-q", "new", project, "--model", "builtin:marmousi2", "--resample", "40", "--shots",

@@ -14,7 +14,9 @@
 #include <fstream>
 #include <malloc.h>
 #include <map>
+#include <mutex>
 #include <new>
+#include <omp.h>
 
 using namespace fwi;
 using namespace fwi::test;
@@ -38,6 +40,38 @@ void operator delete(void* p) noexcept {
 void operator delete(void* p, std::size_t) noexcept {
     operator delete(p);
 }
+
+namespace {
+
+/// Records the OpenMP thread count each compress and decompress call would get, then defers to lz4.
+class ThreadRecordingCodec final : public Codec {
+  public:
+    std::string name() const override { return inner_->name(); }
+    bool lossless() const override { return true; }
+    std::size_t max_compressed_bytes(std::int64_t rows, std::int64_t cols) const override {
+        return inner_->max_compressed_bytes(rows, cols);
+    }
+    std::size_t compress(ConstFieldView field, std::vector<std::byte>& out) const override {
+        record(compress_threads);
+        return inner_->compress(field, out);
+    }
+    void decompress(const std::byte* in, std::size_t bytes, FieldView field) const override {
+        record(decompress_threads);
+        inner_->decompress(in, bytes, field);
+    }
+    mutable std::vector<int> compress_threads, decompress_threads; // read once the store is gone
+
+  private:
+    void record(std::vector<int>& calls) const {
+        const int n = omp_get_max_threads();
+        std::lock_guard lock(mutex_); // two workers compress at once
+        calls.push_back(n);
+    }
+    mutable std::mutex mutex_;
+    std::unique_ptr<Codec> inner_ = make_codec("lz4");
+};
+
+} // namespace
 
 class TestCheckpointStore : public QObject {
     Q_OBJECT
@@ -332,6 +366,39 @@ class TestCheckpointStore : public QObject {
         // The memory tier is unaffected.
         store.get({ItemKind::State, 0, 0}, views(out));
         QVERIFY(matches(*codec, item, out, 0));
+    }
+
+    void workers_compress_on_one_thread_and_gets_use_the_callers_team() {
+        // Workers run beside the propagator's team: a codec team per worker would oversubscribe the cores
+        // (store/worker_pool.cpp). A synchronous put and a get run on the caller's thread and team.
+        const int saved = omp_get_max_threads();
+        omp_set_num_threads(3);
+        auto codec = std::make_shared<ThreadRecordingCodec>();
+        std::mt19937 rng(5);
+        const Item item = make_item(rng);
+        {
+            CheckpointStore threaded({memory_tier(0)}, codec, 2);
+            for (int i = 0; i < 4; ++i)
+                threaded.put({ItemKind::State, 0, i}, item.views());
+            threaded.flush();
+            Item out = empty_like(item);
+            threaded.get({ItemKind::State, 0, 1}, views(out));
+        }
+        QVERIFY(!codec->compress_threads.empty());
+        for (const int n : codec->compress_threads)
+            QCOMPARE(n, 1);
+        QVERIFY(!codec->decompress_threads.empty());
+        for (const int n : codec->decompress_threads)
+            QCOMPARE(n, 3);
+        codec->compress_threads.clear();
+        {
+            CheckpointStore sync({memory_tier(0)}, codec, 0);
+            sync.put({ItemKind::State, 0, 0}, item.views());
+        }
+        QVERIFY(!codec->compress_threads.empty());
+        for (const int n : codec->compress_threads)
+            QCOMPARE(n, 3);
+        omp_set_num_threads(saved);
     }
 
     void constructor_validates() {

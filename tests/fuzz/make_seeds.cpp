@@ -1,6 +1,7 @@
 // Writes the committed seed corpus (tests/fuzz/corpus/<target>/) with the project's own writers: small valid
 // files of every format, so the fuzzers start from inputs that reach deep into each reader.
 // Usage: fuzz_make_seeds <corpus dir>. Rerun after a format change and commit the result (a few KiB each).
+#include "fwi/codec.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/hdf5_model.hpp"
 #include "fwi/model_io.hpp"
@@ -9,6 +10,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <vector>
@@ -72,6 +74,36 @@ Project small_project() {
     p.metadata = {{"created_by", "fuzz_make_seeds"}, {"notes", "seed"}};
     return p;
 }
+/// One frame per codec of fuzz_codec.cpp (the first byte picks it): a small smooth field (one band), and a
+/// field of two bands and a short third (a chunk table of three entries), quiet but for a few rows per band
+/// so that its frames stay a few KiB (the raw one, 1 MB, is left out).
+void write_codec_seeds(const fs::path& dir) {
+    const char* const codecs[] = {"none",       "zstd:1",          "lz4",
+                                  "blosc",      "zfp-reversible",  "zfp-accuracy:1e-3",
+                                  "zfp-rate:1", "zfp-precision:12"};
+    const std::int64_t band_rows = codec_chunk_rows(256);
+    for (const auto& [rows, cols] :
+         {std::pair<std::int64_t, std::int64_t>{12, 64}, {2 * band_rows + 5, 256}}) {
+        std::vector<float> field(std::size_t(rows * cols));
+        for (std::int64_t r = 0; r < rows; ++r)
+            if (rows < band_rows || r % band_rows < 4)
+                for (std::int64_t c = 0; c < cols; ++c)
+                    field[std::size_t(r * cols + c)] = std::sin(0.05f * float(c)) * std::cos(0.3f * float(r));
+        for (std::size_t k = 0; k < std::size(codecs); ++k) {
+            if (rows > band_rows && k == 0) continue;
+            std::vector<std::byte> frame{std::byte(k)};
+            make_codec(codecs[k])->compress({field.data(), rows, cols}, frame);
+            std::vector<char> bytes(frame.size());
+            std::memcpy(bytes.data(), frame.data(), frame.size());
+            std::string name =
+                std::string(codecs[k]) + "_" + std::to_string(rows) + "x" + std::to_string(cols);
+            for (char& c : name)
+                if (c == ':') c = '_';
+            write_file(dir / name, bytes);
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -80,8 +112,8 @@ int main(int argc, char** argv) {
         return 2;
     }
     const fs::path root = argv[1];
-    for (const char* t :
-         {"npy", "wavelet", "raw", "segy_model", "segy_gathers", "hdf5_model", "hdf5_gathers", "project"})
+    for (const char* t : {"npy", "wavelet", "raw", "segy_model", "segy_gathers", "hdf5_model", "hdf5_gathers",
+                          "project", "codec"})
         fs::create_directories(root / t);
 
     write_model_npy((root / "npy/model_4x5.npy").string(), small_model(4, 5, 1500));
@@ -106,6 +138,7 @@ int main(int argc, char** argv) {
     write_gathers_hdf5((root / "hdf5_gathers/gathers_2x3x6.h5").string(), small_gathers());
     save_project((root / "project/small.fwi").string(), small_project());
     save_project((root / "project/empty.fwi").string(), Project{});
+    write_codec_seeds(root / "codec");
     std::printf("seeds written under %s\n", root.c_str());
     return 0;
 }

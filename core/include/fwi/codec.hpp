@@ -4,11 +4,18 @@
 // state their error bound (fixed-accuracy: max |error| <= tolerance).
 //
 // Every compressed field is one self-describing frame: a 48-byte header (magic, codec id, codec parameter,
-// rows, cols, payload size, payload checksum) followed by the payload. decompress() checks all of it before a
+// rows, cols, payload size, checksum) followed by the payload. decompress() checks all of it before a
 // decoder library sees a byte, so corrupt or truncated input throws FormatError instead of crashing. A field
 // whose payload would be larger than its raw bytes (incompressible data), or that a lossy ZFP mode cannot
 // represent (NaN/inf), is stored raw, so max_compressed_bytes() = header + raw bytes for every codec. Frames
 // are native-endian: they are scratch data of one machine, not an exchange format.
+//
+// Parallel within a field: a field is cut into row bands of codec_chunk_rows(cols) rows (about 512 KiB each;
+// a function of the width only) that are encoded and decoded independently on the calling thread's OpenMP
+// team, so a frame's bytes are the same for any thread count. An encoded payload starts with a chunk table
+// (codec_chunk_table_bytes: band height, count, and each band's size and checksum); a raw payload is just the
+// raw values. Inside an OpenMP parallel region the bands run serially. codec, compress and decompress may be
+// called from several threads at once.
 #include "fwi/field.hpp"
 
 #include <cstddef>
@@ -30,12 +37,20 @@ class Codec {
     /// when the library fails, ConfigError for a negative shape; `out` is unchanged on a throw.
     virtual std::size_t compress(ConstFieldView field, std::vector<std::byte>& out) const = 0;
     /// Decompresses exactly one frame `in[0, bytes)` into `field` (whose shape must be the one compressed).
-    /// Throws FormatError for a wrong shape, another codec or parameter, truncated or corrupt bytes.
+    /// Throws FormatError for a wrong shape, another codec or parameter, truncated or corrupt bytes; after a
+    /// FormatError for corrupt bytes the field's values are unspecified (bands are checked and decoded one by
+    /// one, in parallel).
     virtual void decompress(const std::byte* in, std::size_t bytes, FieldView field) const = 0;
 };
 
 /// Size of the frame header every codec writes in front of a field's payload.
 inline constexpr std::size_t codec_frame_header_bytes = 48;
+
+/// Rows per band of a field `cols` (> 0) wide: a multiple of 4 (ZFP's block height); the last band of a field
+/// may be shorter.
+std::int64_t codec_chunk_rows(std::int64_t cols);
+/// Size of the chunk table that leads the encoded (not raw) payload of a rows x cols field.
+std::size_t codec_chunk_table_bytes(std::int64_t rows, std::int64_t cols);
 
 /// none | zstd[:LEVEL] (default 3) | lz4 | blosc[:LEVEL] (0-9, default 5; blosclz, byte shuffle, 1 thread) |
 /// zfp-accuracy:TOL (TOL > 0) | zfp-precision:BITS (1-64) | zfp-rate:BITS (0 < BITS <= 64) | zfp-reversible.

@@ -1,6 +1,6 @@
 // blosc[:LEVEL]: lossless blosclz with byte shuffle (groups the bytes of the floats, which helps smooth
-// fields) and one internal thread (the store parallelises over fields). The one checked wrapper of libblosc;
-// the _ctx calls keep no global state, so several store workers may call them at once.
+// fields) and one internal thread (FramedCodec runs row bands in parallel). The one checked wrapper of
+// libblosc; the _ctx calls keep no global state, so several store workers may call them at once.
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"

@@ -1,8 +1,11 @@
 #include "codec/framed_codec.hpp"
 
 #include "codec/checksum.hpp"
+#include "codec/chunk_loop.hpp"
 #include "fwi/error.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -10,7 +13,8 @@
 namespace fwi::detail {
 namespace {
 
-constexpr char frame_magic[4] = {'F', 'W', 'Z', '1'};
+// Version 2 ('2'): payloads are chunked (chunk_table.hpp). Version-1 frames are rejected as foreign.
+constexpr char frame_magic[4] = {'F', 'W', 'Z', '2'};
 constexpr std::uint8_t flag_stored_raw = 1;
 
 struct FrameHeader {
@@ -64,20 +68,12 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
     const std::size_t raw = field_bytes(field.rows, field.cols);
     const std::size_t old = out.size();
     try {
-        bool stored_raw = raw == 0 || must_store_raw(field);
-        const std::size_t capacity = stored_raw ? raw : payload_bound(field);
-        out.resize(old + codec_frame_header_bytes + capacity);
-        std::byte* payload = out.data() + old + codec_frame_header_bytes;
-        std::size_t n = raw;
-        if (!stored_raw) {
-            n = encode(field, payload, capacity);
-            if (n > capacity) throw Error("codec '" + name_ + "': encoder overran its bound");
-            if (n > raw) stored_raw = true; // incompressible: raw is smaller, and lossless
-        }
-        if (stored_raw && raw > 0) {
-            std::memcpy(payload, field.data, raw);
-            n = raw;
-        }
+        const ChunkLayout layout = chunk_layout(field.rows, field.cols);
+        if (layout.chunks > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
+            throw ResourceError("codec '" + name_ + "': field of " + shape(field.rows, field.cols) +
+                                " has too many chunks");
+        EncodedChunks encoded;
+        const bool stored_raw = raw == 0 || !encode_chunks(field, layout, encoded);
         FrameHeader h{};
         std::memcpy(h.magic, frame_magic, sizeof h.magic);
         h.codec = std::uint8_t(id_);
@@ -85,15 +81,79 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
         h.rows = field.rows;
         h.cols = field.cols;
         h.param = param_;
-        h.payload_bytes = n;
-        h.checksum = checksum64(payload, n);
-        std::memcpy(out.data() + old, &h, sizeof h);
-        out.resize(old + codec_frame_header_bytes + n);
-        return codec_frame_header_bytes + n;
+        if (stored_raw) {
+            h.payload_bytes = raw;
+            h.checksum = raw_checksum(field, layout);
+        } else {
+            h.payload_bytes = encoded.payload_bytes;
+            h.checksum = checksum64(encoded.table.data(), encoded.table.size());
+        }
+        // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
+        // Growth stays geometric for callers that append many frames to one buffer.
+        const std::size_t needed = old + codec_frame_header_bytes + std::size_t(h.payload_bytes);
+        if (out.capacity() < needed) out.reserve(std::max(needed, 2 * out.capacity()));
+        const auto append = [&out](const void* data, std::size_t n) {
+            const auto* p = static_cast<const std::byte*>(data);
+            out.insert(out.end(), p, p + n);
+        };
+        append(&h, sizeof h);
+        if (stored_raw) {
+            append(field.data, raw);
+        } else {
+            append(encoded.table.data(), encoded.table.size());
+            for (const auto& chunk : encoded.chunks)
+                append(chunk.data(), chunk.size());
+        }
+        return out.size() - old;
     } catch (...) {
         out.resize(old);
         throw;
     }
+}
+
+bool FramedCodec::encode_chunks(ConstFieldView field, const ChunkLayout& layout,
+                                EncodedChunks& encoded) const {
+    encoded.chunks.resize(std::size_t(layout.chunks));
+    std::vector<ChunkEntry> entries(std::size_t(layout.chunks));
+    std::atomic<bool> store_raw{false};
+    // Each band is encoded into its thread's buffer of the worst case (it stays in cache and is reused for
+    // the thread's next band), then kept at its exact size. Buffers live for this call only: a codec keeps
+    // no memory between calls.
+    std::vector<std::vector<std::byte>> scratch(std::size_t(std::max(1, omp_get_max_threads())));
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        if (store_raw.load(std::memory_order_relaxed)) return;
+        const ConstFieldView band = layout.band(field, i);
+        if (must_store_raw(band)) {
+            store_raw.store(true, std::memory_order_relaxed);
+            return;
+        }
+        auto& buffer = scratch.at(std::size_t(omp_get_thread_num()));
+        const std::size_t capacity = payload_bound(band);
+        if (buffer.size() < capacity) buffer.resize(capacity);
+        const std::size_t n = encode(band, buffer.data(), capacity);
+        if (n > capacity) throw Error("codec '" + name_ + "': encoder overran its bound");
+        auto& chunk = encoded.chunks[std::size_t(i)];
+        chunk.assign(buffer.data(), buffer.data() + n);
+        entries[std::size_t(i)] = {n, checksum64(chunk.data(), n)};
+    });
+    if (store_raw) return false;
+    encoded.table.resize(chunk_table_bytes(layout));
+    write_chunk_table(layout, entries, encoded.table.data());
+    encoded.payload_bytes = encoded.table.size();
+    for (const auto& e : entries)
+        encoded.payload_bytes += e.bytes;
+    // Incompressible: raw is smaller, and lossless.
+    return encoded.payload_bytes <= field_bytes(field.rows, field.cols);
+}
+
+std::uint64_t FramedCodec::raw_checksum(ConstFieldView field, const ChunkLayout& layout) const {
+    std::vector<std::uint64_t> sums(std::size_t(layout.chunks));
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        const ConstFieldView band = layout.band(field, i);
+        sums[std::size_t(i)] = checksum64(reinterpret_cast<const std::byte*>(band.data),
+                                          std::size_t(band.size()) * sizeof(float));
+    });
+    return combined_checksum(sums);
 }
 
 void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView field) const {
@@ -104,7 +164,8 @@ void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView f
                           " bytes (the header alone is " + std::to_string(codec_frame_header_bytes) + ")");
     FrameHeader h;
     std::memcpy(&h, in, sizeof h);
-    if (std::memcmp(h.magic, frame_magic, sizeof h.magic) != 0) throw FormatError(who + "not a codec frame");
+    if (std::memcmp(h.magic, frame_magic, sizeof h.magic) != 0)
+        throw FormatError(who + "not a codec frame (or one of an older format)");
     if (h.codec != std::uint8_t(id_))
         throw FormatError(who + "frame was written by codec id " + std::to_string(h.codec));
     if (h.param != param_) throw FormatError(who + "frame was written with other codec parameters");
@@ -119,15 +180,52 @@ void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView f
     const bool stored_raw = (h.flags & flag_stored_raw) != 0;
     if (stored_raw && payload_bytes != raw)
         throw FormatError(who + "corrupt frame: raw payload of wrong size");
+    if (!stored_raw && raw == 0) throw FormatError(who + "corrupt frame: encoded payload for an empty field");
     const std::byte* payload = in + codec_frame_header_bytes;
-    if (checksum64(payload, payload_bytes) != h.checksum)
+    const ChunkLayout layout = chunk_layout(field.rows, field.cols);
+    if (stored_raw)
+        copy_raw_chunks(payload, layout, h.checksum, field, who);
+    else
+        decode_chunks(payload, payload_bytes, layout, h.checksum, field, who);
+}
+
+void FramedCodec::copy_raw_chunks(const std::byte* payload, const ChunkLayout& layout, std::uint64_t checksum,
+                                  FieldView field, const std::string& who) const {
+    // Checksum and copy band by band while the band is in cache; the combined checksum is compared at the
+    // end, so a corrupt raw frame leaves the field's values unspecified (as codec.hpp says).
+    std::vector<std::uint64_t> sums(std::size_t(layout.chunks));
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        const FieldView band = layout.band(field, i);
+        const std::size_t n = std::size_t(band.size()) * sizeof(float);
+        const std::byte* src = payload + std::size_t(layout.first_row(i) * layout.cols) * sizeof(float);
+        sums[std::size_t(i)] = checksum64(src, n);
+        std::memcpy(band.data, src, n);
+    });
+    if (combined_checksum(sums) != checksum)
         throw FormatError(who + "frame checksum mismatch (corrupt bytes)");
-    if (stored_raw) {
-        if (raw > 0) std::memcpy(field.data, payload, raw);
-    } else {
-        if (raw == 0) throw FormatError(who + "corrupt frame: encoded payload for an empty field");
-        decode(payload, payload_bytes, field);
+}
+
+void FramedCodec::decode_chunks(const std::byte* payload, std::size_t payload_bytes,
+                                const ChunkLayout& layout, std::uint64_t checksum, FieldView field,
+                                const std::string& who) const {
+    const std::size_t table = chunk_table_bytes(layout);
+    if (payload_bytes < table) throw FormatError(who + "corrupt frame: payload shorter than its chunk table");
+    if (checksum64(payload, table) != checksum)
+        throw FormatError(who + "frame checksum mismatch (corrupt bytes)");
+    const std::vector<ChunkEntry> entries = read_chunk_table(payload, payload_bytes, layout, who);
+    std::vector<std::size_t> offsets(entries.size());
+    std::size_t offset = table;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        offsets[i] = offset;
+        offset += std::size_t(entries[i].bytes);
     }
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        const ChunkEntry& e = entries[std::size_t(i)];
+        const std::byte* src = payload + offsets[std::size_t(i)];
+        if (checksum64(src, std::size_t(e.bytes)) != e.checksum)
+            throw FormatError(who + "chunk " + std::to_string(i) + " checksum mismatch (corrupt bytes)");
+        decode(src, std::size_t(e.bytes), layout.band(field, i));
+    });
 }
 
 } // namespace fwi::detail

@@ -1,11 +1,14 @@
 #pragma once
-// The frame every codec writes (see codec.hpp): header checks, payload checksum and the raw fallback live
-// here once; a concrete codec only encodes and decodes a payload with its library.
+// The frame every codec writes (see codec.hpp): header checks, checksums, the raw fallback and the split into
+// row bands encoded in parallel (chunk_table.hpp, chunk_loop.hpp) live here once; a concrete codec only
+// encodes and decodes one band with its library, and may be called on several bands at once.
+#include "codec/chunk_table.hpp"
 #include "fwi/codec.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace fwi::detail {
 
@@ -34,17 +37,36 @@ class FramedCodec : public Codec {
     void decompress(const std::byte* in, std::size_t bytes, FieldView field) const final;
 
   protected:
-    /// Upper bound of encode()'s output for a non-empty field of this shape.
-    virtual std::size_t payload_bound(ConstFieldView field) const = 0;
-    /// Encodes a non-empty field into dst[0, capacity) (capacity >= payload_bound); returns the bytes
+    // The hooks below see one band of the field (chunk_table.hpp) and are called from several threads at
+    // once: they must be thread-safe.
+
+    /// Upper bound of encode()'s output for a non-empty band of this shape.
+    virtual std::size_t payload_bound(ConstFieldView band) const = 0;
+    /// Encodes a non-empty band into dst[0, capacity) (capacity >= payload_bound); returns the bytes
     /// written. Throws Error when the library fails.
-    virtual std::size_t encode(ConstFieldView field, std::byte* dst, std::size_t capacity) const = 0;
-    /// Decodes exactly src[0, bytes) into a non-empty field; throws FormatError when the library rejects it.
-    virtual void decode(const std::byte* src, std::size_t bytes, FieldView field) const = 0;
-    /// True when this field must be stored raw rather than encoded (lossy ZFP on NaN/inf values).
-    virtual bool must_store_raw(ConstFieldView /*field*/) const { return false; }
+    virtual std::size_t encode(ConstFieldView band, std::byte* dst, std::size_t capacity) const = 0;
+    /// Decodes exactly src[0, bytes) into a non-empty band; throws FormatError when the library rejects it.
+    virtual void decode(const std::byte* src, std::size_t bytes, FieldView band) const = 0;
+    /// True when this band must be stored raw rather than encoded (lossy ZFP on NaN/inf values); then the
+    /// whole field is.
+    virtual bool must_store_raw(ConstFieldView /*band*/) const { return false; }
 
   private:
+    struct EncodedChunks {
+        std::vector<std::byte> table;
+        std::vector<std::vector<std::byte>> chunks;
+        std::uint64_t payload_bytes = 0;
+    };
+    /// Encodes every band in parallel; false when the field must be stored raw instead (a band asked for
+    /// it, or the encoded payload is not smaller than the raw bytes).
+    bool encode_chunks(ConstFieldView field, const ChunkLayout& layout, EncodedChunks& encoded) const;
+    /// A raw payload's checksum: the checksum of its bands' checksums (computed in parallel).
+    std::uint64_t raw_checksum(ConstFieldView field, const ChunkLayout& layout) const;
+    void copy_raw_chunks(const std::byte* payload, const ChunkLayout& layout, std::uint64_t checksum,
+                         FieldView field, const std::string& who) const;
+    void decode_chunks(const std::byte* payload, std::size_t payload_bytes, const ChunkLayout& layout,
+                       std::uint64_t checksum, FieldView field, const std::string& who) const;
+
     CodecId id_;
     std::uint64_t param_;
     std::string name_;

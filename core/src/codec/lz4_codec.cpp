@@ -1,4 +1,4 @@
-// lz4: lossless and fast; the one checked wrapper of liblz4 (block API, one block per field).
+// lz4: lossless and fast; the one checked wrapper of liblz4 (block API, one block per row band).
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"

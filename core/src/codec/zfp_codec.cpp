@@ -1,5 +1,7 @@
 // zfp-accuracy | zfp-precision | zfp-rate | zfp-reversible on 2D float fields (cols = fast axis = zfp's nx),
-// serial execution (the store parallelises over fields). The one checked wrapper of libzfp.
+// serial execution per row band: FramedCodec runs the bands in parallel (zfp's own OpenMP policy only
+// compresses in parallel; zfp 1.0 decompresses serially). Bands are multiples of 4 rows, so they hold whole
+// 4x4 blocks and give the same values as one stream over the field. The one checked wrapper of libzfp.
 //
 // libzfp trusts its input: it neither bounds its bit-stream writes (the buffer must hold
 // zfp_stream_maximum_size) nor its reads. The frame's size and checksum checks (framed_codec.cpp) therefore

@@ -1,5 +1,7 @@
+// fwi bench: forward, forward + snapshot and adjoint steps timed on the bench propagator.
 #include "fwi/benchmark.hpp"
 
+#include "engine/bench_propagator.hpp"
 #include "fwi/acquisition.hpp"
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
@@ -11,22 +13,11 @@
 namespace fwi {
 
 BenchResult run_benchmark(const BenchCase& bench) {
-    const double h = 10, v = 3000;
-    Model model;
-    model.grid = Grid2D(bench.nz, bench.nx, h, h);
-    model.vp_mps.assign(std::size_t(model.grid.cells()), float(v));
-    for (std::int64_t iz = 0; iz < bench.nz; ++iz) // a gradient, so the data are not trivially uniform
-        for (std::int64_t ix = 0; ix < bench.nx; ++ix)
-            model.vp_mps[model.grid.index(iz, ix)] = float(1500 + 1500 * double(iz) / double(bench.nz));
-    PropagatorSetup setup;
-    setup.grid = model.grid;
-    setup.order = bench.order;
-    setup.pml_width = bench.pml_width;
-    setup.dt_s = 0.6 * h / (v * 1.5);
-    setup.pml_velocity_mps = v;
-    setup.freq_hz = 10;
-    auto p = make_propagator(bench.backend, setup);
-    p->set_model(model);
+    detail::BenchPropagator b =
+        detail::make_bench_propagator(bench.nz, bench.nx, bench.order, bench.pml_width, bench.backend);
+    const Model& model = b.model;
+    const PropagatorSetup& setup = b.setup;
+    auto& p = b.propagator;
     ShotGeometry g;
     g.source = hicks_stencil(p->padded(), model.grid.width_m() / 2, 20, "source");
     g.receivers.push_back(hicks_stencil(p->padded(), model.grid.width_m() / 3, 20, "receiver"));

@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 
+#include <omp.h>
 #include <system_error>
 
 namespace fwi::detail {
@@ -40,6 +41,12 @@ void WorkerPool::submit(std::function<void()> task) {
 }
 
 void WorkerPool::run() {
+    // A codec splits a field over the calling thread's OpenMP team (codec/chunk_loop.hpp). A worker is a
+    // plain thread whose team would be every core, and workers run beside the propagator's team, which
+    // already uses them all: 2 workers x N threads + N would oversubscribe the cores. So a worker encodes
+    // its item on itself alone (this sets only this thread's OpenMP thread count); the store's parallelism
+    // is its workers. Codec calls on the caller's thread (synchronous puts, gets) use the caller's team.
+    omp_set_num_threads(1);
     for (;;) {
         std::function<void()> task;
         {
