@@ -51,9 +51,12 @@ nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, 
                      const std::string& plot_path, const std::string& project_path, bool print) {
     if (specs.empty()) specs = "zstd;lz4;zfp-accuracy:1e-4;zfp-rate:16";
     std::vector<std::string> names = split_list(specs);
-    if (current.compression != "none" &&
-        std::find(names.begin(), names.end(), current.compression) == names.end())
-        names.push_back(current.compression); // the project's own codec always has its curve
+    int current_curve = -1; // the project's own codec always has its curve
+    if (current.compression != "none") {
+        auto it = std::find(names.begin(), names.end(), current.compression);
+        if (it == names.end()) it = names.insert(names.end(), current.compression);
+        current_curve = int(it - names.begin());
+    }
     const PaddedGrid& grid = sim.propagator().padded();
     SweepRequest request;
     request.uncompressed = estimate_codec("none", grid.nz(), grid.nx());
@@ -63,7 +66,8 @@ nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, 
     const PlanRequest plan = make_plan_request(sim, current, costs, {request.uncompressed});
     request.steps = plan.steps;
     request.costs = plan.costs;
-    nlohmann::json j = plan_sweep_report(request, {project_path, budgets, plot_path, current, print});
+    nlohmann::json j =
+        plan_sweep_report(request, {project_path, budgets, plot_path, current, current_curve, print});
     j["shots"] = p.experiment.acquisition.shots.size();
     return j;
 }

@@ -39,17 +39,17 @@ struct Current {
     double speedup = 1;
 };
 
-Current locate(const PlanSweep& s, const GradientSettings& g) {
+Current locate(const PlanSweep& s, const SweepReportOptions& o) {
     Current c;
-    const std::uint64_t budget = g.budget_bytes == 0 ? s.budgets_bytes.back() : g.budget_bytes;
+    const std::uint64_t budget =
+        o.current.budget_bytes == 0 ? s.budgets_bytes.back() : o.current.budget_bytes;
     c.budget_index = std::size_t(std::lower_bound(s.budgets_bytes.begin(), s.budgets_bytes.end(), budget) -
                                  s.budgets_bytes.begin());
     c.budget_index = std::min(c.budget_index, s.budgets_bytes.size() - 1);
-    for (std::size_t i = 0; i < s.curves.size(); ++i)
-        if (s.curves[i].codec.codec == g.compression && g.compression != "none") {
-            c.curve = int(i);
-            c.speedup = s.curves[i].points[c.budget_index].speedup;
-        }
+    if (o.current_curve >= 0 && std::size_t(o.current_curve) < s.curves.size()) {
+        c.curve = o.current_curve;
+        c.speedup = s.curves[std::size_t(c.curve)].points[c.budget_index].speedup;
+    }
     return c;
 }
 
@@ -130,7 +130,7 @@ nlohmann::json plan_sweep_report(SweepRequest r, const SweepReportOptions& o) {
         r.budgets_bytes = sweep_budgets(r.steps, uncompressed_costs(r.costs, r.uncompressed), 16);
     if (o.current.budget_bytes != 0) r.budgets_bytes.push_back(o.current.budget_bytes);
     const PlanSweep s = plan_sweep(r);
-    const Current now = locate(s, o.current);
+    const Current now = locate(s, o);
     if (o.print) print_table(s, r, now);
     if (!o.plot.empty()) plot(s, o, now);
 

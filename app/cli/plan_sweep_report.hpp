@@ -16,7 +16,9 @@ struct SweepReportOptions {
     std::string budgets;      ///< --sweep-budgets: BYTES separated by ','; empty = the default range
     std::string plot;         ///< --plot: .png or .svg; empty = none
     GradientSettings current; ///< the project's settings: its budget and codec are the marked point
-    bool print = true;        ///< the human table on stdout
+    int current_curve =
+        -1;            ///< index of the project's codec in the request's codecs; -1: none (Revolve alone)
+    bool print = true; ///< the human table on stdout
 };
 
 /// Runs the sweep on `request` (its budgets filled from options.budgets, the current budget added), prints

@@ -2,6 +2,8 @@
 // with Revolve alone never recomputing more as memory grows and storing every state at the top; each speed-up
 // is Revolve alone's time over the codec's; given budgets are used as given; --plot writes a valid PNG and an
 // SVG with the curves; clear errors.
+#include "fwi/project.hpp"
+
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QRegularExpression>
@@ -92,6 +94,28 @@ class TestCliPlanSweep : public QObject {
         const QJsonObject j = json_of(r);
         QCOMPARE(j["budgets_bytes"].toArray(), (QJsonArray{300 * 1024, 1024 * 1024, 2 * 1024 * 1024}));
         QCOMPARE(j["current"].toObject()["budget_index"].toInteger(), 1);
+    }
+
+    // The project's own codec gets a curve (appended when not listed) and its budget is the marked point.
+    void project_codec_is_marked() {
+        fwi::Project p = fwi::load_project(project_.toStdString());
+        p.experiment.gradient.compression = "zstd";
+        p.experiment.gradient.schedule = "auto";
+        p.experiment.gradient.budget_bytes = 1024 * 1024;
+        const QString zstd_project = path("zstd.fwi");
+        fwi::save_project(zstd_project.toStdString(), p);
+        const Run r = fwi_cli({"--json", "plan", zstd_project, "--sweep", "--codecs", "lz4"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        const QJsonArray curves = j["curves"].toArray();
+        QCOMPARE(curves.size(), 2);
+        QVERIFY(curves[1].toObject()["codec"].toString().startsWith("zstd"));
+        const QJsonObject current = j["current"].toObject();
+        const qint64 i = current["budget_index"].toInteger();
+        QCOMPARE(j["budgets_bytes"].toArray()[i].toInteger(), 1024 * 1024);
+        QCOMPARE(current["schedule"].toString(), QString("auto"));
+        QCOMPARE(current["speedup"].toDouble(),
+                 curves[1].toObject()["points"].toArray()[i].toObject()["speedup"].toDouble());
     }
 
     void plot_writes_png_and_svg() {
