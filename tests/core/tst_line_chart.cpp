@@ -69,7 +69,8 @@ class TestLineChart : public QObject {
                 if (marked.at(x, y) == std::array<std::uint8_t, 3>{255, 215, 0}) ++gold, gx += x, gy += y;
         QVERIFY(gold >= 30);
         gx /= gold, gy /= gold;
-        // 10 is a third of the way across 1..1000 in log10: left of the middle; 1.3 in the top half of 0.9..1.5.
+        // 10 is a third of the way across 1..1000 in log10: left of the middle; 1.3 in the top half of
+        // 0.9..1.5.
         QVERIFY(gx > marked.width / 8 && gx < marked.width / 2);
         QVERIFY(gy < marked.height / 2);
         QVERIFY(near_colour(marked, gx, gy, {255, 215, 0}));
