@@ -6,7 +6,9 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
+#include "plan_sweep_report.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -44,6 +46,43 @@ void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::
                     r.fits_budget ? "yes" : "no");
 }
 
+nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, std::string specs,
+                     const GradientSettings& current, const std::string& budgets,
+                     const std::string& plot_path, const std::string& project_path, bool print) {
+    if (specs.empty()) specs = "zstd;lz4;zfp-accuracy:1e-4;zfp-rate:16";
+    std::vector<std::string> names = split_list(specs);
+    int current_curve = -1; // the project's own codec always has its curve
+    if (current.compression != "none") {
+        auto it = std::find(names.begin(), names.end(), current.compression);
+        if (it == names.end()) it = names.insert(names.end(), current.compression);
+        current_curve = int(it - names.begin());
+    }
+    const PaddedGrid& grid = sim.propagator().padded();
+    SweepRequest request;
+    request.uncompressed = estimate_codec("none", grid.nz(), grid.nx());
+    for (const std::string& spec : names)
+        request.codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
+    if (request.codecs.empty()) throw ConfigError("--codecs names no codec");
+    const PlanRequest plan = make_plan_request(sim, current, costs, {request.uncompressed});
+    request.steps = plan.steps;
+    request.costs = plan.costs;
+    nlohmann::json j =
+        plan_sweep_report(request, {project_path, budgets, plot_path, current, current_curve, print});
+    j["shots"] = p.experiment.acquisition.shots.size();
+    return j;
+}
+
+/// The project's settings (its budget and codec are the sweep's marked point), with --budget and
+/// --sampling-interval applied when given.
+GradientSettings current_settings(const Project& p, const std::string& budget, const CLI::Option* interval,
+                                  int sampling_interval) {
+    GradientSettings g = p.experiment.gradient;
+    if (!budget.empty()) apply_budget(g, budget);
+    if (interval->count() > 0) g.sampling_interval = sampling_interval;
+    if (g.compression.empty()) g.compression = "none";
+    return g;
+}
+
 } // namespace
 
 void add_plan_command(CommandRegistry& r) {
@@ -51,6 +90,8 @@ void add_plan_command(CommandRegistry& r) {
         std::string project, budget, backend = "auto";
         std::string codecs = "none;zstd;lz4;blosc;zfp-accuracy:1e-5;zfp-rate:8";
         GradientSettings settings;
+        bool sweep = false;
+        std::string sweep_budgets, plot;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd =
@@ -61,13 +102,26 @@ void add_plan_command(CommandRegistry& r) {
                     "adds multilevel rows");
     cmd->add_option("--scratch", o->settings.scratch_dir,
                     "directory for the disk tier (adds multilevel rows)");
-    cmd->add_option("--codecs", o->codecs, "codecs to compare, separated by ';'");
-    cmd->add_option("--sampling-interval", o->settings.sampling_interval,
-                    "gradient sampling interval (inner steps)")
-        ->check(CLI::Range(1, 1000000));
+    CLI::Option* codecs_option = cmd->add_option(
+        "--codecs", o->codecs,
+        "codecs to compare, separated by ';' (--sweep default: zstd;lz4;zfp-accuracy:1e-4;zfp-rate:16)");
+    CLI::Option* interval_option = cmd->add_option("--sampling-interval", o->settings.sampling_interval,
+                                                   "gradient sampling interval (inner steps)")
+                                       ->check(CLI::Range(1, 1000000));
+    cmd->add_flag("--sweep", o->sweep,
+                  "predicted speed-up of Revolve + each codec over Revolve alone across memory budgets "
+                  "(Kukreja et al., Fig. 15), the project's budget and codec marked");
+    cmd->add_option(
+        "--sweep-budgets", o->sweep_budgets,
+        "--sweep: budgets BYTES separated by ',' (default 16, log-spaced, from two checkpoints to "
+        "every state stored)");
+    cmd->add_option("--plot", o->plot, "--sweep: draw the speed-up curves in FILE (.png or .svg)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
-    cmd->callback([o, &r] {
-        *r.selected = [o, &r]() -> nlohmann::json {
+    cmd->callback([o, &r, codecs_option, interval_option] {
+        *r.selected = [o, &r, codecs_option, interval_option]() -> nlohmann::json {
+            if ((!o->plot.empty() || !o->sweep_budgets.empty()) && !o->sweep)
+                throw ConfigError("--plot and --sweep-budgets go with --sweep");
+            check_picture_name(o->plot, "--plot");
             Project p = load_project(o->project);
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
@@ -75,6 +129,10 @@ void add_plan_command(CommandRegistry& r) {
             sim->set_model(working_model(p.experiment));
             const StepCosts costs = measure_step_costs(*sim);
             const PaddedGrid& grid = sim->propagator().padded();
+            if (o->sweep)
+                return sweep(*sim, p, costs, codecs_option->count() > 0 ? o->codecs : std::string(),
+                             current_settings(p, o->budget, interval_option, o->settings.sampling_interval),
+                             o->sweep_budgets, o->plot, o->project, !r.json);
             std::vector<CodecEstimate> codecs;
             for (const std::string& spec : split_list(o->codecs))
                 codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));

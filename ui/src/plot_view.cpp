@@ -206,6 +206,11 @@ void PlotView::clear_data() {
     request_render();
 }
 
+void PlotView::set_log_x(bool log) {
+    d_->chart->GetAxis(vtkAxis::BOTTOM)->SetLogScale(log);
+    request_render();
+}
+
 void PlotView::set_log_y(bool log) {
     d_->log_y = log;
     d_->chart->GetAxis(vtkAxis::LEFT)->SetLogScale(log);

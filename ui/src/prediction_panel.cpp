@@ -1,9 +1,13 @@
 #include "fwi/ui/prediction_panel.hpp"
 
+#include "fwi/ui/plot_view.hpp"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace fwi::ui {
 
@@ -30,10 +34,62 @@ PredictionPanel::PredictionPanel(QWidget* parent) : QWidget(parent) {
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setMaximumHeight(130);
+    sweep_plot_ =
+        new PlotView(tr("Speed-up over Revolve alone"), tr("memory budget (MB)"), tr("speed-up"), this);
+    sweep_plot_->setObjectName("sweep_plot");
+    sweep_plot_->setToolTip(
+        tr("Predicted gradient time of Revolve alone over Revolve with this codec, for each "
+           "memory budget (fwi plan --sweep)"));
+    sweep_plot_->setMinimumHeight(180);
+    sweep_plot_->set_log_x(true);
+    codec_series_ = sweep_plot_->add_series(tr("Revolve + codec"), QColor(31, 119, 180));
+    alone_series_ =
+        sweep_plot_->add_series(tr("Revolve alone"), QColor(128, 128, 128), SeriesStyle::Line, 1.0f);
+    current_series_ =
+        sweep_plot_->add_series(tr("this project"), QColor(214, 39, 40), SeriesStyle::Points, 8.0f);
+    sweep_plot_->hide();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(summary_);
     layout->addWidget(table_);
+    layout->addWidget(sweep_plot_);
+}
+
+void PredictionPanel::show_sweep(const RunPrediction& p) {
+    const PlanSweep& s = p.sweep;
+    if (!p.ok || s.curves.empty() || s.budgets_bytes.empty()) {
+        sweep_plot_->clear_data();
+        sweep_plot_->hide();
+        return;
+    }
+    std::vector<double> mb, speedup;
+    QStringList labels;
+    for (std::size_t i = 0; i < s.budgets_bytes.size(); ++i) {
+        const SweepCodecPoint& point = s.curves[0].points[i];
+        mb.push_back(double(s.budgets_bytes[i]) / 1e6);
+        speedup.push_back(point.speedup);
+        labels << tr("%1: %2 vs %3, %4x")
+                      .arg(format_bytes(s.budgets_bytes[i]), QString::fromStdString(point.revolve.schedule),
+                           QString::fromStdString(s.revolve_alone[i].schedule))
+                      .arg(point.speedup, 0, 'f', 2);
+    }
+    sweep_plot_->set_title(tr("Speed-up of Revolve + %1 over Revolve alone")
+                               .arg(QString::fromStdString(s.curves[0].codec.codec)));
+    sweep_plot_->set_series(codec_series_, mb, speedup);
+    sweep_plot_->set_point_labels(codec_series_, labels);
+    sweep_plot_->set_series(alone_series_, {mb.front(), mb.back()}, {1.0, 1.0});
+    // The settings' budget (unlimited: the largest, every state stored) on the curve.
+    const std::uint64_t budget = p.budget_bytes == 0 ? s.budgets_bytes.back() : p.budget_bytes;
+    const auto at = std::size_t(std::lower_bound(s.budgets_bytes.begin(), s.budgets_bytes.end(), budget) -
+                                s.budgets_bytes.begin());
+    const std::size_t i = std::min(at, s.budgets_bytes.size() - 1);
+    sweep_plot_->set_series(current_series_, {mb[i]}, {speedup[i]});
+    sweep_plot_->set_point_labels(current_series_, {tr("this project: %1").arg(labels[qsizetype(i)])});
+    sweep_plot_->show();
+}
+
+PlotView* PredictionPanel::sweep_plot() const {
+    return sweep_plot_;
 }
 
 void PredictionPanel::show_prediction(const RunPrediction& p) {
@@ -62,6 +118,7 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
     }
     table_->setColumnHidden(DiskColumn, !any_disk);
     table_->setVisible(!p.alternatives.empty());
+    show_sweep(p);
 }
 
 QString PredictionPanel::text() const {

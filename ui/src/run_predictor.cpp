@@ -107,6 +107,30 @@ RunPrediction RunPredictor::predict_now(const Experiment& e) {
     return predict(e);
 }
 
+namespace {
+
+/// The sweep for the prediction panel's chart; empty for no compression or when it cannot be computed (the
+/// prediction itself stands without it).
+PlanSweep sweep_for(const Simulation& sim, const GradientSettings& s, const StepCosts& measured,
+                    const CodecEstimate& codec, const CodecEstimate& none) {
+    if (codec.codec == "none") return {};
+    try {
+        const PlanRequest plan = make_plan_request(sim, s, measured, {none});
+        SweepRequest r;
+        r.steps = plan.steps;
+        r.costs = plan.costs;
+        r.uncompressed = none;
+        r.codecs = {codec};
+        r.budgets_bytes = sweep_budgets(r.steps, uncompressed_costs(r.costs, none), 12);
+        if (s.budget_bytes != 0) r.budgets_bytes.push_back(s.budget_bytes);
+        return plan_sweep(r);
+    } catch (const Error&) {
+        return {};
+    }
+}
+
+} // namespace
+
 RunPrediction RunPredictor::predict(const Experiment& e) const {
     RunPrediction p;
     try {
@@ -125,6 +149,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
 
         StepCosts measured;
         CodecEstimate codec;
+        CodecEstimate none; // Revolve alone's copy times when measured, else free
         bool have_costs = false, have_codec = false;
         {
             std::lock_guard lock(cache().mutex);
@@ -132,6 +157,8 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
                 measured = it->second, have_costs = true;
             if (auto it = cache().codecs.find(codec_key(spec, g)); it != cache().codecs.end())
                 codec = it->second, have_codec = true;
+            if (auto it = cache().codecs.find(codec_key("none", g)); it != cache().codecs.end())
+                none = it->second;
         }
         if (!have_costs || !have_codec) {
             p.calibrating = true;
@@ -168,6 +195,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.disk_peak_bytes = peak.size() > 1 ? peak[1] : 0;
         p.fits_budget = (s.budget_bytes == 0 || p.peak_bytes <= s.budget_bytes) &&
                         (s.disk_budget_bytes == 0 || p.disk_peak_bytes <= s.disk_budget_bytes);
+        p.sweep = sweep_for(*sim, s, measured, codec, none);
         p.ok = true;
     } catch (const Error& err) {
         p.ok = false;

@@ -47,6 +47,7 @@ class PlotView : public VtkWidget {
     /// Removes every point (series stay).
     void clear_data();
     void set_log_y(bool log);
+    void set_log_x(bool log);
 
     /// series,x,y rows with a header naming the axes.
     QString csv() const;

@@ -10,6 +10,7 @@
 // without the measurement it says so (calibrating = true) and the caller runs measure() off the GUI thread,
 // add()s the result and predicts again. predict_now() measures in place (tests, scripts).
 #include "fwi/performance_model.hpp"
+#include "fwi/plan_sweep.hpp"
 #include "fwi/settings.hpp"
 
 #include <QString>
@@ -47,7 +48,10 @@ struct RunPrediction {
     StepCosts costs;                   ///< what the prediction used (codec applied)
     Prediction per_shot;               ///< fwi::predict of the plan, one shot
     std::vector<PlanRow> alternatives; ///< fwi::plan_table for this run, with the settings' codec
-    QString summary() const;           ///< a few lines (rich text) for the label
+    /// When compression pays (Kukreja et al., Fig. 15; `fwi plan --sweep`): Revolve + the settings' codec at
+    /// its measured ratio over Revolve alone, 12 budgets plus the settings' own. Empty without compression.
+    PlanSweep sweep;
+    QString summary() const; ///< a few lines (rich text) for the label
 };
 
 class RunPredictor {
