@@ -4,60 +4,18 @@
 #include "fwi/error.hpp"
 #include "fwi/figure.hpp"
 #include "fwi/standard_figures.hpp"
+#include "png_read.hpp"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest>
-#include <zlib.h>
 
 using namespace fwi;
+using fwi::test::Png;
+using fwi::test::read_png;
 
 namespace {
-
-struct Png {
-    int width = 0, height = 0;
-    std::vector<std::uint8_t> rgb;
-    std::array<std::uint8_t, 3> at(int x, int y) const {
-        const auto* p = &rgb[(std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3];
-        return {p[0], p[1], p[2]};
-    }
-};
-
-std::uint32_t be32(const QByteArray& b, qsizetype i) {
-    return std::uint32_t(std::uint8_t(b[i])) << 24 | std::uint32_t(std::uint8_t(b[i + 1])) << 16 |
-           std::uint32_t(std::uint8_t(b[i + 2])) << 8 | std::uint32_t(std::uint8_t(b[i + 3]));
-}
-
-/// Decodes the 8-bit RGB, filter-0 PNGs the product writes (one IDAT).
-Png read_png(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QByteArray b = f.readAll();
-    Png png;
-    QByteArray idat;
-    for (qsizetype i = 8; i + 8 <= b.size();) {
-        const auto len = qsizetype(be32(b, i));
-        const QByteArray type = b.mid(i + 4, 4);
-        if (type == "IHDR") {
-            png.width = int(be32(b, i + 8));
-            png.height = int(be32(b, i + 12));
-        } else if (type == "IDAT") {
-            idat += b.mid(i + 8, len);
-        }
-        i += 12 + len;
-    }
-    std::vector<std::uint8_t> raw(std::size_t(png.height) * (std::size_t(png.width) * 3 + 1));
-    uLongf n = uLongf(raw.size());
-    if (uncompress(raw.data(), &n, reinterpret_cast<const Bytef*>(idat.data()), uLong(idat.size())) != Z_OK)
-        return {};
-    for (int y = 0; y < png.height; ++y) {
-        const auto* row = &raw[std::size_t(y) * (std::size_t(png.width) * 3 + 1)];
-        if (row[0] != 0) return {};
-        png.rgb.insert(png.rgb.end(), row + 1, row + 1 + png.width * 3);
-    }
-    return png;
-}
 
 /// Every <text> element's content, in order; empty if the document is not well-formed XML.
 QStringList svg_texts(const std::string& svg) {
