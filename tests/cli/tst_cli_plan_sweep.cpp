@@ -28,11 +28,7 @@ class TestCliPlanSweep : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         project_ = path("p.fwi");
-        const Run r = fwi_cli({"-q",         "new",    project_,  "--model", "builtin:layered",
-                               "--resample", "25",     "--shots", "1",       "--receivers",
-                               "8",          "--freq", "6",       "--dt",    "0.004",
-                               "--duration", "0.5",    "--order", "4",       "--pml",
-                               "8"});
+        const Run r = fwi::test::new_layered_project(project_, {.shots = 1, .receivers = 8});
         QVERIFY2(r.code == 0, r.err.constData());
     }
 

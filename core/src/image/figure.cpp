@@ -3,13 +3,12 @@
 
 #include "fwi/error.hpp"
 #include "image/figure_layout.hpp"
-#include "io/atomic_file.hpp"
+#include "image/picture_file.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <span>
 
 namespace fwi {
@@ -192,25 +191,8 @@ std::pair<int, int> figure_png_size(const Figure& f) {
 }
 
 void write_figure(const std::string& path, const Figure& f) {
-    namespace fs = std::filesystem;
-    std::string ext = fs::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != ".png" && ext != ".svg")
-        throw ConfigError("picture " + path + ": the name must end in .png or .svg");
-    // Encoded in memory, then one atomic replacement: a failed write names `path` and leaves no partial file.
-    std::vector<std::uint8_t> bytes;
-    if (ext == ".png") {
-        bytes = figure_png(f);
-    } else {
-        const std::string svg = figure_svg(f);
-        bytes.assign(svg.begin(), svg.end());
-    }
-    try {
-        detail::replace_file(path, std::as_bytes(std::span(bytes)));
-    } catch (const ResourceError& e) {
-        throw ResourceError("cannot write picture " + path + " (" + e.what() + ")");
-    }
+    detail::write_picture_file(
+        path, [&] { return figure_png(f); }, [&] { return figure_svg(f); });
 }
 
 } // namespace fwi

@@ -2,7 +2,7 @@
 // frame and ticks as lines, every label as <text> (searchable, scalable), placed as in the PNG.
 #include "fwi/figure.hpp"
 #include "image/figure_layout.hpp"
-#include "io/xml_text.hpp"
+#include "image/picture_file.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -35,16 +35,6 @@ void image(std::ostringstream& o, double x, double y, double w, double h,
       << base64(encode_png_rgb(rgb, cols, rows)) << "\"/>\n";
 }
 
-void text(std::ostringstream& o, double x, double y, const std::string& s, const char* anchor,
-          const std::string& extra = {}) {
-    o << "<text x=\"" << x << "\" y=\"" << y << "\" text-anchor=\"" << anchor << "\"" << extra << ">"
-      << detail::xml_escaped(s) << "</text>\n";
-}
-
-void line(std::ostringstream& o, double x0, double y0, double x1, double y1) {
-    o << "<line x1=\"" << x0 << "\" y1=\"" << y0 << "\" x2=\"" << x1 << "\" y2=\"" << y1 << "\"/>\n";
-}
-
 } // namespace
 
 std::string figure_svg(const Figure& f) {
@@ -56,7 +46,7 @@ std::string figure_svg(const Figure& f) {
       << "\" font-family=\"DejaVu Sans, Arial, sans-serif\" "
       << "font-size=\"14\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    text(o, l.width / 2.0, 30, f.title, "middle", " font-size=\"17\" font-weight=\"bold\"");
+    detail::svg_text(o, l.width / 2.0, 30, f.title, "middle", " font-size=\"17\" font-weight=\"bold\"");
     image(o, l.plot_x, l.plot_y, l.plot_w, l.plot_h, figure_detail::field_rgb(f), int(f.field.cols),
           int(f.field.rows));
     image(o, l.bar_x, l.plot_y, l.bar_w, l.plot_h, figure_detail::colour_bar_rgb(f, 256), 1, 256);
@@ -67,26 +57,28 @@ std::string figure_svg(const Figure& f) {
       << "\" height=\"" << l.plot_h + 1 << "\"/>\n";
     const double below = l.plot_y + l.plot_h;
     for (const auto& t : l.horizontal.ticks)
-        line(o, l.plot_x + t.pixel, below, l.plot_x + t.pixel, below + kTick);
+        detail::svg_line(o, l.plot_x + t.pixel, below, l.plot_x + t.pixel, below + kTick);
     for (const auto& t : l.vertical.ticks)
-        line(o, l.plot_x - kTick, l.plot_y + t.pixel, l.plot_x, l.plot_y + t.pixel);
+        detail::svg_line(o, l.plot_x - kTick, l.plot_y + t.pixel, l.plot_x, l.plot_y + t.pixel);
     for (const auto& t : l.bar.ticks)
-        line(o, l.bar_x + l.bar_w, l.plot_y + t.pixel, l.bar_x + l.bar_w + kTick, l.plot_y + t.pixel);
+        detail::svg_line(o, l.bar_x + l.bar_w, l.plot_y + t.pixel, l.bar_x + l.bar_w + kTick,
+                         l.plot_y + t.pixel);
     o << "</g>\n";
     for (const auto& t : l.horizontal.ticks)
-        text(o, l.plot_x + t.pixel, below + kTick + 16, t.label, "middle");
+        detail::svg_text(o, l.plot_x + t.pixel, below + kTick + 16, t.label, "middle");
     for (const auto& t : l.vertical.ticks)
-        text(o, l.plot_x - kTick - 4, l.plot_y + t.pixel + 5, t.label, "end");
+        detail::svg_text(o, l.plot_x - kTick - 4, l.plot_y + t.pixel + 5, t.label, "end");
     for (const auto& t : l.bar.ticks)
-        text(o, l.bar_x + l.bar_w + kTick + 4, l.plot_y + t.pixel + 5, t.label, "start");
+        detail::svg_text(o, l.bar_x + l.bar_w + kTick + 4, l.plot_y + t.pixel + 5, t.label, "start");
     const double hlabel_y = below + kTick + 4 + figure_detail::kCharH + 10 + 12;
-    text(o, l.plot_x + l.plot_w / 2.0, hlabel_y, l.horizontal.label, "middle");
+    detail::svg_text(o, l.plot_x + l.plot_w / 2.0, hlabel_y, l.horizontal.label, "middle");
     const double vy = l.plot_y + l.plot_h / 2.0;
     std::ostringstream rot;
     rot << " transform=\"rotate(-90 28 " << vy << ")\"";
-    text(o, 28, vy, l.vertical.label, "middle", rot.str());
-    text(o, l.bar_x, l.bar_label_y + figure_detail::kCharH, l.bar.label, "start");
-    text(o, l.plot_x, hlabel_y + figure_detail::kCharH + 14, f.caption, "start", " fill=\"#3c3c3c\"");
+    detail::svg_text(o, 28, vy, l.vertical.label, "middle", rot.str());
+    detail::svg_text(o, l.bar_x, l.bar_label_y + figure_detail::kCharH, l.bar.label, "start");
+    detail::svg_text(o, l.plot_x, hlabel_y + figure_detail::kCharH + 14, f.caption, "start",
+                     " fill=\"#3c3c3c\"");
     o << "</svg>\n";
     return o.str();
 }

@@ -2,13 +2,11 @@
 #include "fwi/error.hpp"
 #include "fwi/figure.hpp"
 #include "image/line_chart_layout.hpp"
-#include "io/atomic_file.hpp"
+#include "image/picture_file.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <limits>
-#include <span>
 
 namespace fwi {
 namespace chart_detail {
@@ -125,23 +123,8 @@ std::array<std::uint8_t, 3> series_rgb(std::size_t i) {
 } // namespace chart_detail
 
 void write_line_chart(const std::string& path, const LineChart& chart) {
-    std::string ext = std::filesystem::path(path).extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return char(std::tolower(c)); });
-    if (ext != ".png" && ext != ".svg")
-        throw ConfigError("picture " + path + ": the name must end in .png or .svg");
-    std::vector<std::uint8_t> bytes;
-    if (ext == ".png") {
-        bytes = line_chart_png(chart);
-    } else {
-        const std::string svg = line_chart_svg(chart);
-        bytes.assign(svg.begin(), svg.end());
-    }
-    try {
-        detail::replace_file(path, std::as_bytes(std::span(bytes)));
-    } catch (const ResourceError& e) {
-        throw ResourceError("cannot write picture " + path + " (" + e.what() + ")");
-    }
+    detail::write_picture_file(
+        path, [&] { return line_chart_png(chart); }, [&] { return line_chart_svg(chart); });
 }
 
 } // namespace fwi

@@ -2,6 +2,7 @@
 // ringed diamonds, every label as <text>.
 #include "fwi/line_chart.hpp"
 #include "image/line_chart_layout.hpp"
+#include "image/picture_file.hpp"
 #include "io/xml_text.hpp"
 
 #include <sstream>
@@ -18,16 +19,6 @@ std::string colour(std::size_t i) {
     return o.str();
 }
 
-void text(std::ostringstream& o, double x, double y, const std::string& s, const char* anchor,
-          const std::string& extra = {}) {
-    o << "<text x=\"" << x << "\" y=\"" << y << "\" text-anchor=\"" << anchor << "\"" << extra << ">"
-      << detail::xml_escaped(s) << "</text>\n";
-}
-
-void line(std::ostringstream& o, double x0, double y0, double x1, double y1) {
-    o << "<line x1=\"" << x0 << "\" y1=\"" << y0 << "\" x2=\"" << x1 << "\" y2=\"" << y1 << "\"/>\n";
-}
-
 } // namespace
 
 std::string line_chart_svg(const LineChart& chart) {
@@ -39,12 +30,12 @@ std::string line_chart_svg(const LineChart& chart) {
       << "\" viewBox=\"0 0 " << l.width << " " << l.height
       << "\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"14\">\n"
       << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    text(o, l.width / 2.0, 30, chart.title, "middle", " font-size=\"17\" font-weight=\"bold\"");
+    detail::svg_text(o, l.width / 2.0, 30, chart.title, "middle", " font-size=\"17\" font-weight=\"bold\"");
     o << "<g stroke=\"#e1e1e1\" stroke-width=\"1\">\n";
     for (const auto& t : l.x_ticks)
-        line(o, l.plot_x + t.pixel, l.plot_y, l.plot_x + t.pixel, below);
+        detail::svg_line(o, l.plot_x + t.pixel, l.plot_y, l.plot_x + t.pixel, below);
     for (const auto& t : l.y_ticks)
-        line(o, l.plot_x, l.plot_y + t.pixel, right, l.plot_y + t.pixel);
+        detail::svg_line(o, l.plot_x, l.plot_y + t.pixel, right, l.plot_y + t.pixel);
     o << "</g>\n";
     if (chart.has_reference_y)
         o << "<line x1=\"" << l.plot_x << "\" y1=\"" << l.py(chart.reference_y) << "\" x2=\"" << right
@@ -63,7 +54,7 @@ std::string line_chart_svg(const LineChart& chart) {
         const double ly = l.legend_y + double(i) * (figure_detail::kCharH + 10);
         o << "<line x1=\"" << l.legend_x << "\" y1=\"" << ly + 7 << "\" x2=\"" << l.legend_x + 24
           << "\" y2=\"" << ly + 7 << "\" stroke=\"" << colour(i) << "\" stroke-width=\"2\"/>\n";
-        text(o, l.legend_x + 32, ly + 12, s.name, "start");
+        detail::svg_text(o, l.legend_x + 32, ly + 12, s.name, "start");
     }
     for (const ChartMarker& m : chart.markers) {
         const double x = l.px(m.x), y = l.py(m.y);
@@ -71,26 +62,27 @@ std::string line_chart_svg(const LineChart& chart) {
           << x << "," << y + 7 << " " << x - 7 << "," << y
           << "\" fill=\"gold\" stroke=\"black\" stroke-width=\"1.5\"/>\n";
         const bool left = x + 10 + 8.0 * double(m.label.size()) > right;
-        text(o, left ? x - 10 : x + 10, y - 10, m.label, left ? "end" : "start");
+        detail::svg_text(o, left ? x - 10 : x + 10, y - 10, m.label, left ? "end" : "start");
     }
     o << "<g fill=\"none\" stroke=\"black\" stroke-width=\"1\">\n<rect x=\"" << l.plot_x - 0.5 << "\" y=\""
       << l.plot_y - 0.5 << "\" width=\"" << l.plot_w + 1 << "\" height=\"" << l.plot_h + 1 << "\"/>\n";
     for (const auto& t : l.x_ticks)
-        line(o, l.plot_x + t.pixel, below, l.plot_x + t.pixel, below + kTick);
+        detail::svg_line(o, l.plot_x + t.pixel, below, l.plot_x + t.pixel, below + kTick);
     for (const auto& t : l.y_ticks)
-        line(o, l.plot_x - kTick, l.plot_y + t.pixel, l.plot_x, l.plot_y + t.pixel);
+        detail::svg_line(o, l.plot_x - kTick, l.plot_y + t.pixel, l.plot_x, l.plot_y + t.pixel);
     o << "</g>\n";
     for (const auto& t : l.x_ticks)
-        text(o, l.plot_x + t.pixel, below + kTick + 16, t.label, "middle");
+        detail::svg_text(o, l.plot_x + t.pixel, below + kTick + 16, t.label, "middle");
     for (const auto& t : l.y_ticks)
-        text(o, l.plot_x - kTick - 4, l.plot_y + t.pixel + 5, t.label, "end");
+        detail::svg_text(o, l.plot_x - kTick - 4, l.plot_y + t.pixel + 5, t.label, "end");
     const double xlabel_y = below + kTick + 4 + figure_detail::kCharH + 22;
-    text(o, l.plot_x + l.plot_w / 2.0, xlabel_y, chart.x_label, "middle");
+    detail::svg_text(o, l.plot_x + l.plot_w / 2.0, xlabel_y, chart.x_label, "middle");
     const double vy = l.plot_y + l.plot_h / 2.0;
     std::ostringstream rot;
     rot << " transform=\"rotate(-90 28 " << vy << ")\"";
-    text(o, 28, vy, chart.y_label, "middle", rot.str());
-    text(o, l.plot_x, xlabel_y + figure_detail::kCharH + 14, chart.caption, "start", " fill=\"#3c3c3c\"");
+    detail::svg_text(o, 28, vy, chart.y_label, "middle", rot.str());
+    detail::svg_text(o, l.plot_x, xlabel_y + figure_detail::kCharH + 14, chart.caption, "start",
+                     " fill=\"#3c3c3c\"");
     o << "</svg>\n";
     return o.str();
 }
