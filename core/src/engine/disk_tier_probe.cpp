@@ -56,8 +56,10 @@ Timed time_items(const std::string& directory, std::size_t floats, int items) {
 TierCosts probe(const std::string& directory, std::uint64_t item_bytes) {
     constexpr std::size_t small_floats = 1024; // 4 KiB: almost only the per-file cost
     const Timed small = time_items(directory, small_floats, 32);
-    const std::size_t floats =
-        std::max<std::size_t>(std::size_t(1) << 18, std::size_t(item_bytes / sizeof(float)));
+    // Items of the run's state size, kept between 1 and 16 MiB: the bandwidth needs no more, and a large 3D
+    // state must not turn the probe into gigabytes of writes.
+    const std::size_t floats = std::clamp<std::size_t>(std::size_t(item_bytes / sizeof(float)),
+                                                       std::size_t(1) << 18, std::size_t(1) << 22);
     const int items =
         int(std::clamp<std::uint64_t>((std::uint64_t(64) << 20) / (floats * sizeof(float)), 2, 16));
     const Timed big = time_items(directory, floats, items);

@@ -3,7 +3,7 @@
 // scratch directory stores and reads back items through the same code path the run uses (one file per item,
 // codec "none", the caller's thread), so the performance model prices the multilevel schedules with this
 // machine's file system instead of an assumed 1 GB/s. Two probes separate the per-file cost (many 4 KiB
-// items) from the bandwidth (items of the run's state size, at least 1 MiB each, up to 64 MiB in all). Reads
+// items) from the bandwidth (items of the run's state size kept within 1-16 MiB, up to 64 MiB in all). Reads
 // follow the writes, so they come from the page cache whenever the run's own files would: a run whose disk
 // tier outgrows free memory reads slower than predicted.
 #include "fwi/performance_model.hpp"
