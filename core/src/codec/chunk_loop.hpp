@@ -20,7 +20,7 @@ namespace fwi::detail {
 template <typename Body> void for_each_chunk(std::int64_t chunks, const Body& body) {
     std::exception_ptr error;
     std::atomic<bool> failed{false};
-    const bool team = chunks > 1 && !omp_in_parallel();
+    [[maybe_unused]] const bool team = chunks > 1 && !omp_in_parallel(); // unused where OpenMP is off
 #pragma omp parallel for schedule(dynamic) if (team)
     for (std::int64_t i = 0; i < chunks; ++i) {
         if (failed.load(std::memory_order_relaxed)) continue;
