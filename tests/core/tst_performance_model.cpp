@@ -1,7 +1,8 @@
 // The performance model: Kukreja's formulas hold for the plans it prices (T = 2CN without recomputation,
 // recompute + adjoint for Revolve with free storage, the storage overhead W(S/(F B) + t_c) + R(S/(F B) +
 // t_d)); peak bytes count compressed states and sampled snapshots per tier; budgets give slot counts; the
-// plan table and auto choice pick the fastest plan that fits, and fail loudly when nothing fits.
+// plan table and auto choice pick the fastest plan that fits, and fail loudly when nothing fits; the first
+// touch is charged on the peak less the in-place snapshot memory the process kept from its previous run.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
@@ -91,6 +92,27 @@ class TestPerformanceModel : public QObject {
         QVERIFY(close(p.codec_s, w * 0.02 + r * 0.01));
         QVERIFY(close(p.total_s, double(revolve_advance_steps(l, 12) + l) + double(l) +
                                      w * (per_item + 0.02) + r * (per_item + 0.01)));
+    }
+
+    void first_touch_is_charged_on_memory_not_kept() {
+        const std::int64_t n = 100;
+        StepCosts c = unit_costs(1, 1);
+        c.state_bytes = 4000;
+        c.snapshot_bytes = 1000;
+        c.first_touch_s_per_byte = 1e-3;
+        c.snapshots_in_place = true;
+        const auto snapshot = double(c.stored_snapshot_bytes()); // in place: the raw field, no frame header
+        const auto plan = StoreAllSchedule().plan(n);
+        const Prediction fresh = predict(plan, n, c);
+        QCOMPARE(fresh.peak_total_bytes, std::uint64_t(double(n) * snapshot));
+        QVERIFY(close(fresh.first_touch_s, 1e-3 * double(n) * snapshot));
+        QVERIFY(close(fresh.total_s, 2.0 * double(n) + fresh.first_touch_s));
+        c.retained_touched_bytes = std::uint64_t(30 * snapshot); // 30 snapshots' worth kept
+        QVERIFY(close(predict(plan, n, c).first_touch_s, 1e-3 * double(n - 30) * snapshot));
+        c.retained_touched_bytes = std::uint64_t(10 * n * 1000); // more than the arena needs: nothing fresh
+        QCOMPARE(predict(plan, n, c).first_touch_s, 0.0);
+        c.snapshots_in_place = false; // snapshots through a store: kept arena memory does not serve them
+        QVERIFY(close(predict(plan, n, c).first_touch_s, 1e-3 * double(n) * double(c.stored_snapshot_bytes())));
     }
 
     void peak_bytes_count_compressed_items() {

@@ -1,7 +1,9 @@
 // SnapshotArena: slots handed out per step, reused after release, never more than declared; the accounting
-// the executor reports as tier 0's snapshot bytes.
+// the executor reports as tier 0's snapshot bytes; its memory kept by the touched-memory pool for the next
+// arena of the process (trimmed to a smaller one, grown for a larger one, only new pages touched).
 #include "engine/snapshot_arena.hpp"
 #include "fwi/error.hpp"
+#include "fwi/gradient_engine.hpp"
 
 #include <QtTest>
 #include <set>
@@ -57,6 +59,41 @@ class TestSnapshotArena : public QObject {
         a.release(2);
         QCOMPARE(a.bytes_in_use(), std::uint64_t(2000));
         QCOMPARE(a.peak_bytes(), std::uint64_t(3000));
+    }
+
+    void the_next_arena_reuses_the_memory_of_the_last() {
+        release_retained_snapshot_memory();
+        const std::int64_t floats = 1 << 20; // 4 MiB slots
+        const std::uint64_t slot = std::uint64_t(floats) * sizeof(float);
+        float* first = nullptr;
+        {
+            SnapshotArena a(4, floats);
+            QCOMPARE(a.fresh_bytes(), 4 * slot);
+            first = a.acquire(0);
+            std::fill(first, first + floats, 7.0f);
+        }
+        QCOMPARE(retained_touched_bytes(), std::size_t(4 * slot));
+        {
+            SnapshotArena smaller(2, floats); // served from the pool, trimmed: nothing fresh, nothing extra held
+            QCOMPARE(smaller.fresh_bytes(), std::uint64_t(0));
+            QCOMPARE(smaller.acquire(3), first); // the same memory
+            QCOMPARE(retained_touched_bytes(), std::size_t(0));
+        }
+        QCOMPARE(retained_touched_bytes(), std::size_t(2 * slot));
+        {
+            SnapshotArena larger(5, floats); // grown: only the three new slots are touched
+            QCOMPARE(larger.fresh_bytes(), 3 * slot);
+            float* last = nullptr;
+            for (int s = 0; s < 5; ++s)
+                last = larger.acquire(s); // slots in order: the last one is in the grown part
+            std::fill(last, last + floats, 1.0f); // every page of the grown mapping is writable
+            QCOMPARE(last[floats - 1], 1.0f);
+        }
+        QCOMPARE(retained_touched_bytes(), std::size_t(5 * slot));
+        release_retained_snapshot_memory();
+        QCOMPARE(retained_touched_bytes(), std::size_t(0));
+        SnapshotArena fresh(1, floats);
+        QCOMPARE(fresh.fresh_bytes(), slot);
     }
 
     void bad_sizes_are_config_errors() {

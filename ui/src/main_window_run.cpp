@@ -2,6 +2,7 @@
 #include "fwi/ui/main_window.hpp"
 
 #include "fwi/error.hpp"
+#include "fwi/gradient_engine.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/ui/acquisition_editor.hpp"
 #include "fwi/ui/demo_projects.hpp"
@@ -92,6 +93,7 @@ void MainWindow::connect_jobs() {
         r, &JobRunner::finished, this,
         [this](const QString& name, JobRunner::Outcome outcome, const QString& error, double seconds) {
             d_->progress->setVisible(false);
+            fwi::release_retained_snapshot_memory(); // kept across a job's gradients; idle, hold nothing
             d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
             d_->actions.pause->setChecked(false);
             update_actions();

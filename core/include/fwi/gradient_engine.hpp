@@ -60,4 +60,9 @@ struct GradientResult {
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options);
 
+/// A gradient keeps its in-place snapshot memory for the next gradient of the process (an inversion or a
+/// benchmark touches it once, not once per gradient); the next gradient trims it to its need or frees it.
+/// This frees it now: a desktop session calls it when a job ends, so that idle it holds nothing.
+void release_retained_snapshot_memory();
+
 } // namespace fwi

@@ -33,6 +33,9 @@ struct StepCosts {
     /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
     /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
     double first_touch_s_per_byte = 0;
+    /// Touched memory the process already holds for in-place snapshots (kept from its previous run): the
+    /// first touch is charged only on the snapshot bytes beyond it.
+    std::uint64_t retained_touched_bytes = 0;
     std::uint64_t state_bytes = 1;    ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
     std::uint64_t snapshot_bytes = 1; ///< one gradient snapshot, uncompressed
     double compression_ratio = 1;     ///< raw / stored, >= 1, for states and snapshots alike
@@ -63,6 +66,7 @@ struct Prediction {
     double adjoint_s = 0;
     double store_s =
         0;             ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
+    double first_touch_s = 0; ///< the part of store_s spent touching memory the process never used
     double load_s = 0; ///< tier reads of states and snapshots (codec time excluded)
     double codec_s = 0; ///< compression and decompression
     std::vector<std::uint64_t>

@@ -19,8 +19,9 @@ namespace fwi {
 /// when the run has a disk tier. Compression fields stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
-/// A codec's ratio and per-item times measured on a synthetic wavefield of the padded grid's shape (a ring of
-/// a Ricker pulse on a smooth background, as a wavefield mid-run looks). Throws ConfigError for a bad spec.
+/// A codec's ratio and per-item times measured on synthetic wavefields of the padded grid's shape (the front
+/// of a surface shot at four radii: a Ricker ring, a weak coda behind it, zeros ahead), averaged. Throws
+/// ConfigError for a bad spec.
 CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols);
 
 /// `costs` with the codec's times, and a ratio that is safe for sizing slots: 1 for codecs whose ratio
@@ -49,5 +50,33 @@ struct ResolvedPlan {
 /// The step and codec costs are measured once per process for each backend, padded grid, order, PML and
 /// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
+
+/// What a gradient run measured of the costs the model predicts from its calibration.
+struct RunMeasurement {
+    struct Steps {
+        double seconds = 0;
+        std::int64_t count = 0;
+        void add(double s, std::int64_t n) {
+            seconds += s;
+            count += n;
+        }
+    };
+    Steps forward;                                   ///< forward steps that keep no snapshot
+    Steps snapshot_forward;                          ///< forward steps that write their gradient snapshot
+    Steps adjoint;                                   ///< adjoint steps with their gradient accumulation
+    std::uint64_t fresh_touched_bytes = 0;           ///< snapshot memory touched for the first time
+    double touch_seconds = 0;                        ///< and the time that took
+    std::int64_t items_stored = 0, items_loaded = 0; ///< through the codec, states and snapshots
+    double compress_seconds = 0;                     ///< summed over the store's single-threaded workers
+    double decompress_seconds = 0;                   ///< on the caller's OpenMP team
+    double compression_ratio = 0; ///< raw / stored over the run's items (0: nothing stored)
+};
+
+/// The self-check's feedback: later predictions in this process for the same backend, grid, order, PML and
+/// codec use what the run measured instead of the calibration's probes: the first-touch rate (from at least
+/// 64 MiB touched), the codec's ratio and per-item times on real wavefields (from at least 8 items), and,
+/// for runs without a codec (whose workers would otherwise be counted twice, in the steps they slow and as
+/// codec time), the forward, snapshot and adjoint step times (from at least 100 steps of each).
+void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMeasurement& m);
 
 } // namespace fwi

@@ -92,7 +92,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
 
     PlanExecutor executor(sim, options, t0);
     GradientResult result;
-    result.planning_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    result.planning_seconds = executor.planning_seconds();
     const std::size_t cells = std::size_t(model.grid.cells());
     ShotSum sum{0, std::vector<float>(cells, 0.0f)};
     std::vector<ShotContribution> mine; // distributed: kept until the reduction
@@ -116,6 +116,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
     result.misfit = sum.misfit;
     result.gradient = std::move(sum.gradient);
     executor.fill(result);
+    learn_from_run(sim, options.settings.compression, executor.measurement());
     if (comm.size() > 1) add_other_ranks_counts(comm, result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return result;

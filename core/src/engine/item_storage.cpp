@@ -61,6 +61,19 @@ class StoreBackedStorage final : public ItemStorage {
         return s;
     }
 
+    std::int64_t items_compressed() const override {
+        std::int64_t n = 0;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            n += store_.stats(t).writes;
+        return n;
+    }
+    std::int64_t items_decompressed() const override {
+        std::int64_t n = 0;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            n += store_.stats(t).reads;
+        return n;
+    }
+
   private:
     CheckpointStore store_;
     std::int64_t writes_ = 0, reads_ = 0;
@@ -118,6 +131,10 @@ class ArenaSnapshotStorage final : public ItemStorage {
     double compression_ratio() const override { return states_->compression_ratio(); }
     double compress_seconds() const override { return states_->compress_seconds(); }
     double decompress_seconds() const override { return states_->decompress_seconds(); }
+    std::int64_t items_compressed() const override { return states_->items_compressed(); }
+    std::int64_t items_decompressed() const override { return states_->items_decompressed(); }
+    std::uint64_t fresh_touched_bytes() const override { return arena_.fresh_bytes(); }
+    double touch_seconds() const override { return arena_.touch_seconds(); }
     float* snapshot_slot(std::int64_t step) override {
         float* slot = arena_.acquire(step);
         note_peak();
@@ -158,7 +175,11 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     const int threads = codec->name() == "none" && tiers < 2 ? 0 : 2;
     // Snapshots always live in tier 0 (memory); StepCosts::snapshots_in_place tells the model the same rule.
     const bool arena = codec->name() == "none" && peak_snapshots > 0 && snapshot_floats > 0;
-    if (!arena) return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+    if (!arena) {
+        // Memory kept from an earlier run's arena is not this run's to hold: its budget does not count it.
+        release_retained_memory();
+        return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+    }
     const std::uint64_t arena_bytes =
         std::uint64_t(peak_snapshots) * std::uint64_t(snapshot_floats) * sizeof(float);
     if (settings.budget_bytes != 0) {

@@ -26,6 +26,12 @@ class ItemStorage {
     /// Codec time so far over all tiers (summed over worker threads): compression, decompression.
     virtual double compress_seconds() const = 0;
     virtual double decompress_seconds() const = 0;
+    /// Items that went through the codec so far (states and snapshots): compressed, decompressed.
+    virtual std::int64_t items_compressed() const = 0;
+    virtual std::int64_t items_decompressed() const = 0;
+    /// Snapshot memory this run touched for the first time, and the seconds that took (0 without an arena).
+    virtual std::uint64_t fresh_touched_bytes() const { return 0; }
+    virtual double touch_seconds() const { return 0; }
     /// Where the forward kernel may write snapshot `step` in place (it is then stored: no put), or nullptr
     /// when snapshots go through put().
     virtual float* snapshot_slot(std::int64_t step) {

@@ -7,17 +7,26 @@
 #include <algorithm>
 
 namespace fwi {
+namespace {
+
+double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
 
 PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
                            std::chrono::steady_clock::time_point t0)
     : sim_(sim), options_(options), t0_(t0) {
     ResolvedPlan resolved = resolve_plan(sim, options.settings);
+    // Planning ends here: making the storage (mapping and touching the snapshot arena) is part of the run,
+    // as the performance model charges it.
+    planning_seconds_ = wall();
     plan_ = std::move(resolved.plan);
     plan_name_ = resolved.schedule;
     predicted_shot_s_ = resolved.prediction.total_s;
     // Later shots reuse the memory the first one touched.
-    predicted_first_touch_s_ =
-        resolved.costs.first_touch_s_per_byte * double(resolved.prediction.peak_total_bytes);
+    predicted_first_touch_s_ = resolved.prediction.first_touch_s;
     storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_snapshots,
                                  sim.propagator().padded().cells());
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
@@ -75,17 +84,23 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
                 if (n % k == 0) {
                     // Straight into its place in the store when it keeps snapshots in memory as they are.
                     float* slot = storage_->snapshot_slot(n);
+                    const auto t0 = std::chrono::steady_clock::now();
                     p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
                                             slot != nullptr ? slot : snapshot_.data());
+                    measured_.snapshot_forward.add(since(t0), 1);
                     if (slot == nullptr)
                         storage_->put({ItemKind::Snapshot, 0, n},
                                       {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
                 } else {
+                    const auto t0 = std::chrono::steady_clock::now();
                     p.forward(state, 1, g, sim_.inner_source(), traces, inner_nt);
+                    measured_.forward.add(since(t0), 1);
                 }
             }
         } else {
+            const auto t0 = std::chrono::steady_clock::now();
             p.forward(state, end - from, g, sim_.inner_source(), traces, inner_nt);
+            measured_.forward.add(since(t0), end - from);
         }
         forward_steps_ += end - from;
         computed_upto_ = std::max(computed_upto_, end);
@@ -152,7 +167,9 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
         }
         if (!snap_in_place) snap = snapshot_.data();
     }
+    const auto t0 = std::chrono::steady_clock::now();
     p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));
+    measured_.adjoint.add(since(t0), 1);
     if (snap_in_place) storage_->free({ItemKind::Snapshot, 0, n});
     ++adjoint_steps_;
     if (n % 64 == 0 || n == 0) {
@@ -246,6 +263,18 @@ void PlanExecutor::fill(GradientResult& r) const {
     r.predicted_seconds = shots_run_ == 0 ? 0.0
                                           : predicted_shot_s_ * double(shots_run_) -
                                                 predicted_first_touch_s_ * double(shots_run_ - 1);
+}
+
+RunMeasurement PlanExecutor::measurement() const {
+    RunMeasurement m = measured_;
+    m.fresh_touched_bytes = storage_->fresh_touched_bytes();
+    m.touch_seconds = storage_->touch_seconds();
+    m.items_stored = storage_->items_compressed();
+    m.items_loaded = storage_->items_decompressed();
+    m.compress_seconds = storage_->compress_seconds();
+    m.decompress_seconds = storage_->decompress_seconds();
+    m.compression_ratio = storage_->compression_ratio();
+    return m;
 }
 
 } // namespace fwi

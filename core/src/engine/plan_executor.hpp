@@ -4,6 +4,7 @@
 // and polls the cancel token between steps.
 #include "engine/item_storage.hpp"
 #include "fwi/gradient_engine.hpp"
+#include "fwi/run_plan.hpp"
 #include "fwi/schedule.hpp"
 
 #include <chrono>
@@ -23,6 +24,10 @@ class PlanExecutor {
     /// Runs forward and adjoint for one shot; the gradient accumulates inside the propagator.
     ShotOutcome run_shot(int shot, const Gather& observed);
     void fill(GradientResult& result) const;
+    /// Seconds from t0 to the resolved plan: calibration and planning, not the storage set-up.
+    double planning_seconds() const { return planning_seconds_; }
+    /// What this run measured of the model's costs (for learn_from_run).
+    RunMeasurement measurement() const;
 
   private:
     double wall() const;
@@ -51,6 +56,8 @@ class PlanExecutor {
     // counters over all shots
     std::int64_t forward_steps_ = 0, adjoint_steps_ = 0, recompute_steps_ = 0;
     int shots_run_ = 0;
+    double planning_seconds_ = 0;
+    RunMeasurement measured_; ///< kernel step times so far (the storage's part is read at the end)
     double compress_reported_s_ = 0, decompress_reported_s_ = 0;
     double predicted_shot_s_ = 0; ///< the performance model's time for one shot of this plan
     double predicted_first_touch_s_ =

@@ -4,6 +4,7 @@
 #include "engine/calibration_cache.hpp"
 #include "engine/disk_tier_probe.hpp"
 #include "engine/snapshot_arena.hpp"
+#include "engine/touched_memory_pool.hpp"
 
 #include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
@@ -72,26 +73,40 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     }
 }
 
+/// This process's calibrations, by CalibrationKey::text(), refined by learn_from_run().
+struct SessionCalibrations {
+    std::mutex mutex;
+    std::map<std::string, Calibration> entries;
+};
+
+SessionCalibrations& session_calibrations() {
+    static SessionCalibrations s;
+    return s;
+}
+
+CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
+    const PaddedGrid& g = sim.propagator().padded();
+    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec, omp_get_max_threads()};
+}
+
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
-/// inversion's many gradients share one calibration per process (measured once, so a noisy first measurement
-/// is kept too), and later processes on the same machine reuse it from the calibration cache.
+/// inversion's many gradients share one calibration per process (measured once, then refined by what each
+/// run measures), and later processes on the same machine reuse it from the calibration cache.
 Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
-    static std::mutex mutex;
-    static std::map<std::string, Calibration> cache;
-    const Propagator& p = sim.propagator();
-    const PaddedGrid& g = p.padded();
-    const CalibrationKey key{p.backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec, omp_get_max_threads()};
+    SessionCalibrations& session = session_calibrations();
+    const CalibrationKey key = calibration_key(sim, codec_spec);
     {
-        const std::lock_guard lock(mutex);
-        if (const auto it = cache.find(key.text()); it != cache.end()) return it->second;
+        const std::lock_guard lock(session.mutex);
+        if (const auto it = session.entries.find(key.text()); it != session.entries.end()) return it->second;
     }
     std::optional<Calibration> c = load_cached_calibration(key);
     if (!c) {
+        const PaddedGrid& g = sim.propagator().padded();
         c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
         store_cached_calibration(key, *c);
     }
-    const std::lock_guard lock(mutex);
-    return cache.emplace(key.text(), *c).first->second;
+    const std::lock_guard lock(session.mutex);
+    return session.entries.emplace(key.text(), *c).first->second;
 }
 
 } // namespace
@@ -192,24 +207,38 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
 CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols) {
     const auto codec = make_codec(spec);
     std::vector<float> field(std::size_t(rows * cols));
-    // A circular Ricker ring of radius 0.3 * min(rows, cols) over weak smooth variations.
-    const double cz = 0.5 * double(rows), cx = 0.5 * double(cols),
-                 radius = 0.3 * double(std::min(rows, cols));
+    // The wavefield of a surface shot as it sweeps the model: a Ricker wavefront of radius r around a source
+    // near the top, a weak coda behind it and exact zeros ahead of it (nothing has arrived there: codecs
+    // pass such blocks quickly), at four radii from a fifth to the whole of the grid. Times and sizes are
+    // the averages over the four fields, as a run's stores average over its steps.
+    const double cz = 0.05 * double(rows), cx = 0.5 * double(cols);
+    const double reach = std::hypot(double(rows) - cz, 0.5 * double(cols));
     const double width = 6.0;
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (std::int64_t j = 0; j < cols; ++j) {
-            const double r = std::hypot(double(i) - cz, double(j) - cx);
-            const double a = (r - radius) / width;
-            const double ricker = (1 - 2 * a * a) * std::exp(-a * a);
-            const double background = 1e-3 * std::sin(0.05 * double(i)) * std::cos(0.07 * double(j));
-            field[std::size_t(i * cols + j)] = float(ricker / (1 + 0.05 * r) + background);
-        }
-    const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
-    // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries already include the
-    // header.
-    const double framed = double(t.raw_bytes + codec_frame_header_bytes);
-    const double ratio = std::max(1.0, framed / double(std::max<std::uint64_t>(t.compressed_bytes, 1)));
-    return {codec->name(), ratio, t.compress_seconds, t.decompress_seconds};
+    double compress_s = 0, decompress_s = 0, raw = 0, stored = 0;
+    constexpr int fields = 4;
+    for (int k = 0; k < fields; ++k) {
+        const double radius = reach * (0.2 + 0.8 * double(k) / double(fields - 1));
+        for (std::int64_t i = 0; i < rows; ++i)
+            for (std::int64_t j = 0; j < cols; ++j) {
+                const double r = std::hypot(double(i) - cz, double(j) - cx);
+                const double a = (r - radius) / width;
+                double v = 0;
+                if (a < 3) {
+                    const double ricker = (1 - 2 * a * a) * std::exp(-a * a);
+                    const double coda =
+                        r < radius ? 1e-3 * std::sin(0.05 * double(i)) * std::cos(0.07 * double(j)) : 0;
+                    v = ricker / (1 + 0.05 * r) + coda;
+                }
+                field[std::size_t(i * cols + j)] = float(v);
+            }
+        const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
+        compress_s += t.compress_seconds / fields;
+        decompress_s += t.decompress_seconds / fields;
+        // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries include the header.
+        raw += double(t.raw_bytes + codec_frame_header_bytes);
+        stored += double(std::max<std::uint64_t>(t.compressed_bytes, 1));
+    }
+    return {codec->name(), std::max(1.0, raw / stored), compress_s, decompress_s};
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
@@ -235,6 +264,36 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
     return r;
 }
 
+void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMeasurement& m) {
+    SessionCalibrations& session = session_calibrations();
+    const std::string key = calibration_key(sim, codec_spec.empty() ? "none" : codec_spec).text();
+    const std::lock_guard lock(session.mutex);
+    const auto it = session.entries.find(key);
+    if (it == session.entries.end()) return;
+    Calibration& c = it->second;
+    // Smaller samples are too noisy to replace a probe: a few pages, or a handful of codec calls.
+    if (m.fresh_touched_bytes >= (std::uint64_t(64) << 20) && m.touch_seconds > 0)
+        c.steps.first_touch_s_per_byte = m.touch_seconds / double(m.fresh_touched_bytes);
+    if (c.codec.codec == "none") {
+        const auto mean = [](const RunMeasurement::Steps& s, double fallback) {
+            return s.count >= 100 ? s.seconds / double(s.count) : fallback;
+        };
+        c.steps.forward_step_s = mean(m.forward, c.steps.forward_step_s);
+        c.steps.snapshot_write_s =
+            std::max(0.0, mean(m.snapshot_forward, c.steps.forward_step_s + c.steps.snapshot_write_s) -
+                              c.steps.forward_step_s);
+        c.steps.adjoint_step_s = mean(m.adjoint, c.steps.adjoint_step_s);
+        return;
+    }
+    if (m.items_stored >= 8) {
+        // Stores compress on single-threaded workers beside the propagation; the calibration (and the model)
+        // count codec time on the whole OpenMP team, as a synchronous put runs it.
+        c.codec.compress_s = m.compress_seconds / double(m.items_stored) / double(omp_get_max_threads());
+        if (m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
+    }
+    if (m.items_loaded >= 8) c.codec.decompress_s = m.decompress_seconds / double(m.items_loaded);
+}
+
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
     const std::int64_t steps = sim.time().inner_nt;
@@ -242,6 +301,7 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     const CodecEstimate& codec = calibration.codec;
     StepCosts costs = with_disk_tier(with_codec(calibration.steps, codec, true), s);
     costs.sampling_interval = s.sampling_interval;
+    costs.retained_touched_bytes = retained_touched_bytes();
 
     ResolvedPlan r;
     std::string spec = s.schedule.empty() ? "all" : s.schedule;

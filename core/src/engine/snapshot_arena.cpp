@@ -16,6 +16,11 @@ void* map_touched_memory(std::size_t bytes) {
     if (p == MAP_FAILED)
         throw ResourceError("cannot map " + std::to_string(bytes) +
                             " bytes for snapshots: " + std::strerror(errno));
+    touch_mapped_memory(p, bytes);
+    return p;
+}
+
+void touch_mapped_memory(void* p, std::size_t bytes) {
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages still work
 #endif
@@ -26,7 +31,6 @@ void* map_touched_memory(std::size_t bytes) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < pages; ++i)
         bytes_p[std::size_t(i) * 4096] = 0;
-    return p;
 }
 
 void unmap_touched_memory(void* p, std::size_t bytes) {
@@ -38,8 +42,8 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
     if (slots < 1 || floats_per_slot < 1)
         throw ConfigError("snapshot arena: " + std::to_string(slots) + " slots of " +
                           std::to_string(floats_per_slot) + " floats");
-    mapped_ = std::size_t(capacity_bytes());
-    base_ = static_cast<float*>(map_touched_memory(mapped_));
+    memory_ = take_touched_memory(std::size_t(capacity_bytes()));
+    base_ = static_cast<float*>(memory_.data);
     free_.reserve(std::size_t(slots));
     for (std::int64_t s = slots - 1; s >= 0; --s)
         free_.push_back(s); // slot 0 first: consecutive steps land in consecutive memory
@@ -47,7 +51,7 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
 }
 
 SnapshotArena::~SnapshotArena() {
-    unmap_touched_memory(base_, mapped_);
+    give_back_touched_memory(memory_);
 }
 
 float* SnapshotArena::acquire(std::int64_t step) {

@@ -1,13 +1,17 @@
 #pragma once
 // SnapshotArena: where uncompressed gradient snapshots live in memory. One mapping sized for the plan's peak
 // number of live snapshots, backed by transparent huge pages where the kernel allows (madvise), made once per
-// run and reused by every shot. The forward kernel writes a snapshot straight into its slot and the adjoint
-// reads it in place: no copy, no checksum (the bytes never leave memory) and no allocation or page fault per
-// step. A 1000 x 1000 store-all gradient spent most of its time in those (docs/benchmarks.md).
+// run and reused by every shot; its memory comes from (and goes back to) the process's touched-memory pool,
+// so the next run of the process does not fault it in again. The forward kernel writes a snapshot straight
+// into its slot and the adjoint reads it in place: no copy, no checksum (the bytes never leave memory) and no
+// allocation or page fault per step. A 1000 x 1000 store-all gradient spent most of its time in those
+// (docs/benchmarks.md).
 //
 // Invariants: at most `slots` snapshots are held; a step is held at most once; bytes_in_use() counts the held
 // slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the
 // start.
+#include "engine/touched_memory_pool.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <unordered_map>
@@ -37,11 +41,15 @@ class SnapshotArena {
     std::uint64_t capacity_bytes() const { return slot_bytes() * std::uint64_t(slots_); }
     std::uint64_t bytes_in_use() const { return slot_bytes() * held_.size(); }
     std::uint64_t peak_bytes() const { return peak_; }
+    /// The part of the mapping this arena touched for the first time (not served by the pool), and the
+    /// seconds that took: the performance model's first-touch cost, measured.
+    std::uint64_t fresh_bytes() const { return memory_.fresh_bytes; }
+    double touch_seconds() const { return memory_.touch_seconds; }
 
   private:
     std::int64_t slots_, floats_;
+    TouchedBlock memory_;
     float* base_ = nullptr;
-    std::size_t mapped_ = 0;
     std::vector<std::int64_t> free_;                      ///< slot indices not held
     std::unordered_map<std::int64_t, std::int64_t> held_; ///< step -> slot
     std::uint64_t peak_ = 0;
@@ -52,5 +60,7 @@ class SnapshotArena {
 /// unmap_touched_memory.
 void* map_touched_memory(std::size_t bytes);
 void unmap_touched_memory(void* p, std::size_t bytes);
+/// Advises huge pages for and first touches (in parallel) `bytes` of a mapping at p.
+void touch_mapped_memory(void* p, std::size_t bytes);
 
 } // namespace fwi

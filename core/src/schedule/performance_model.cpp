@@ -143,7 +143,13 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     if (p.counts.snapshot_steps > 0) tiers = std::max(tiers, static_cast<std::size_t>(snap_tier) + 1);
     peak.resize(tiers);
     p.peak_bytes = std::move(peak);
-    p.store_s += costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes);
+    // Only memory the process never touched costs a first touch; the arena's part of the peak may come from
+    // the memory kept from the previous run.
+    const std::uint64_t arena_peak =
+        costs.snapshots_in_place ? static_cast<std::uint64_t>(p.counts.peak_snapshots) * snap_b : 0;
+    const std::uint64_t reused = std::min(arena_peak, costs.retained_touched_bytes);
+    p.first_touch_s = costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes - reused);
+    p.store_s += p.first_touch_s;
     p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;
     return p;
 }
