@@ -58,6 +58,9 @@ using cpu::Zones;
 using cpu::zones;
 using stencil::Index;
 
+// The row functions are [[gnu::flatten]]: with three axes GCC's inlining budget stopped inlining d2<4> into
+// the order 8 loops, which then did not vectorise at all (75 M/s instead of ~400 M/s single-threaded).
+
 /// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x kBlockRows rows x nx floats should fit in
 /// L2 (9 x 16 x 300 x 4 bytes = 173 kB at order 8 on a 300-cell row).
 inline constexpr std::int64_t kBlockRows = 16;
@@ -114,8 +117,8 @@ inline float laplacian3(const float* p, Index i, Index sy, Index sz, float idx2,
 /// Memory-variable update of one whole row along a slow axis (stride st; a, b of that axis at this
 /// row/plane): p = a p + b D1 u.
 template <int R>
-inline void psi_row(float* __restrict p, const float* __restrict u, Index i0, Index i1, Index st, float a,
-                    float b, float inv_h) {
+[[gnu::flatten]] inline void psi_row(float* __restrict p, const float* __restrict u, Index i0, Index i1,
+                                     Index st, float a, float b, float inv_h) {
 #pragma omp simd
     for (Index i = i0; i < i1; ++i)
         p[i] = a * p[i] + b * (stencil::d1<R>(u, i, st) * inv_h);
@@ -124,10 +127,10 @@ inline void psi_row(float* __restrict p, const float* __restrict u, Index i0, In
 /// The PML terms of one whole row along a slow axis (stride st): D1 psi (+ zeta in the layer) added to
 /// u_next with weight c, and to the snapshot when there is one.
 template <int R>
-inline void pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict snap,
-                          const float* __restrict c, const float* __restrict psi, float* __restrict zeta,
-                          Index i0, Index i1, Index st, bool layer, float a, float b, float inv_h,
-                          float inv_h2) {
+[[gnu::flatten]] inline void
+pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict snap,
+              const float* __restrict c, const float* __restrict psi, float* __restrict zeta, Index i0,
+              Index i1, Index st, bool layer, float a, float b, float inv_h, float inv_h2) {
     using namespace stencil;
     if (layer) {
 #pragma omp simd
@@ -150,8 +153,8 @@ inline void pml_row_terms(const float* __restrict u, float* __restrict un, float
 
 /// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary.
 template <int R>
-inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx, const Zones& zy,
-                        const Zones& zz, std::int64_t iz, std::int64_t iy) {
+[[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
     using namespace stencil;
     const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
     const Index i0 = row + g.x0, i1 = row + g.x1;
@@ -250,8 +253,8 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
 
 /// Pass (C) on one row: gradient, interior adjoint update, PML terms.
 template <int R>
-inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx, const Zones& zy,
-                        const Zones& zz, std::int64_t iz, std::int64_t iy) {
+[[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
     using namespace stencil;
     const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
     const Index i0 = row + g.x0, i1 = row + g.x1;
@@ -309,8 +312,9 @@ inline void s_row(float* __restrict s, const float* __restrict mu, Index i0, Ind
 
 /// r <- a (r - D1(mu + t)) on one whole row along a slow axis (stride st; j the row's or plane's index).
 template <int R>
-inline void r_row(float* __restrict r, const float* __restrict mu, const float* s, const float* ba, Index j,
-                  Index i0, Index i1, Index st, float a, float inv_h) {
+[[gnu::flatten]] inline void r_row(float* __restrict r, const float* __restrict mu, const float* s,
+                                   const float* ba, Index j, Index i0, Index i1, Index st, float a,
+                                   float inv_h) {
     using namespace stencil;
 #pragma omp simd
     for (Index i = i0; i < i1; ++i)
