@@ -231,9 +231,9 @@ void add_bench_command(CommandRegistry& r) {
         o->ny_given = cmd->count("--ny") > 0;
         o->nx_given = cmd->count("--nx") > 0;
         o->steps_given = cmd->count("--steps") > 0;
-        if (o->dims == 3 && !o->codecs.empty())
-            throw ConfigError("--codecs measures 2D states; drop --dims 3");
         *r.selected = [o, &r]() -> nlohmann::json {
+            if (o->dims == 3 && !o->codecs.empty())
+                throw ConfigError("--codecs measures 2D states; drop --dims 3");
             if (o->dims == 3) return throughput_3d(*o, r.quiet);
             return o->codecs.empty() ? throughput(*o, r.quiet) : codec_costs(*o, r.quiet);
         };
