@@ -1,7 +1,9 @@
 // fwi bench: propagator throughput (cell-updates per second) for forward and adjoint steps at each order, or,
-// with --codecs, each codec's cost per propagator state against one forward step.
+// with --codecs, each codec's cost per propagator state against one forward step; --dims 3 measures the 3D
+// CPU propagator against the DRAM roofline.
 #include "commands.hpp"
 #include "fwi/benchmark.hpp"
+#include "fwi/benchmark_3d.hpp"
 #include "fwi/codec_benchmark.hpp"
 #include "fwi/error.hpp"
 #include "interrupt.hpp"
@@ -24,6 +26,9 @@ struct Options {
     std::int64_t wavefield_steps = 600, pulse_spacing = 0;
     int repeats = 3;
     std::string markdown;
+    int dims = 2;
+    std::int64_t ny = 0; ///< 3D only
+    bool nz_given = false, ny_given = false, nx_given = false, steps_given = false;
 };
 
 nlohmann::json throughput(const Options& o, bool quiet) {
@@ -55,6 +60,53 @@ nlohmann::json throughput(const Options& o, bool quiet) {
     summary["shots"] = o.shots;
     summary["orders"] = rows;
     return summary;
+}
+
+/// --dims 3: a cube of 256 cells per axis and 20 steps unless --nz/--ny/--nx/--steps say otherwise.
+nlohmann::json throughput_3d(const Options& o, bool quiet) {
+    Bench3DCase b;
+    if (o.nz_given) b.nz = o.nz;
+    if (o.nx_given) b.nx = o.nx;
+    b.ny = o.ny_given ? o.ny : b.nx;
+    b.pml_width = o.pml;
+    b.steps = o.steps_given ? o.steps : 20;
+    b.repeats = o.repeats;
+    b.cancel = &interrupt_token();
+    const double bandwidth = measure_triad_bandwidth();
+    const double roofline = bandwidth / 16.0;
+    if (!quiet)
+        std::fprintf(stderr,
+                     "triad bandwidth %.1f GB/s -> DRAM roofline %.0f M cell-updates/s at 16 bytes per cell\n"
+                     "%-6s %-16s %14s %8s %18s %8s\n",
+                     bandwidth / 1e9, roofline / 1e6, "order", "grid", "forward", "roof", "adjoint+gradient",
+                     "roof");
+    nlohmann::json rows = nlohmann::json::array();
+    for (int order : o.orders) {
+        b.order = order;
+        const Bench3DResult r = run_benchmark_3d(b);
+        if (!quiet)
+            std::fprintf(stderr, "%-6d %4lldx%4lldx%-6lld %10.1f M/s %7.0f%% %14.1f M/s %7.0f%%\n", order,
+                         (long long)b.nz, (long long)b.ny, (long long)b.nx,
+                         r.forward_cell_updates_per_s / 1e6, 100 * r.forward_cell_updates_per_s / roofline,
+                         r.adjoint_cell_updates_per_s / 1e6, 100 * r.adjoint_cell_updates_per_s / roofline);
+        rows.push_back({{"order", order},
+                        {"forward_cell_updates_per_s", r.forward_cell_updates_per_s},
+                        {"adjoint_cell_updates_per_s", r.adjoint_cell_updates_per_s},
+                        {"forward_fraction_of_roofline", r.forward_cell_updates_per_s / roofline},
+                        {"adjoint_fraction_of_roofline", r.adjoint_cell_updates_per_s / roofline},
+                        {"cells_per_step", r.cells_per_step}});
+    }
+    return {{"dims", 3},
+            {"device", "cpu"},
+            {"nz", b.nz},
+            {"ny", b.ny},
+            {"nx", b.nx},
+            {"pml", b.pml_width},
+            {"steps", b.steps},
+            {"repeats", b.repeats},
+            {"triad_bytes_per_s", bandwidth},
+            {"roofline_cell_updates_per_s", roofline},
+            {"orders", rows}};
 }
 
 std::string codec_table_markdown(const CodecBenchResult& res) {
@@ -168,8 +220,21 @@ void add_bench_command(CommandRegistry& r) {
                     "--codecs: round trips per codec, field and thread count (median)")
         ->check(CLI::Range(1, 1000));
     cmd->add_option("--markdown", o->markdown, "--codecs: also write the table as Markdown to this file");
-    cmd->callback([o, &r] {
+    cmd->add_option(
+           "--dims", o->dims,
+           "2 (default) or 3: the 3D CPU propagator against the DRAM roofline (256 cells per axis and "
+           "20 steps unless --nz/--ny/--nx/--steps are given; --repeats rounds, the fastest counts)")
+        ->check(CLI::IsMember({2, 3}));
+    cmd->add_option("--ny", o->ny, "--dims 3: grid cells in y (default: as x)")->check(CLI::Range(8, 100000));
+    cmd->callback([o, &r, cmd] {
+        o->nz_given = cmd->count("--nz") > 0;
+        o->ny_given = cmd->count("--ny") > 0;
+        o->nx_given = cmd->count("--nx") > 0;
+        o->steps_given = cmd->count("--steps") > 0;
         *r.selected = [o, &r]() -> nlohmann::json {
+            if (o->dims == 3 && !o->codecs.empty())
+                throw ConfigError("--codecs measures 2D states; drop --dims 3");
+            if (o->dims == 3) return throughput_3d(*o, r.quiet);
             return o->codecs.empty() ? throughput(*o, r.quiet) : codec_costs(*o, r.quiet);
         };
     });

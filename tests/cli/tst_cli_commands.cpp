@@ -156,6 +156,27 @@ class TestCliCommands : public QObject {
         QCOMPARE(fwi_cli({"bench", "--codecs", "gzip", "--nz", "16", "--nx", "16"}).code, 2);
     }
 
+    void bench_dims_3_reports_roofline_fractions() {
+        const Run r = fwi_cli({"--json", "bench", "--dims", "3", "--nz", "16", "--ny", "12", "--nx", "20",
+                               "--pml", "4", "--steps", "2", "--repeats", "1", "--orders", "2,8"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject j = json_of(r);
+        QCOMPARE(j["dims"].toInt(), 3);
+        QCOMPARE(j["ny"].toInt(), 12);
+        QVERIFY(j["triad_bytes_per_s"].toDouble() > 1e8);
+        const QJsonArray rows = j["orders"].toArray();
+        QCOMPARE(rows.size(), 2);
+        for (const auto& value : rows) {
+            const QJsonObject row = value.toObject();
+            QCOMPARE(row["cells_per_step"].toInteger(), qint64(24 * 20 * 28)); // model + 2 x 4 PML per axis
+            QVERIFY(row["forward_cell_updates_per_s"].toDouble() > 0 &&
+                    row["adjoint_cell_updates_per_s"].toDouble() > 0);
+            QVERIFY(row["forward_fraction_of_roofline"].toDouble() > 0);
+        }
+        QCOMPARE(fwi_cli({"bench", "--dims", "4"}).code, 2);
+        QCOMPARE(fwi_cli({"bench", "--dims", "3", "--codecs", "lz4"}).code, 2);
+    }
+
     void taylor_test_passes_on_a_marmousi2_project() {
         const QString project = path("marmousi2.fwi");
         Run r = fwi_cli({"-q", "new", project, "--model", "builtin:marmousi2", "--resample", "40", "--shots",

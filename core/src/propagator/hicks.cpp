@@ -10,6 +10,7 @@
 // interpolation accuracy of the windowed sinc, is unchanged.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
+#include "propagator/hicks_axis.hpp"
 
 #include <cmath>
 #include <numbers>
@@ -38,8 +39,11 @@ double windowed_sinc(double x) {
     return sinc * bessel_i0(kKaiserB * std::sqrt(std::max(0.0, 1 - q * q))) / bessel_i0(kKaiserB);
 }
 
-/// Weights along one axis for fractional model position p (in cells); exact nodes give one weight.
-std::vector<std::pair<std::int64_t, double>> axis_weights(double p) {
+} // namespace
+
+namespace detail {
+
+std::vector<std::pair<std::int64_t, double>> hicks_axis_weights(double p) {
     std::vector<std::pair<std::int64_t, double>> w;
     const double nearest = std::round(p);
     if (std::abs(p - nearest) < 1e-6) {
@@ -57,7 +61,7 @@ std::vector<std::pair<std::int64_t, double>> axis_weights(double p) {
     return w;
 }
 
-} // namespace
+} // namespace detail
 
 PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what) {
     const Grid2D& m = grid.model;
@@ -68,8 +72,8 @@ PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const
             << "] x [0, " << m.depth_m() << "] m";
         throw ConfigError(msg.str());
     }
-    const auto wx = axis_weights(x_m / m.dx());
-    const auto wz = axis_weights(z_m / m.dz());
+    const auto wx = detail::hicks_axis_weights(x_m / m.dx());
+    const auto wz = detail::hicks_axis_weights(z_m / m.dz());
     const std::int64_t o = grid.origin(), h = grid.halo;
     PointStencil s;
     for (auto [iz, az] : wz)

@@ -1,0 +1,386 @@
+#pragma once
+// CPU reference kernels in 3D: the constant-density acoustic wave equation, its exact discrete adjoint, and
+// the gradient. The twin of cpu_kernels.hpp (same passes, same recurrences, same invariants) with a third
+// axis.
+//
+// ARRAYS: (z, y, x) row-major, x fastest (grid.hpp): padded cell (iz, iy, ix) is at (iz * ny + iy) * nx + ix,
+// so the y stride is nx and the z stride ny * nx. A "row" is one (iz, iy) line of x; a "plane" one iz.
+//
+// EQUATION (Deepwave's "scalar" convention):  d2u/dt2 = v^2 lap(u) + v^2 f,   c := v^2 dt^2 (per padded
+// cell). SCHEME: leapfrog in time, order 2R in space (R = 1..4, stencils.hpp), C-PML memory variables per
+// axis (Pasalic & McGarry 2010), for each axis ax in {x, y, z}:
+//     psi_ax^n   = a psi_ax^(n-1)  + b D1ax u^n
+//     zeta_ax^n  = a zeta_ax^(n-1) + b (D2ax u^n + D1ax psi_ax^n)
+//     u^(n+1)    = 2u^n - u^(n-1) + c * B^n,      B^n = sum_ax (D2ax u^n + D1ax psi_ax^n + zeta_ax^n) + S f^n
+// S spreads the source onto cells (Hicks weights, 8 x 8 x 8); receivers record d^n_r = sum_i R_ri u^n_i at
+// the START of step n. BOUNDARIES: a, b from pml_profile.hpp per axis (a = 1, b = 0 outside the layers, so
+// psi and zeta stay exactly 0 there): C-PML on all six faces. A halo of R zero cells around the padded grid
+// is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are full padded
+// arrays (simple indexing; they are only read and written inside their layers and the R-cell fringes next to
+// them, so the untouched parts cost memory but no bandwidth). The state packs them into strips for
+// checkpoints (cpu_propagator_3d.cpp). PASSES per forward step: (1) psi_y on the y-layer rows and psi_z on
+// the z-layer planes; (2) per row: psi_x in the row's x layers (row-local, so it needs no pass of its own),
+// the interior update, then the PML terms on the cells whose stencil touches a layer (the layer plus R cells)
+// for x, y and z in that order, then the Born secondary; (3) source injection (by the caller). Pass (2) walks
+// y in blocks of kBlockRows rows and, inside a block, all planes in order, so that the 2R + 1 planes a z
+// stencil reads stay in cache (L2) between rows.
+//
+// ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
+// lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
+// step n is:
+//     s_ax  <- a (mu + s_ax)                        t_ax := (b/a) s_ax   (= b * lambda_zeta')
+//     r_ax  <- a (r_ax - D1ax(mu + t_ax))           w_ax := (b/a) r_ax   (= b * lambda_psi')
+//     mu^n   = 2 mu - mu_prev + c [ (D2x + D2y + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
+//     mu^n  += c R^T residual^n                      (by the caller)
+// PASSES: (A) s_x then r_x in the x layers of each row (row-local), s_y on the y-layer rows, s_z on the
+// z-layer planes; (B) r_y and r_z (they read s at neighbouring rows and planes); (C) per row: the gradient
+// term, the interior update, then the PML terms for x, y, z. GRADIENT: u^(n+1) depends on c only through c *
+// B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n /
+// c where it reads mu anyway. BORN: the scattered field obeys the same step with the extra term dc * B^n
+// added to u^(n+1) ("secondary").
+//
+// INVARIANTS: every cell is computed by the same arithmetic, in the same order, whatever the thread count,
+// the block size or the schedule (no reductions; threads only split rows and planes), so a state restored
+// from a copy continues bit for bit, runs with 1 and 2 threads agree bit for bit, and every checkpoint
+// schedule gives the same gradient bit for bit. Denormals are flushed to zero on every thread
+// (denormals.hpp).
+#include "propagator/cpu_kernels.hpp" // Zones, zones()
+#include "propagator/denormals.hpp"
+#include "propagator/pml_profile.hpp"
+#include "propagator/stencils.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace fwi::cpu3d {
+
+using cpu::Zones;
+using cpu::zones;
+using stencil::Index;
+
+// The row functions are [[gnu::flatten]]: with three axes GCC's inlining budget stopped inlining d2<4> into
+// the order 8 loops, which then did not vectorise at all (75 M/s instead of ~400 M/s single-threaded).
+
+/// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x kBlockRows rows x nx floats should fit in
+/// L2 (9 x 16 x 300 x 4 bytes = 173 kB at order 8 on a 300-cell row).
+inline constexpr std::int64_t kBlockRows = 16;
+
+struct KernelGrid {
+    std::int64_t nz = 0, ny = 0, nx = 0; ///< padded
+    std::int64_t z0 = 0, z1 = 0;         ///< computed planes [z0, z1) (everything but the halo)
+    std::int64_t y0 = 0, y1 = 0;         ///< computed rows in a plane [y0, y1)
+    std::int64_t x0 = 0, x1 = 0;         ///< computed columns [x0, x1)
+    float inv_dx = 0, inv_dy = 0, inv_dz = 0;
+    float inv_dx2 = 0, inv_dy2 = 0, inv_dz2 = 0;
+    const float* c = nullptr;     ///< v^2 dt^2
+    const float* inv_c = nullptr; ///< 1 / c
+    const PmlProfile* pml_x = nullptr;
+    const PmlProfile* pml_y = nullptr;
+    const PmlProfile* pml_z = nullptr;
+    Index row(std::int64_t iz, std::int64_t iy) const { return (iz * ny + iy) * nx; }
+};
+
+struct ForwardFields {
+    const float* u = nullptr; ///< u^n
+    float* u_next = nullptr;  ///< holds u^(n-1) on entry, u^(n+1) on exit
+    float* psi_x = nullptr;
+    float* psi_y = nullptr;
+    float* psi_z = nullptr;
+    float* zeta_x = nullptr;
+    float* zeta_y = nullptr;
+    float* zeta_z = nullptr;
+    float* snapshot = nullptr;        ///< optional: receives B^n (the source term is added by the caller)
+    const float* secondary = nullptr; ///< optional: added to u^(n+1) (Born)
+};
+
+struct AdjointFields {
+    const float* mu = nullptr; ///< mu^(n+1)
+    float* mu_next = nullptr;  ///< holds mu^(n+2) on entry, mu^n on exit
+    float* r_x = nullptr;
+    float* r_y = nullptr;
+    float* r_z = nullptr;
+    float* s_x = nullptr;
+    float* s_y = nullptr;
+    float* s_z = nullptr;
+    float* grad_c = nullptr;         ///< dJ/dc accumulator (padded)
+    const float* snapshot = nullptr; ///< optional B^n
+    float weight = 1;                ///< gradient sampling weight
+};
+
+/// The 3D Laplacian (scaled), each axis summed unscaled and scaled once (stencils.hpp explains why).
+template <int R>
+inline float laplacian3(const float* p, Index i, Index sy, Index sz, float idx2, float idy2, float idz2) {
+    using stencil::d2;
+    return d2<R>(p, i, 1) * idx2 + d2<R>(p, i, sy) * idy2 + d2<R>(p, i, sz) * idz2;
+}
+
+/// Memory-variable update of one whole row along a slow axis (stride st; a, b of that axis at this
+/// row/plane): p = a p + b D1 u.
+template <int R>
+[[gnu::flatten]] inline void psi_row(float* __restrict p, const float* __restrict u, Index i0, Index i1,
+                                     Index st, float a, float b, float inv_h) {
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i)
+        p[i] = a * p[i] + b * (stencil::d1<R>(u, i, st) * inv_h);
+}
+
+/// The PML terms of one whole row along a slow axis (stride st): D1 psi (+ zeta in the layer) added to
+/// u_next with weight c, and to the snapshot when there is one.
+template <int R>
+[[gnu::flatten]] inline void
+pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict snap,
+              const float* __restrict c, const float* __restrict psi, float* __restrict zeta, Index i0,
+              Index i1, Index st, bool layer, float a, float b, float inv_h, float inv_h2) {
+    using namespace stencil;
+    if (layer) {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i) {
+            float term = d1<R>(psi, i, st) * inv_h;
+            zeta[i] = a * zeta[i] + b * (d2<R>(u, i, st) * inv_h2 + term);
+            term += zeta[i];
+            un[i] += c[i] * term;
+            if (snap) snap[i] += term;
+        }
+    } else {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i) {
+            const float term = d1<R>(psi, i, st) * inv_h;
+            un[i] += c[i] * term;
+            if (snap) snap[i] += term;
+        }
+    }
+}
+
+/// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary.
+template <int R>
+[[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
+    using namespace stencil;
+    const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
+    const Index i0 = row + g.x0, i1 = row + g.x1;
+    const PmlProfile& px = *g.pml_x;
+    const float* __restrict u = f.u;
+    float* __restrict un = f.u_next;
+    float* __restrict snap = f.snapshot;
+    const float* __restrict c = g.c;
+    const float idx = g.inv_dx, idx2 = g.inv_dx2;
+    // psi_x^n from u^n in this row's x layers (D1x reads this row only).
+    float* __restrict psx = f.psi_x;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix)
+            psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
+    }
+    if (snap) {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i) {
+            const float lap = laplacian3<R>(u, i, sy, sz, idx2, g.inv_dy2, g.inv_dz2);
+            un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
+            snap[i] = lap;
+        }
+    } else {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            un[i] = 2.0f * u[i] - un[i] + c[i] * laplacian3<R>(u, i, sy, sz, idx2, g.inv_dy2, g.inv_dz2);
+    }
+    // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
+    float* __restrict zex = f.zeta_x;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            float term = d1<R>(psx, i, 1) * idx;
+            zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
+            term += zex[i];
+            un[i] += c[i] * term;
+            if (snap) snap[i] += term;
+        }
+    }
+    for (auto [b0, b1] : zx.fringes) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            const float term = d1<R>(psx, i, 1) * idx;
+            un[i] += c[i] * term;
+            if (snap) snap[i] += term;
+        }
+    }
+    // y, then z: whole rows.
+    if (zy.in_layer(iy) || zy.in_fringe(iy))
+        pml_row_terms<R>(u, un, snap, c, f.psi_y, f.zeta_y, i0, i1, sy, zy.in_layer(iy), g.pml_y->a[iy],
+                         g.pml_y->b[iy], g.inv_dy, g.inv_dy2);
+    if (zz.in_layer(iz) || zz.in_fringe(iz))
+        pml_row_terms<R>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, sz, zz.in_layer(iz), g.pml_z->a[iz],
+                         g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
+    if (f.secondary) {
+        const float* __restrict sec = f.secondary;
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            un[i] += sec[i];
+    }
+}
+
+template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) {
+    const Zones zx = zones(*g.pml_x, R), zy = zones(*g.pml_y, R), zz = zones(*g.pml_z, R);
+    const Index sy = g.nx, sz = g.ny * g.nx;
+#pragma omp parallel
+    {
+        flush_denormals();
+        // (1) psi_y^n and psi_z^n from u^n, in their layers only.
+#pragma omp for schedule(static)
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
+            const bool z_layer = zz.in_layer(iz);
+            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
+                const Index row = g.row(iz, iy);
+                if (zy.in_layer(iy))
+                    psi_row<R>(f.psi_y, f.u, row + g.x0, row + g.x1, sy, g.pml_y->a[iy], g.pml_y->b[iy],
+                               g.inv_dy);
+                if (z_layer)
+                    psi_row<R>(f.psi_z, f.u, row + g.x0, row + g.x1, sz, g.pml_z->a[iz], g.pml_z->b[iz],
+                               g.inv_dz);
+            }
+        }
+        // (2) per row, y blocks outermost so that the z stencil's planes stay cached.
+        for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
+            const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
+#pragma omp for schedule(static) nowait
+            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                for (std::int64_t iy = yb; iy < ye; ++iy)
+                    forward_row<R>(g, f, zx, zy, zz, iz, iy);
+        }
+    }
+}
+
+/// Pass (C) on one row: gradient, interior adjoint update, PML terms.
+template <int R>
+[[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
+    using namespace stencil;
+    const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
+    const Index i0 = row + g.x0, i1 = row + g.x1;
+    const float* __restrict mu = f.mu;
+    float* __restrict mn = f.mu_next;
+    const float* __restrict c = g.c;
+    if (f.snapshot) {
+        const float* __restrict snap = f.snapshot;
+        const float* __restrict ic = g.inv_c;
+        float* __restrict gr = f.grad_c;
+        const float w = f.weight;
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i) {
+            gr[i] += w * (mu[i] * snap[i] * ic[i]);
+            mn[i] =
+                2.0f * mu[i] - mn[i] + c[i] * laplacian3<R>(mu, i, sy, sz, g.inv_dx2, g.inv_dy2, g.inv_dz2);
+        }
+    } else {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            mn[i] =
+                2.0f * mu[i] - mn[i] + c[i] * laplacian3<R>(mu, i, sy, sz, g.inv_dx2, g.inv_dy2, g.inv_dz2);
+    }
+    const float* bax = g.pml_x->b_over_a.data();
+    for (auto [b0, b1] : zx.reach) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            mn[i] += c[i] * (d2_weighted<R>(bax, ix, f.s_x, i, 1) * g.inv_dx2 -
+                             d1_weighted<R>(bax, ix, f.r_x, i, 1) * g.inv_dx);
+        }
+    }
+    if (zy.in_layer(iy) || zy.in_fringe(iy)) {
+        const float* bay = g.pml_y->b_over_a.data();
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            mn[i] += c[i] * (d2_weighted<R>(bay, iy, f.s_y, i, sy) * g.inv_dy2 -
+                             d1_weighted<R>(bay, iy, f.r_y, i, sy) * g.inv_dy);
+    }
+    if (zz.in_layer(iz) || zz.in_fringe(iz)) {
+        const float* baz = g.pml_z->b_over_a.data();
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            mn[i] += c[i] * (d2_weighted<R>(baz, iz, f.s_z, i, sz) * g.inv_dz2 -
+                             d1_weighted<R>(baz, iz, f.r_z, i, sz) * g.inv_dz);
+    }
+}
+
+/// s <- a (mu + s) on one whole row (a of the row's y or z layer).
+inline void s_row(float* __restrict s, const float* __restrict mu, Index i0, Index i1, float a) {
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i)
+        s[i] = a * (mu[i] + s[i]);
+}
+
+/// r <- a (r - D1(mu + t)) on one whole row along a slow axis (stride st; j the row's or plane's index).
+template <int R>
+[[gnu::flatten]] inline void r_row(float* __restrict r, const float* __restrict mu, const float* s,
+                                   const float* ba, Index j, Index i0, Index i1, Index st, float a,
+                                   float inv_h) {
+    using namespace stencil;
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i)
+        r[i] = a * (r[i] - (d1<R>(mu, i, st) + d1_weighted<R>(ba, j, s, i, st)) * inv_h);
+}
+
+template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
+    using namespace stencil;
+    const PmlProfile& px = *g.pml_x;
+    const PmlProfile& py = *g.pml_y;
+    const PmlProfile& pz = *g.pml_z;
+    const Zones zx = zones(px, R), zy = zones(py, R), zz = zones(pz, R);
+    const Index sy = g.nx, sz = g.ny * g.nx;
+    const float* __restrict mu = f.mu;
+    const float* bax = px.b_over_a.data();
+#pragma omp parallel
+    {
+        flush_denormals();
+        // (A) s <- a (mu + s) in the layers; r_x in the same row (row-local).
+#pragma omp for schedule(static)
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
+            const bool z_layer = zz.in_layer(iz);
+            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
+                const Index row = g.row(iz, iy);
+                float* __restrict sx = f.s_x;
+                float* __restrict rx = f.r_x;
+                for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+                    for (Index ix = b0; ix < b1; ++ix)
+                        sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
+                }
+                for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+                    for (Index ix = b0; ix < b1; ++ix) {
+                        const Index i = row + ix;
+                        rx[i] = px.a[ix] *
+                                (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * g.inv_dx);
+                    }
+                }
+                if (zy.in_layer(iy)) s_row(f.s_y, mu, row + g.x0, row + g.x1, py.a[iy]);
+                if (z_layer) s_row(f.s_z, mu, row + g.x0, row + g.x1, pz.a[iz]);
+            }
+        }
+        // (B) r_y, r_z (they read s_y, s_z of neighbouring rows and planes).
+#pragma omp for schedule(static)
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
+            const bool z_layer = zz.in_layer(iz);
+            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
+                const Index row = g.row(iz, iy);
+                if (zy.in_layer(iy))
+                    r_row<R>(f.r_y, mu, f.s_y, py.b_over_a.data(), iy, row + g.x0, row + g.x1, sy, py.a[iy],
+                             g.inv_dy);
+                if (z_layer)
+                    r_row<R>(f.r_z, mu, f.s_z, pz.b_over_a.data(), iz, row + g.x0, row + g.x1, sz, pz.a[iz],
+                             g.inv_dz);
+            }
+        }
+        // (C) mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r; gradient on the way.
+        for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
+            const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
+#pragma omp for schedule(static) nowait
+            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                for (std::int64_t iy = yb; iy < ye; ++iy)
+                    adjoint_row<R>(g, f, zx, zy, zz, iz, iy);
+        }
+    }
+}
+
+} // namespace fwi::cpu3d

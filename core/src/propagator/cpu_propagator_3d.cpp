@@ -1,0 +1,300 @@
+#include "propagator/cpu_propagator_3d.hpp"
+
+#include "fwi/error.hpp"
+#include "propagator/cpu_kernels_3d.hpp"
+#include "propagator/padding_3d.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace fwi {
+namespace {
+
+using Span = std::pair<std::int64_t, std::int64_t>;
+
+std::int64_t layer_cells(const PmlProfile& p) {
+    return (p.lo_end - p.lo_begin) + (p.hi_end - p.hi_begin);
+}
+
+/// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and
+/// the PML variables packed as strips (they are exactly zero outside their layers), so checkpoints hold only
+/// what is needed: x strips (2 nz ny rows of the x-layer width), y strips (2 nz wy rows of nx), z slabs (2 wz
+/// ny rows of nx), psi before zeta in each.
+class CpuWaveState3D final : public WaveState {
+  public:
+    CpuWaveState3D(const PaddedGrid3D& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
+        : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
+        const auto n = std::size_t(g.cells());
+        for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &psi_z, &zeta_x, &zeta_y, &zeta_z})
+            v->assign(n, 0.0f);
+        wx_ = layer_cells(px);
+        wy_ = layer_cells(py);
+        wz_ = layer_cells(pz);
+        packed_x_.assign(std::size_t(2 * nz_ * ny_ * wx_), 0.0f);
+        packed_y_.assign(std::size_t(2 * nz_ * wy_ * nx_), 0.0f);
+        packed_z_.assign(std::size_t(2 * wz_ * ny_ * nx_), 0.0f);
+    }
+    std::vector<FieldView> fields() override {
+        return {{u.data(), nz_ * ny_, nx_},
+                {u_prev.data(), nz_ * ny_, nx_},
+                {packed_x_.data(), 2 * nz_ * ny_, wx_},
+                {packed_y_.data(), 2 * nz_ * wy_, nx_},
+                {packed_z_.data(), 2 * wz_ * ny_, nx_}};
+    }
+    void to_host() override { transfer(true); }
+    void from_host() override { transfer(false); }
+
+    std::vector<float> u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
+
+  private:
+    // pack (true) or unpack (false) the PML strips
+    void transfer(bool pack) {
+        auto move = [pack](float* full, float*& strip, std::int64_t n) {
+            if (pack)
+                std::memcpy(strip, full, std::size_t(n) * sizeof(float));
+            else
+                std::memcpy(full, strip, std::size_t(n) * sizeof(float));
+            strip += n;
+        };
+        auto layers = [](const PmlProfile& p) {
+            return std::array<Span, 2>{Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}};
+        };
+        float* sx = packed_x_.data();
+        for (float* field : {psi_x.data(), zeta_x.data()})
+            for (std::int64_t row = 0; row < nz_ * ny_; ++row)
+                for (auto [b0, b1] : layers(px_))
+                    move(field + row * nx_ + b0, sx, b1 - b0);
+        float* sy = packed_y_.data();
+        for (float* field : {psi_y.data(), zeta_y.data()})
+            for (std::int64_t iz = 0; iz < nz_; ++iz)
+                for (auto [b0, b1] : layers(py_))
+                    move(field + (iz * ny_ + b0) * nx_, sy, (b1 - b0) * nx_);
+        float* sz = packed_z_.data();
+        for (float* field : {psi_z.data(), zeta_z.data()})
+            for (auto [b0, b1] : layers(pz_))
+                move(field + b0 * ny_ * nx_, sz, (b1 - b0) * ny_ * nx_);
+    }
+    std::int64_t nz_, ny_, nx_, wx_ = 0, wy_ = 0, wz_ = 0;
+    const PmlProfile& px_;
+    const PmlProfile& py_;
+    const PmlProfile& pz_;
+    std::vector<float> packed_x_, packed_y_, packed_z_;
+};
+
+class CpuAdjointState3D final : public AdjointState {
+  public:
+    explicit CpuAdjointState3D(const PaddedGrid3D& g) {
+        const auto n = std::size_t(g.cells());
+        for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &r_z, &s_x, &s_y, &s_z})
+            v->assign(n, 0.0f);
+    }
+    std::vector<float> mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
+};
+
+template <typename F> void dispatch_order(int order, F&& f) {
+    switch (order) {
+    case 2:
+        f(std::integral_constant<int, 1>{});
+        break;
+    case 4:
+        f(std::integral_constant<int, 2>{});
+        break;
+    case 6:
+        f(std::integral_constant<int, 3>{});
+        break;
+    case 8:
+        f(std::integral_constant<int, 4>{});
+        break;
+    default:
+        throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
+    }
+}
+
+PmlProfile axis_profile(const PropagatorSetup3D& s, int halo, int axis) {
+    return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
+                            s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
+                            s.pml_reflection);
+}
+
+} // namespace
+
+CpuPropagator3D::CpuPropagator3D(const PropagatorSetup3D& setup) : setup_(setup) {
+    validate_propagator_setup_3d(setup);
+    grid_ = PaddedGrid3D{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    pml_z_ = axis_profile(setup, grid_.halo, 0);
+    pml_y_ = axis_profile(setup, grid_.halo, 1);
+    pml_x_ = axis_profile(setup, grid_.halo, 2);
+    grad_c_.assign(std::size_t(grid_.cells()), 0.0f);
+}
+
+void CpuPropagator3D::set_model(std::span<const float> vp_mps) {
+    if (std::int64_t(vp_mps.size()) != setup_.grid.cells())
+        throw ConfigError("3D model has " + std::to_string(vp_mps.size()) + " velocities for " +
+                          std::to_string(setup_.grid.cells()) + " grid cells");
+    for (std::size_t i = 0; i < vp_mps.size(); ++i)
+        if (!(vp_mps[i] > 0) || !std::isfinite(vp_mps[i]) ||
+            vp_mps[i] > setup_.pml_velocity_mps * (1 + 1e-6)) {
+            std::ostringstream m;
+            m << "3D model velocity " << vp_mps[i] << " m/s at cell " << i
+              << " is not positive and finite, or exceeds the reference velocity " << setup_.pml_velocity_mps
+              << " m/s that fixed the time step";
+            throw ConfigError(m.str());
+        }
+    velocity_ = pad_model_3d(grid_, vp_mps);
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    c_.resize(velocity_.size());
+    inv_c_.resize(velocity_.size());
+    for (std::size_t i = 0; i < velocity_.size(); ++i) {
+        c_[i] = float(double(velocity_[i]) * velocity_[i] * dt2);
+        inv_c_[i] = 1.0f / c_[i];
+    }
+    has_model_ = true;
+}
+
+std::unique_ptr<WaveState> CpuPropagator3D::new_state() const {
+    return std::make_unique<CpuWaveState3D>(grid_, pml_x_, pml_y_, pml_z_);
+}
+std::unique_ptr<AdjointState> CpuPropagator3D::new_adjoint_state() const {
+    return std::make_unique<CpuAdjointState3D>(grid_);
+}
+
+void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometry, float* traces,
+                             std::int64_t trace_length) const {
+    const auto& s = static_cast<const CpuWaveState3D&>(state);
+    if (!traces || state.step >= trace_length) return;
+    for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
+        const PointStencil& p = geometry.receivers[r];
+        float sum = 0;
+        for (std::size_t k = 0; k < p.cell.size(); ++k)
+            sum += p.weight[k] * s.u[std::size_t(p.cell[k])];
+        traces[std::int64_t(r) * trace_length + state.step] = sum;
+    }
+}
+
+cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
+    const auto& h = grid_.model.spacing_m; // dz, dy, dx
+    const std::int64_t halo = grid_.halo;
+    cpu3d::KernelGrid g;
+    g.nz = grid_.nz();
+    g.ny = grid_.ny();
+    g.nx = grid_.nx();
+    g.z0 = g.y0 = g.x0 = halo;
+    g.z1 = g.nz - halo;
+    g.y1 = g.ny - halo;
+    g.x1 = g.nx - halo;
+    g.inv_dz = float(1.0 / h[0]);
+    g.inv_dy = float(1.0 / h[1]);
+    g.inv_dx = float(1.0 / h[2]);
+    g.inv_dz2 = float(1.0 / (h[0] * h[0]));
+    g.inv_dy2 = float(1.0 / (h[1] * h[1]));
+    g.inv_dx2 = float(1.0 / (h[2] * h[2]));
+    g.c = c_.data();
+    g.inv_c = inv_c_.data();
+    g.pml_x = &pml_x_;
+    g.pml_y = &pml_y_;
+    g.pml_z = &pml_z_;
+    return g;
+}
+
+void CpuPropagator3D::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
+                           float* traces, std::int64_t trace_length, float* snapshot,
+                           const float* secondary) {
+    if (!has_model_) throw Error("3D propagator used before set_model");
+    auto& s = static_cast<CpuWaveState3D&>(state);
+    record(state, geometry, traces, trace_length);
+    const cpu3d::KernelGrid g = kernel_grid();
+    const cpu3d::ForwardFields f{s.u.data(),     s.u_prev.data(), s.psi_x.data(),  s.psi_y.data(),
+                                 s.psi_z.data(), s.zeta_x.data(), s.zeta_y.data(), s.zeta_z.data(),
+                                 snapshot,       secondary};
+    dispatch_order(grid_.order, [&](auto r) { cpu3d::forward_step<decltype(r)::value>(g, f); });
+    // Source term c * S f^n (and S f^n into the snapshot B^n).
+    const std::int64_t n = state.step;
+    if (!secondary && n < std::int64_t(source.size())) {
+        const float amp = source[std::size_t(n)];
+        const PointStencil& p = geometry.source;
+        for (std::size_t k = 0; k < p.cell.size(); ++k) {
+            const auto i = std::size_t(p.cell[k]);
+            s.u_prev[i] += c_[i] * (p.weight[k] * amp);
+            if (snapshot) snapshot[i] += p.weight[k] * amp;
+        }
+    }
+    std::swap(s.u, s.u_prev);
+    ++state.step;
+}
+
+void CpuPropagator3D::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
+                              std::span<const float> source, float* traces, std::int64_t trace_length) {
+    for (std::int64_t k = 0; k < count; ++k)
+        step(state, geometry, source, traces, trace_length, nullptr, nullptr);
+}
+
+void CpuPropagator3D::forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                            std::span<const float> source, float* traces,
+                                            std::int64_t trace_length, float* snapshot) {
+    step(state, geometry, source, traces, trace_length, snapshot, nullptr);
+}
+
+void CpuPropagator3D::forward_scattered(WaveState& state, const float* secondary) {
+    static const ShotGeometry none;
+    step(state, none, {}, nullptr, 0, nullptr, secondary);
+}
+
+void CpuPropagator3D::adjoint(AdjointState& adj, const ShotGeometry& geometry,
+                              std::span<const float> residual, std::int64_t trace_length,
+                              const float* snapshot, float weight) {
+    if (!has_model_) throw Error("3D propagator used before set_model");
+    if (adj.step <= 0) throw Error("adjoint stepped past step 0");
+    auto& a = static_cast<CpuAdjointState3D&>(adj);
+    const cpu3d::KernelGrid g = kernel_grid();
+    const cpu3d::AdjointFields f{a.mu.data(),    a.mu_prev.data(), a.r_x.data(), a.r_y.data(),
+                                 a.r_z.data(),   a.s_x.data(),     a.s_y.data(), a.s_z.data(),
+                                 grad_c_.data(), snapshot,         weight};
+    dispatch_order(grid_.order, [&](auto r) { cpu3d::adjoint_step<decltype(r)::value>(g, f); });
+    const std::int64_t n = adj.step - 1;
+    if (n < trace_length && !residual.empty()) {
+        for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
+            const float res = residual[std::size_t(std::int64_t(r) * trace_length + n)];
+            const PointStencil& p = geometry.receivers[r];
+            for (std::size_t k = 0; k < p.cell.size(); ++k) {
+                const auto i = std::size_t(p.cell[k]);
+                a.mu_prev[i] += c_[i] * (p.weight[k] * res);
+            }
+        }
+    }
+    std::swap(a.mu, a.mu_prev);
+    adj.step = n;
+}
+
+void CpuPropagator3D::take_velocity_gradient(std::span<float> gradient_mps) {
+    // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    std::vector<float> dv(grad_c_.size());
+    for (std::size_t i = 0; i < dv.size(); ++i)
+        dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
+    fold_padded_3d(grid_, dv, gradient_mps);
+    std::fill(grad_c_.begin(), grad_c_.end(), 0.0f);
+}
+
+void CpuPropagator3D::model_region_wavefield(const WaveState& state, std::span<float> out) const {
+    extract_model_region_3d(grid_, static_cast<const CpuWaveState3D&>(state).u.data(), out);
+}
+
+void CpuPropagator3D::model_region_adjoint(const AdjointState& adj, std::span<float> out) const {
+    extract_model_region_3d(grid_, static_cast<const CpuAdjointState3D&>(adj).mu.data(), out);
+    std::vector<float> inv_c_model(out.size());
+    extract_model_region_3d(grid_, inv_c_.data(), inv_c_model);
+    for (std::size_t i = 0; i < out.size(); ++i) // lambda = mu / c
+        out[i] *= inv_c_model[i];
+}
+
+std::vector<float> CpuPropagator3D::padded_velocity_perturbation(std::span<const float> dv_mps) const {
+    std::vector<float> dc = pad_model_3d(grid_, dv_mps);
+    const double dt2 = setup_.dt_s * setup_.dt_s;
+    for (std::size_t i = 0; i < dc.size(); ++i)
+        dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);
+    return dc;
+}
+
+} // namespace fwi
