@@ -30,8 +30,9 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_option("--model", o->model, "model file to use instead of the project's current model");
     cmd->add_option("--out", o->out, "write the gradient (.npy or .h5)");
     cmd->add_option("--png", o->png, "write a picture of the gradient (.png or .svg, as fwi plot draws it)");
-    cmd->add_option("--schedule", o->settings.schedule,
-                    "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | auto");
+    cmd->add_option(
+        "--schedule", o->settings.schedule,
+        "all | uniform:K | revolve:S | multilevel:RAM_SLOTS,DISK_SLOTS | online:S | adaptive[:S] | auto");
     cmd->add_option(
         "--compress", o->settings.compression,
         "none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:BITS | zfp-rate:BITS | zfp-reversible");

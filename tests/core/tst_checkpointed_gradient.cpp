@@ -79,8 +79,8 @@ class TestCheckpointedGradient : public QObject {
         QTest::addColumn<QString>("codec");
         QTest::addColumn<int>("k");
         // Every schedule with every lossless codec; the sampling interval with two codecs.
-        for (const char* s :
-             {"all", "uniform:3", "revolve:4", "revolve:2", "online:5", "multilevel:2,3", "multilevel:1,4"})
+        for (const char* s : {"all", "uniform:3", "revolve:4", "revolve:2", "online:5", "multilevel:2,3",
+                              "multilevel:1,4", "adaptive:2"})
             for (const char* z : {"none", "zstd", "lz4", "blosc", "zfp-reversible"})
                 for (int k : {1, 3})
                     if (k == 1 || std::strcmp(z, "none") == 0 || std::strcmp(z, "lz4") == 0)
@@ -103,7 +103,8 @@ class TestCheckpointedGradient : public QObject {
 
     void executor_counts_match_the_model_replay_data() {
         QTest::addColumn<QString>("schedule");
-        for (const char* s : {"all", "uniform:4", "revolve:3", "online:3", "multilevel:2,2"})
+        // adaptive:3 uncompressed: every state at its pessimistic size, so it runs its pessimistic plan.
+        for (const char* s : {"all", "uniform:4", "revolve:3", "online:3", "multilevel:2,2", "adaptive:3"})
             QTest::newRow(s) << s;
     }
     void executor_counts_match_the_model_replay() {
@@ -217,6 +218,34 @@ class TestCheckpointedGradient : public QObject {
         if (codec == "none" || codec == "zstd") QVERIFY(bitwise_equal(r.gradient, reference_.gradient));
         qInfo("%s: ran %s, peak %llu of %llu bytes", qPrintable(schedule), r.schedule.c_str(),
               (unsigned long long)r.peak_bytes_per_tier[0], (unsigned long long)budget);
+    }
+
+    void adaptive_slots_use_the_memory_compression_frees_data() {
+        QTest::addColumn<QString>("codec");
+        QTest::newRow("zstd") << "zstd";
+        QTest::newRow("lz4") << "lz4";
+    }
+    void adaptive_slots_use_the_memory_compression_frees() {
+        QFETCH(QString, codec);
+        const std::uint64_t snapshot = std::uint64_t(sim_->propagator().padded().cells()) * 4;
+        const std::uint64_t budget = 12 * snapshot; // a few uncompressed states
+        GradientSettings s;
+        s.schedule = "adaptive";
+        s.compression = codec.toStdString();
+        s.budget_bytes = budget;
+        const std::string fixed = "revolve:" + resolve_plan(*sim_, s).schedule.substr(9); // adaptive:S
+        const GradientResult adaptive = run("adaptive", codec.toStdString(), 1, budget);
+        const GradientResult revolve = run(fixed, codec.toStdString(), 1, budget);
+        qInfo("%s: %s recomputed %lld steps, %s %lld; peak %llu of %llu bytes, ratio %.2f", qPrintable(codec),
+              adaptive.schedule.c_str(), (long long)adaptive.recompute_steps, fixed.c_str(),
+              (long long)revolve.recompute_steps, (unsigned long long)adaptive.peak_bytes_per_tier.at(0),
+              (unsigned long long)budget, adaptive.compression_ratio);
+        QVERIFY(bitwise_equal(adaptive.gradient, reference_.gradient));
+        QCOMPARE(adaptive.misfit, reference_.misfit);
+        QVERIFY(adaptive.peak_bytes_per_tier.at(0) <= budget);
+        QVERIFY(adaptive.recompute_steps < revolve.recompute_steps);
+        // Without a budget, plain "adaptive" has nothing to size slots with.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, run("adaptive", codec.toStdString()));
     }
 
     void impossible_budgets_are_refused() {

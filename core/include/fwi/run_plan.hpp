@@ -3,9 +3,11 @@
 // costs (the performance model's calibration), the plan request for `fwi plan` and the GUI, and the resolved
 // plan ("auto" chosen by the performance model). The executor runs exactly what resolve_plan() returns.
 #include "fwi/performance_model.hpp"
+#include "fwi/schedules.hpp"
 #include "fwi/settings.hpp"
 #include "fwi/simulation.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,10 +43,15 @@ struct ResolvedPlan {
     int tiers = 1;         ///< 2 for multilevel
     StepCosts costs;       ///< what the prediction used
     Prediction prediction; ///< per shot
+    /// Set for "adaptive" specs: the executor runs a copy of it through the AdaptiveSchedule protocol, and
+    /// `plan` (what the prediction priced) is its pessimistic plan, every state at its worst-case size.
+    std::shared_ptr<const AdaptiveRevolveSchedule> adaptive;
 };
 
 /// The plan for one shot of `sim` under `settings`: builds the schedule named by settings.schedule, or for
 /// "auto" the fastest predicted schedule that fits the budget (slots sized pessimistically, see with_codec).
+/// "adaptive" takes the memory budget (ConfigError without one) and "adaptive:S" the bytes of S states, each
+/// sized as auto sizes slots.
 /// Validates the plan (simulate_plan) and, for uncompressed runs, refuses up front a plan whose memory cannot
 /// fit the budget: ResourceError naming the need and the budget. Throws ConfigError for a bad spec.
 /// The step and codec costs are measured once per process for each backend, padded grid, order, PML and

@@ -106,4 +106,24 @@ class OnlineSchedule {
     virtual std::vector<Action> reversal(std::int64_t l) = 0;
 };
 
+/// A schedule that learns the real size of each stored state as the run goes (compressed checkpoints: the
+/// size depends on the data) and may use the memory the compression freed for more slots. Protocol, for a
+/// known step count: reset(steps), then repeatedly next(held_bytes), applying the returned actions in order,
+/// until next() returns an empty list. `held_bytes` are the bytes the schedule's tier holds now for this
+/// plan's states: the real stored size of each (an executor that has not yet learnt one counts it at its
+/// worst case). Budget rule: whatever sizes the stores still to come turn out to have (each at most the
+/// schedule's pessimistic state size), the bytes held never exceed the schedule's budget. So an executor
+/// that reports true (or larger) sizes never sees its store refuse a put.
+class AdaptiveSchedule {
+  public:
+    virtual ~AdaptiveSchedule() = default;
+    virtual std::string name() const = 0;
+    /// Starts a new plan of `steps` forward steps from state 0 (forgetting the previous one). Throws
+    /// ConfigError when steps < 0.
+    virtual void reset(std::int64_t steps) = 0;
+    /// The next actions (at least one), or an empty list when the plan is complete. Throws Error when called
+    /// before reset().
+    virtual std::vector<Action> next(std::uint64_t held_bytes) = 0;
+};
+
 } // namespace fwi

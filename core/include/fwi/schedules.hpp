@@ -149,10 +149,93 @@ class OnlineAsOfflineSchedule final : public Schedule {
     std::int64_t slots_;
 };
 
-/// all | uniform:K | revolve:S | multilevel:R,D | online:S (spaces around parts are not allowed). `costs` are
-/// used by multilevel only. "auto" must be resolved first with choose_auto(). Throws ConfigError naming the
+/// "adaptive:S" / "adaptive": Revolve whose slot count grows as the real (compressed) sizes of the stored
+/// states arrive, under a byte budget B that is never exceeded. A slot is sized pessimistically at P bytes
+/// (the worst case of one stored state), so it starts as revolve:floor(B / P). Each range of the reversal is
+/// planned when the executor reaches it (the AdaptiveSchedule protocol): with H the bytes held then (each
+/// held state at its real size), the range may use sigma = 1 + floor((B - H) / P) slots, its own base
+/// included - a pessimistic reserve for everything it may still store. Its split is Revolve's optimal one for
+/// sigma slots on the left and, on the right, the slots the right part would get if its base were no larger
+/// than the largest state stored so far (a look-ahead that only steers the split, never the budget; a right
+/// part that gets fewer falls back to re-planning its parent when that is cheaper). With every state at P
+/// this is exactly revolve:floor(B / P) (same plan); smaller states give more slots to the rest of the run.
+/// As an offline Schedule, plan() is the pessimistic plan (every state at P), which prices and draws it.
+class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
+  public:
+    /// budget_bytes >= state_bytes > 0, else ConfigError.
+    AdaptiveRevolveSchedule(std::uint64_t budget_bytes, std::uint64_t state_bytes, int tier = 0);
+    std::string name() const override; ///< "adaptive:S" with S = initial_slots()
+    std::vector<Action> plan(std::int64_t steps) const override;
+    void reset(std::int64_t steps) override;
+    std::vector<Action> next(std::uint64_t held_bytes) override;
+
+    std::int64_t initial_slots() const { return std::int64_t(budget_bytes_ / state_bytes_); }
+    std::uint64_t budget_bytes() const { return budget_bytes_; }
+    std::uint64_t state_bytes() const { return state_bytes_; }
+    /// Slots a range may use (its base included) while `held_bytes` are held: 1 + floor((B - held) / P), at
+    /// least 1 (a range with one slot stores nothing).
+    std::int64_t slots_for(std::uint64_t held_bytes) const;
+
+  private:
+    struct Task {
+        bool is_free = false; ///< true: free `base` (the range whose base it was is reversed)
+        std::int64_t a = 0, len = 0;
+        int base = 0;
+        bool need_restore = false;
+        bool look_ahead = true; ///< may count on more slots for its right part than the reserve gives
+        /// A right part whose parent's split counted on this many slots (0: on no more than the reserve's).
+        std::int64_t counted_on_slots = 0;
+        std::int64_t parent_len = 0, parent_sigma = 0; ///< that parent range (set with counted_on_slots)
+    };
+    static Task free_task(int slot) { return {true, 0, 0, slot, false}; }
+    std::vector<Action> range(const Task& task, std::uint64_t held_bytes);
+    /// `right` has fewer slots than its parent's split counted on: free its base and plan the parent again
+    /// without looking ahead.
+    std::vector<Action> fall_back(const Task& right);
+    /// Whether planning the parent of `right` again is cheaper than going on with the slots it has.
+    bool should_fall_back(const Task& right, std::uint64_t held_bytes) const;
+    int take_slot();
+
+    std::uint64_t budget_bytes_, state_bytes_;
+    int tier_;
+    std::int64_t steps_ = -1; ///< -1: reset() not called
+    bool started_ = false;
+    std::vector<Task> work_;                ///< pending ranges and frees, the next one last
+    std::vector<int> free_slots_;           ///< slots given back, reused first
+    int slots_used_ = 0;                    ///< slot indices 0..slots_used_-1 were handed out
+    std::uint64_t held_before_store_ = 0;   ///< held_bytes when the last Store (of a state > 0) was emitted
+    std::uint64_t largest_state_bytes_ = 0; ///< the largest real size of a state > 0 stored (0: none yet)
+    bool last_was_store_ = false;           ///< the last batch ended with that Store
+};
+
+/// The outcome of running an adaptive schedule on known stored sizes.
+struct AdaptiveReplay {
+    std::vector<Action> plan;
+    std::uint64_t peak_held_bytes =
+        0;                       ///< most bytes held at once (by the sizes given, not the schedule's word)
+    std::int64_t peak_slots = 0; ///< most states held at once
+};
+
+/// Drives `schedule` through the AdaptiveSchedule protocol for `steps` steps as an executor would, when
+/// storing state n takes state_bytes[n] bytes (state_bytes.size() == steps, else ConfigError): after each
+/// batch it reports the bytes held by the replayed Store/Free actions. Replays without wavefields, so tests
+/// can check the plan (simulate_plan), the budget and the recomputation for any size sequence. Throws
+/// PlanError when the actions store into an occupied slot or free an empty one.
+AdaptiveReplay replay_adaptive(AdaptiveSchedule& schedule, std::int64_t steps,
+                               const std::vector<std::uint64_t>& state_bytes);
+
+/// all | uniform:K | revolve:S | multilevel:R,D | online:S | adaptive:S (spaces around parts are not
+/// allowed). `costs` are used by multilevel, and by adaptive:S for the pessimistic stored size of a state
+/// (costs.stored_state_bytes(); its budget is S of them). "auto" must be resolved first with choose_auto(),
+/// and "adaptive" (the memory budget) built with make_adaptive_schedule(). Throws ConfigError naming the
 /// spec.
 std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts& costs = {});
+/// True for "adaptive" and "adaptive:S": specs the executor runs through the AdaptiveSchedule protocol.
+bool is_adaptive_spec(const std::string& spec);
+/// "adaptive" (budget: `budget_bytes`, which must be > 0) or "adaptive:S" (budget: S pessimistic states),
+/// with P = costs.stored_state_bytes(). Throws ConfigError naming the spec.
+std::unique_ptr<AdaptiveRevolveSchedule>
+make_adaptive_schedule(const std::string& spec, const StepCosts& costs, std::uint64_t budget_bytes);
 /// online:S as an OnlineSchedule, for executors that do not know the step count. Throws ConfigError.
 std::unique_ptr<OnlineSchedule> make_online_schedule(const std::string& spec);
 

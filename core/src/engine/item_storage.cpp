@@ -153,7 +153,8 @@ class ArenaSnapshotStorage final : public ItemStorage {
 } // namespace
 
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
-                                               std::int64_t peak_snapshots, std::int64_t snapshot_floats) {
+                                               std::int64_t peak_snapshots, std::int64_t snapshot_floats,
+                                               bool exact_sizes) {
     std::vector<TierConfig> config;
     TierConfig ram;
     ram.name = "ram";
@@ -171,8 +172,8 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     std::shared_ptr<const Codec> codec =
         make_codec(settings.compression.empty() ? "none" : settings.compression);
     // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a
-    // plain in-memory copy is cheaper inline.
-    const int threads = codec->name() == "none" && tiers < 2 ? 0 : 2;
+    // plain in-memory copy is cheaper inline, and the adaptive schedule needs each stored size at once.
+    const int threads = exact_sizes || (codec->name() == "none" && tiers < 2) ? 0 : 2;
     // Snapshots always live in tier 0 (memory); StepCosts::snapshots_in_place tells the model the same rule.
     const bool arena = codec->name() == "none" && peak_snapshots > 0 && snapshot_floats > 0;
     if (!arena) {

@@ -48,8 +48,10 @@ class ItemStorage {
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory). `peak_snapshots` is
 /// the most snapshots of `snapshot_floats` floats the plan holds at once: uncompressed in-memory runs keep
 /// them in a SnapshotArena of that size (written and read in place), its bytes taken from the memory budget.
+/// `exact_sizes`: every put compresses on the caller's thread (its OpenMP team), so bytes_in_use() is exact
+/// as soon as put() returns (the adaptive schedule plans on it); otherwise codecs run on store workers.
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots = 0,
-                                               std::int64_t snapshot_floats = 0);
+                                               std::int64_t snapshot_floats = 0, bool exact_sizes = false);
 
 } // namespace fwi

@@ -24,11 +24,12 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     planning_seconds_ = wall();
     plan_ = std::move(resolved.plan);
     plan_name_ = resolved.schedule;
+    if (resolved.adaptive) adaptive_ = std::make_unique<AdaptiveRevolveSchedule>(*resolved.adaptive);
     predicted_shot_s_ = resolved.prediction.total_s;
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
     storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_snapshots,
-                                 sim.propagator().padded().cells());
+                                 sim.propagator().padded().cells(), adaptive_ != nullptr);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }
 
@@ -205,48 +206,63 @@ ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
     return out;
 }
 
-void PlanExecutor::run_actions(WaveState& st, AdjointState& adj, const Gather& observed, ShotOutcome& out,
+void PlanExecutor::run_actions(WaveState& state, AdjointState& adj, const Gather& observed, ShotOutcome& out,
                                bool& reversing) {
+    if (!adaptive_) {
+        for (std::size_t i = 0; i < plan_.size(); ++i)
+            apply(i, plan_[i], state, adj, observed, out, reversing);
+        return;
+    }
+    adaptive_->reset(sim_.time().inner_nt);
+    std::size_t index = 0;
+    for (;;) {
+        // Puts are synchronous here: tier 0's bytes are the real stored sizes of the states held.
+        const std::vector<Action> batch = adaptive_->next(storage_->bytes_in_use().at(0));
+        if (batch.empty()) break;
+        for (const Action& a : batch)
+            apply(index++, a, state, adj, observed, out, reversing);
+    }
+}
+
+void PlanExecutor::apply(std::size_t i, const Action& a, WaveState& st, AdjointState& adj,
+                         const Gather& observed, ShotOutcome& out, bool& reversing) {
     WaveState* state = &st;
-    for (std::size_t i = 0; i < plan_.size(); ++i) {
-        const Action& a = plan_[i];
-        switch (a.type) {
-        case ActionType::Advance:
-        case ActionType::AdvanceSnapshots:
-            if (state->step != a.from)
-                throw Error("plan action " + std::to_string(i) + " advances from " + std::to_string(a.from) +
-                            " but the state is at " + std::to_string(state->step));
-            advance(*state, a.to, a.type == ActionType::AdvanceSnapshots);
-            break;
-        case ActionType::Store: {
-            state->to_host();
-            std::vector<ConstFieldView> fields;
-            for (const auto& f : state->fields())
-                fields.emplace_back(f);
-            storage_->put({ItemKind::State, a.tier, a.slot}, fields);
-            emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
-            emit_codec_time(state->step);
-            break;
+    switch (a.type) {
+    case ActionType::Advance:
+    case ActionType::AdvanceSnapshots:
+        if (state->step != a.from)
+            throw Error("plan action " + std::to_string(i) + " advances from " + std::to_string(a.from) +
+                        " but the state is at " + std::to_string(state->step));
+        advance(*state, a.to, a.type == ActionType::AdvanceSnapshots);
+        break;
+    case ActionType::Store: {
+        state->to_host();
+        std::vector<ConstFieldView> fields;
+        for (const auto& f : state->fields())
+            fields.emplace_back(f);
+        storage_->put({ItemKind::State, a.tier, a.slot}, fields);
+        emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
+        emit_codec_time(state->step);
+        break;
+    }
+    case ActionType::Restore:
+        storage_->get({ItemKind::State, a.tier, a.slot}, state->fields());
+        state->from_host();
+        state->step = a.from;
+        emit(EventType::Load, a.from, 0, a.tier);
+        emit_codec_time(a.from);
+        break;
+    case ActionType::Free:
+        storage_->free({ItemKind::State, a.tier, a.slot});
+        emit(EventType::Free, state->step, 0, a.tier);
+        break;
+    case ActionType::Reverse:
+        if (!reversing) {
+            begin_reversal(*state, observed, out);
+            reversing = true;
         }
-        case ActionType::Restore:
-            storage_->get({ItemKind::State, a.tier, a.slot}, state->fields());
-            state->from_host();
-            state->step = a.from;
-            emit(EventType::Load, a.from, 0, a.tier);
-            emit_codec_time(a.from);
-            break;
-        case ActionType::Free:
-            storage_->free({ItemKind::State, a.tier, a.slot});
-            emit(EventType::Free, state->step, 0, a.tier);
-            break;
-        case ActionType::Reverse:
-            if (!reversing) {
-                begin_reversal(*state, observed, out);
-                reversing = true;
-            }
-            reverse(*state, adj, a.from);
-            break;
-        }
+        reverse(*state, adj, a.from);
+        break;
     }
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // The only place that connects a checkpoint plan to the propagator and the store: it executes actions,
 // records receivers on the first sweep, checks budgets before every store (through the store), emits events,
-// and polls the cancel token between steps.
+// and polls the cancel token between steps. An adaptive plan is asked for its actions batch by batch, with
+// the bytes tier 0 holds after each batch (stores are then synchronous, so those bytes are exact).
 #include "engine/item_storage.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/run_plan.hpp"
 #include "fwi/schedule.hpp"
+#include "fwi/schedules.hpp"
 
 #include <chrono>
 #include <memory>
@@ -40,12 +42,16 @@ class PlanExecutor {
     void reverse(WaveState& state, AdjointState& adj, std::int64_t n);
     void run_actions(WaveState& state, AdjointState& adj, const Gather& observed, ShotOutcome& out,
                      bool& reversing);
+    /// Applies action number `index` of this shot's plan.
+    void apply(std::size_t index, const Action& a, WaveState& state, AdjointState& adj,
+               const Gather& observed, ShotOutcome& out, bool& reversing);
 
     Simulation& sim_;
     const GradientOptions& options_;
     std::chrono::steady_clock::time_point t0_;
-    std::vector<Action> plan_;
+    std::vector<Action> plan_; ///< the fixed plan (adaptive: its pessimistic form, unused)
     std::string plan_name_;
+    std::unique_ptr<AdaptiveRevolveSchedule> adaptive_; ///< set: plan each shot with it instead of plan_
     std::unique_ptr<ItemStorage> storage_;
     std::vector<float> snapshot_;       ///< scratch for a snapshot computed inside a Reverse
     std::vector<float> inner_traces_;   ///< first-sweep receiver samples at the inner rate

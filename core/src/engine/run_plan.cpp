@@ -310,9 +310,17 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
         const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
         spec = choose_auto(make_plan_request(sim, s, costs, {safe})).schedule;
     }
-    const auto schedule = make_schedule(spec, costs);
-    r.schedule = schedule->name();
-    r.plan = schedule->plan(steps);
+    if (is_adaptive_spec(spec)) {
+        std::shared_ptr<const AdaptiveRevolveSchedule> adaptive =
+            make_adaptive_schedule(spec, costs, s.budget_bytes);
+        r.adaptive = adaptive;
+        r.schedule = adaptive->name();
+        r.plan = adaptive->plan(steps);
+    } else {
+        const auto schedule = make_schedule(spec, costs);
+        r.schedule = schedule->name();
+        r.plan = schedule->plan(steps);
+    }
     r.costs = costs;
     r.prediction = predict(r.plan, steps, costs); // validates the plan too
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));

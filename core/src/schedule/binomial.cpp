@@ -59,9 +59,18 @@ std::int64_t optimal_split(std::int64_t l, std::int64_t s) {
     if (l < 2 || s < 2)
         throw Error("optimal_split: needs l >= 2 and s >= 2, got l = " + std::to_string(l) +
                     ", s = " + std::to_string(s));
-    const BinomialTable same(s, l), fewer(s - 1, l);
-    auto rises = [&](std::int64_t j) { // f(j+1) - f(j) >= 0, for j in [1, l-2]
-        return 1 + same.repetition_number(j + 1) - fewer.repetition_number(l - j) >= 0;
+    return optimal_split(l, s, s - 1);
+}
+
+namespace {
+/// The smallest j in [1, l-1] with f(j+1) - f(j) >= threshold (l-1 if none), f as in optimal_split.
+std::int64_t first_rise(std::int64_t l, std::int64_t s, std::int64_t s_right, std::int64_t threshold) {
+    if (l < 2 || s < 1 || s_right < 1)
+        throw Error("optimal_split: needs l >= 2, s >= 1 and s_right >= 1, got l = " + std::to_string(l) +
+                    ", s = " + std::to_string(s) + ", s_right = " + std::to_string(s_right));
+    const BinomialTable left(s, l), right(s_right, l);
+    auto rises = [&](std::int64_t j) { // f(j+1) - f(j) >= threshold, for j in [1, l-2]
+        return 1 + left.repetition_number(j + 1) - right.repetition_number(l - j) >= threshold;
     };
     std::int64_t lo = 1, hi = l - 1; // answer in [lo, hi]; hi = l-1 when f decreases all the way
     while (lo < hi) {
@@ -72,6 +81,15 @@ std::int64_t optimal_split(std::int64_t l, std::int64_t s) {
             lo = mid + 1;
     }
     return lo;
+}
+} // namespace
+
+std::int64_t optimal_split(std::int64_t l, std::int64_t s, std::int64_t s_right) {
+    return first_rise(l, s, s_right, 0);
+}
+
+std::int64_t last_optimal_split(std::int64_t l, std::int64_t s, std::int64_t s_right) {
+    return first_rise(l, s, s_right, 1);
 }
 
 } // namespace fwi::detail

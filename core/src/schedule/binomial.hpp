@@ -33,4 +33,13 @@ class BinomialTable {
 /// smallest j where that difference is >= 0 minimises f; it is found by bisection.
 std::int64_t optimal_split(std::int64_t l, std::int64_t s);
 
+/// The same when the right part [j, l) gets `s_right` slots instead of s - 1 (the adaptive schedule, whose
+/// right part may keep every slot): a smallest j in [1, l-1] minimising j + t(j, s) + t(l - j, s_right). f is
+/// convex for the same reason (f(j+1) - f(j) = 1 + r(j+1, s) - r(l-j, s_right)). Requires l >= 2, s >= 1,
+/// s_right >= 1.
+std::int64_t optimal_split(std::int64_t l, std::int64_t s, std::int64_t s_right);
+/// The largest j attaining the same minimum: every j in [optimal_split, last_optimal_split] does (f is
+/// convex, its increments are integers).
+std::int64_t last_optimal_split(std::int64_t l, std::int64_t s, std::int64_t s_right);
+
 } // namespace fwi::detail

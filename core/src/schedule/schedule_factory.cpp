@@ -12,7 +12,7 @@ namespace {
 
 [[noreturn]] void bad_spec(const std::string& spec, const std::string& why) {
     throw ConfigError("schedule spec '" + spec + "': " + why +
-                      " (expected all | uniform:K | revolve:S | multilevel:R,D | online:S)");
+                      " (expected all | uniform:K | revolve:S | multilevel:R,D | online:S | adaptive[:S])");
 }
 
 std::int64_t parse_count(const std::string& spec, std::string_view text, const char* what) {
@@ -39,6 +39,7 @@ std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts
         }
         if (kind == "auto")
             bad_spec(spec, "'auto' needs a memory budget: resolve it with choose_auto() first");
+        if (kind == "adaptive") return make_adaptive_schedule(spec, costs, 0);
         if (!has_args) bad_spec(spec, "'" + kind + "' needs a parameter");
         if (kind == "uniform") return std::make_unique<UniformSchedule>(parse_count(spec, args, "K"));
         if (kind == "revolve") return std::make_unique<RevolveSchedule>(parse_count(spec, args, "S"));
@@ -56,6 +57,26 @@ std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts
         bad_spec(spec, what);
     }
     bad_spec(spec, "unknown schedule '" + kind + "'");
+}
+
+bool is_adaptive_spec(const std::string& spec) {
+    return spec == "adaptive" || spec.rfind("adaptive:", 0) == 0;
+}
+
+std::unique_ptr<AdaptiveRevolveSchedule>
+make_adaptive_schedule(const std::string& spec, const StepCosts& costs, std::uint64_t budget_bytes) {
+    if (!is_adaptive_spec(spec)) bad_spec(spec, "expected adaptive or adaptive:S");
+    const std::uint64_t state_bytes = costs.stored_state_bytes();
+    if (spec == "adaptive") {
+        if (budget_bytes == 0) bad_spec(spec, "'adaptive' needs a memory budget (or give adaptive:S)");
+        if (budget_bytes < state_bytes)
+            bad_spec(spec, "the memory budget of " + std::to_string(budget_bytes) +
+                               " bytes does not hold one state of " + std::to_string(state_bytes) + " bytes");
+        return std::make_unique<AdaptiveRevolveSchedule>(budget_bytes, state_bytes);
+    }
+    const std::int64_t slots = parse_count(spec, std::string_view(spec).substr(9), "S");
+    if (slots < 1) bad_spec(spec, "adaptive:S needs S >= 1");
+    return std::make_unique<AdaptiveRevolveSchedule>(std::uint64_t(slots) * state_bytes, state_bytes);
 }
 
 std::unique_ptr<OnlineSchedule> make_online_schedule(const std::string& spec) {

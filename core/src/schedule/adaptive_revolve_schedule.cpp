@@ -1,0 +1,177 @@
+// Revolve whose slot count grows as the real sizes of stored states arrive (compressed checkpoints).
+//
+// Invariants (B budget, P pessimistic size of one state, H bytes held when a range is planned):
+//   - a range is planned only when the executor reaches it, with sigma = 1 + floor((B - H) / P) slots, its
+//     base included; it stores at most sigma - 1 states at once (Revolve's rule), each <= P, and every state
+//     held when it starts stays counted in H. So H + (sigma - 1) P <= B bounds every byte it will hold.
+//   - ranges still on the work stack hold their bases (already stored and counted in H); when one of them
+//     is reached, the ranges above it have freed what they stored, so its H is no larger than when it was
+//     pushed and its sigma no smaller.
+//   - with every state at P the plan is revolve:floor(B / P) action for action (the look-ahead below then
+//     counts on sigma - 1 slots for the right part, which is Revolve's optimal_split(len, sigma)).
+// Look-ahead: the right part [a+j, a+len) of a split will be planned with the real size of its base, not
+// known yet. The split counts on the slots it would have if that base were no larger than the largest state
+// (other than the zero state 0) stored so far. When the right part starts with fewer slots than counted on,
+// it compares going on (t(j, sigma) + t(len', slots now)) with freeing its base and planning the parent range
+// again without look-ahead (t(len, sigma)), and takes the cheaper. The look-ahead only steers splits; the
+// budget rests on the reserve above alone. It is a heuristic: on 1,200 replayed size sequences (constant,
+// random, growing) it never recomputed more than the fixed pessimistic slots, but that is not proved.
+#include "fwi/error.hpp"
+#include "fwi/schedules.hpp"
+#include "schedule/binomial.hpp"
+#include "schedule/plan_builders.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace fwi {
+
+using namespace detail;
+
+AdaptiveRevolveSchedule::AdaptiveRevolveSchedule(std::uint64_t budget_bytes, std::uint64_t state_bytes,
+                                                 int tier)
+    : budget_bytes_(budget_bytes), state_bytes_(state_bytes), tier_(tier) {
+    if (state_bytes == 0) throw ConfigError("schedule adaptive: the state size must be > 0");
+    if (budget_bytes < state_bytes)
+        throw ConfigError("schedule adaptive: a budget of " + std::to_string(budget_bytes) +
+                          " bytes does not hold one state of " + std::to_string(state_bytes) + " bytes");
+    if (tier < 0) throw ConfigError("schedule adaptive: tier must be >= 0, got " + std::to_string(tier));
+}
+
+std::string AdaptiveRevolveSchedule::name() const {
+    return "adaptive:" + std::to_string(initial_slots());
+}
+
+std::int64_t AdaptiveRevolveSchedule::slots_for(std::uint64_t held_bytes) const {
+    if (held_bytes >= budget_bytes_) return 1;
+    return 1 + std::int64_t((budget_bytes_ - held_bytes) / state_bytes_);
+}
+
+void AdaptiveRevolveSchedule::reset(std::int64_t steps) {
+    if (steps < 0) throw ConfigError(name() + ": step count must be >= 0, got " + std::to_string(steps));
+    steps_ = steps;
+    started_ = false;
+    work_.clear();
+    free_slots_.clear();
+    slots_used_ = 0;
+    held_before_store_ = 0;
+    largest_state_bytes_ = 0;
+    last_was_store_ = false;
+}
+
+int AdaptiveRevolveSchedule::take_slot() {
+    if (!free_slots_.empty()) {
+        const int s = free_slots_.back();
+        free_slots_.pop_back();
+        return s;
+    }
+    return slots_used_++;
+}
+
+std::vector<Action> AdaptiveRevolveSchedule::next(std::uint64_t held_bytes) {
+    if (steps_ < 0) throw Error(name() + ": next() called before reset()");
+    if (last_was_store_ && held_bytes >= held_before_store_) { // the Store ended the last batch
+        const std::uint64_t stored = held_bytes - held_before_store_;
+        largest_state_bytes_ = std::max(largest_state_bytes_, std::min(stored, state_bytes_));
+    }
+    last_was_store_ = false;
+    if (!started_) {
+        started_ = true;
+        if (steps_ == 0) return {};
+        if (steps_ == 1) return {reverse_action(0)}; // state 0 is in hand: no slot needed
+        const int base = take_slot();
+        work_.push_back(free_task(base));
+        work_.push_back({false, 0, steps_, base, false});
+        return {store_action(0, base, tier_)}; // the root range is planned once its size is known
+    }
+    if (work_.empty()) return {};
+    const Task task = work_.back();
+    work_.pop_back();
+    if (task.is_free) {
+        free_slots_.push_back(task.base);
+        return {free_action(task.base, tier_)};
+    }
+    if (task.counted_on_slots > slots_for(held_bytes) && should_fall_back(task, held_bytes))
+        return fall_back(task);
+    std::vector<Action> out = range(task, held_bytes);
+    if (!out.empty() && out.back().type == ActionType::Store) { // never state 0: it is stored above
+        last_was_store_ = true;
+        held_before_store_ = held_bytes;
+    }
+    return out;
+}
+
+bool AdaptiveRevolveSchedule::should_fall_back(const Task& right, std::uint64_t held_bytes) const {
+    // The parent range [p, p + parent_len) split at right.a with parent_sigma slots; its Advance to right.a
+    // is spent either way. Going on costs t(j, parent_sigma) + t(len, slots now); planning the parent again
+    // from its base costs at most t(parent_len, parent_sigma) (Revolve's split for it).
+    const std::int64_t j = right.parent_len - right.len;
+    const std::int64_t on = optimal_advance_steps(j, right.parent_sigma) +
+                            optimal_advance_steps(right.len, slots_for(held_bytes));
+    return optimal_advance_steps(right.parent_len, right.parent_sigma) < on;
+}
+
+std::vector<Action> AdaptiveRevolveSchedule::fall_back(const Task& right) {
+    // Below it on the stack: the Free of its base, then the left part of the same parent range.
+    if (work_.size() < 2 || !work_.back().is_free || work_.back().base != right.base ||
+        work_[work_.size() - 2].is_free)
+        throw Error(name() + ": internal error, no parent range to fall back to");
+    work_.pop_back();
+    const Task left = work_.back();
+    work_.pop_back();
+    free_slots_.push_back(right.base);
+    Task parent{false, left.a, right.a + right.len - left.a, left.base, true};
+    parent.look_ahead = false;
+    work_.push_back(parent);
+    return {free_action(right.base, tier_)};
+}
+
+std::vector<Action> AdaptiveRevolveSchedule::range(const Task& task, std::uint64_t held_bytes) {
+    const std::int64_t a = task.a, len = task.len;
+    std::vector<Action> out;
+    if (task.need_restore) out.push_back(restore_action(a, task.base, tier_));
+    if (len == 1) {
+        out.push_back(reverse_action(a));
+        return out;
+    }
+    const std::int64_t sigma = slots_for(held_bytes);
+    if (sigma == 1) { // no room for another state: each step is recomputed from a
+        for (std::int64_t i = len - 1; i >= 0; --i) {
+            if (i != len - 1) out.push_back(restore_action(a, task.base, tier_));
+            if (i > 0) out.push_back(advance_action(a, a + i));
+            out.push_back(reverse_action(a + i));
+        }
+        return out;
+    }
+    // The right part's slots if its base is no larger than the largest state seen (P before any).
+    const std::uint64_t estimate =
+        task.look_ahead && largest_state_bytes_ > 0 ? largest_state_bytes_ : state_bytes_;
+    const std::int64_t sigma_right = std::max(sigma - 1, slots_for(held_bytes + estimate));
+    const std::int64_t j = optimal_split(len, sigma, sigma_right);
+    out.push_back(advance_action(a, a + j));
+    work_.push_back({false, a, j, task.base, true}); // the left part, after the right one
+    if (len - j == 1) {
+        out.push_back(reverse_action(a + j));
+    } else {
+        const int right = take_slot();
+        work_.push_back(free_task(right));
+        Task right_part{false, a + j, len - j, right, false};
+        if (sigma_right > sigma - 1) { // counting on a size below P: checked when the right part starts
+            right_part.counted_on_slots = sigma_right;
+            right_part.parent_len = len;
+            right_part.parent_sigma = sigma;
+        }
+        work_.push_back(right_part);
+        out.push_back(store_action(a + j, right, tier_));
+    }
+    return out;
+}
+
+std::vector<Action> AdaptiveRevolveSchedule::plan(std::int64_t steps) const {
+    if (steps < 0) throw ConfigError(name() + ": step count must be >= 0, got " + std::to_string(steps));
+    AdaptiveRevolveSchedule pessimistic(budget_bytes_, state_bytes_, tier_);
+    return replay_adaptive(pessimistic, steps, std::vector<std::uint64_t>(std::size_t(steps), state_bytes_))
+        .plan;
+}
+
+} // namespace fwi
