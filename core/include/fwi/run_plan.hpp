@@ -68,11 +68,12 @@ struct RunMeasurement {
             count += n;
         }
     };
-    Steps forward;                                   ///< forward steps that keep no snapshot
-    Steps snapshot_forward;                          ///< forward steps that write their gradient snapshot
-    Steps adjoint;                                   ///< adjoint steps with their gradient accumulation
-    std::uint64_t fresh_touched_bytes = 0;           ///< snapshot memory touched for the first time
-    double touch_seconds = 0;                        ///< and the time that took
+    Steps forward;                         ///< forward steps that keep no snapshot
+    Steps snapshot_forward;                ///< forward steps that write their gradient snapshot
+    Steps adjoint;                         ///< adjoint steps with their gradient accumulation
+    bool store_workers = false;            ///< store workers (codec, disk) ran beside the steps, slowing them
+    std::uint64_t fresh_touched_bytes = 0; ///< snapshot memory touched for the first time
+    double touch_seconds = 0;              ///< and the time that took
     std::int64_t items_stored = 0, items_loaded = 0; ///< through the codec, states and snapshots
     double compress_seconds = 0;                     ///< summed over the store's single-threaded workers
     double decompress_seconds = 0;                   ///< on the caller's OpenMP team
@@ -82,8 +83,8 @@ struct RunMeasurement {
 /// The self-check's feedback: later predictions in this process for the same backend, grid, order, PML and
 /// codec use what the run measured instead of the calibration's probes: the first-touch rate (from at least
 /// 64 MiB touched), the codec's ratio and per-item times on real wavefields (from at least 8 items), and,
-/// for runs without a codec (whose workers would otherwise be counted twice, in the steps they slow and as
-/// codec time), the forward, snapshot and adjoint step times (from at least 100 steps of each).
+/// for runs without store workers (codec or disk workers would be counted twice: in the steps they slow and
+/// as their own time), the forward, snapshot and adjoint step times (from at least 100 steps of each).
 void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMeasurement& m);
 
 } // namespace fwi

@@ -26,6 +26,7 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     plan_name_ = resolved.schedule;
     if (resolved.adaptive) adaptive_ = std::make_unique<AdaptiveRevolveSchedule>(*resolved.adaptive);
     predicted_shot_s_ = resolved.prediction.total_s;
+    tiers_ = resolved.tiers;
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
     storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_snapshots,
@@ -283,6 +284,8 @@ void PlanExecutor::fill(GradientResult& r) const {
 
 RunMeasurement PlanExecutor::measurement() const {
     RunMeasurement m = measured_;
+    m.store_workers =
+        tiers_ >= 2 || (!options_.settings.compression.empty() && options_.settings.compression != "none");
     m.fresh_touched_bytes = storage_->fresh_touched_bytes();
     m.touch_seconds = storage_->touch_seconds();
     m.items_stored = storage_->items_compressed();

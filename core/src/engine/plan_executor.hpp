@@ -63,6 +63,7 @@ class PlanExecutor {
     std::int64_t forward_steps_ = 0, adjoint_steps_ = 0, recompute_steps_ = 0;
     int shots_run_ = 0;
     double planning_seconds_ = 0;
+    int tiers_ = 1;
     RunMeasurement measured_; ///< kernel step times so far (the storage's part is read at the end)
     double compress_reported_s_ = 0, decompress_reported_s_ = 0;
     double predicted_shot_s_ = 0; ///< the performance model's time for one shot of this plan

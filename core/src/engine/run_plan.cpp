@@ -275,6 +275,7 @@ void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMea
     if (m.fresh_touched_bytes >= (std::uint64_t(64) << 20) && m.touch_seconds > 0)
         c.steps.first_touch_s_per_byte = m.touch_seconds / double(m.fresh_touched_bytes);
     if (c.codec.codec == "none") {
+        if (m.store_workers) return;
         const auto mean = [](const RunMeasurement::Steps& s, double fallback) {
             return s.count >= 100 ? s.seconds / double(s.count) : fallback;
         };

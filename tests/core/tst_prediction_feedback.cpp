@@ -1,0 +1,122 @@
+// The performance model's self-check feeds back: what a run measured (step times, first touch, a codec's
+// ratio and per-item times) replaces the calibration's probes in later predictions of the same process for
+// the same grid and codec, and nothing else (another codec's calibration, or step times slowed by store
+// workers). A real gradient reports measured costs in the same units the calibration uses.
+#include "fwi/gradient_engine.hpp"
+#include "fwi/run_plan.hpp"
+#include "fwi/simulation.hpp"
+#include "test_setups.hpp"
+
+#include <QtTest>
+
+#include <omp.h>
+
+using namespace fwi;
+using namespace fwi::test;
+
+namespace {
+
+Simulation small_simulation(const Model& model) {
+    Acquisition acq;
+    acq.shots.push_back({{500, 20}, line_of_points(10, 20, 990, 40)});
+    Simulation sim(model.grid, acq, settings(4, 10, 0.002, 300, 10), 3000, "cpu");
+    sim.set_model(model);
+    return sim;
+}
+
+RunMeasurement::Steps steps(double seconds_each, std::int64_t count) {
+    return {seconds_each * double(count), count};
+}
+
+} // namespace
+
+class TestPredictionFeedback : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { qputenv("FWI_CALIBRATION_CACHE", "off"); }
+
+    void measured_costs_replace_the_probes() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model);
+        GradientSettings s;
+        s.schedule = "revolve:4";
+        const StepCosts probed = resolve_plan(sim, s).costs;
+
+        RunMeasurement m;
+        m.forward = steps(3e-3, 500);
+        m.snapshot_forward = steps(5e-3, 200);
+        m.adjoint = steps(7e-3, 300);
+        m.fresh_touched_bytes = std::uint64_t(128) << 20;
+        m.touch_seconds = 0.25;
+        learn_from_run(sim, "none", m);
+        const StepCosts learnt = resolve_plan(sim, s).costs;
+        QCOMPARE(learnt.forward_step_s, 3e-3);
+        QVERIFY(qAbs(learnt.snapshot_write_s - 2e-3) < 1e-12);
+        QCOMPARE(learnt.adjoint_step_s, 7e-3);
+        QCOMPARE(learnt.first_touch_s_per_byte, 0.25 / double(std::uint64_t(128) << 20));
+
+        // Too few steps or too little memory to trust: the probes stay.
+        Simulation other = small_simulation(blob_model(60, 120, 10)); // another grid: its own calibration
+        const StepCosts other_probed = resolve_plan(other, s).costs;
+        RunMeasurement few;
+        few.forward = steps(1.0, 99);
+        few.fresh_touched_bytes = 1 << 20;
+        few.touch_seconds = 5;
+        learn_from_run(other, "none", few);
+        QCOMPARE(resolve_plan(other, s).costs.forward_step_s, other_probed.forward_step_s);
+        QCOMPARE(resolve_plan(other, s).costs.first_touch_s_per_byte, other_probed.first_touch_s_per_byte);
+
+        // Steps slowed by store workers are not learnt.
+        RunMeasurement busy;
+        busy.forward = steps(1.0, 1000);
+        busy.store_workers = true;
+        learn_from_run(sim, "none", busy);
+        QCOMPARE(resolve_plan(sim, s).costs.forward_step_s, 3e-3);
+        QVERIFY(probed.forward_step_s != 3e-3);
+    }
+
+    void a_codec_learns_its_real_ratio_and_times() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model);
+        GradientSettings s;
+        s.schedule = "revolve:4";
+        s.compression = "zstd";
+        const StepCosts none_before = resolve_plan(sim, GradientSettings{.schedule = "revolve:4"}).costs;
+        const StepCosts probed = resolve_plan(sim, s).costs; // a run resolves (and calibrates) first
+        RunMeasurement m;
+        m.items_stored = 10;
+        m.items_loaded = 20;
+        m.compress_seconds = 0.4; // on single-threaded workers
+        m.decompress_seconds = 0.1;
+        m.compression_ratio = 3.5;
+        learn_from_run(sim, "zstd", m);
+        const StepCosts learnt = resolve_plan(sim, s).costs;
+        QVERIFY(qAbs(learnt.compress_s - 0.04 / omp_get_max_threads()) < 1e-12);
+        QVERIFY(qAbs(learnt.decompress_s - 0.005) < 1e-12);
+        QVERIFY(probed.decompress_s != learnt.decompress_s);
+        // Slots are still sized pessimistically (a lossless ratio is not guaranteed): the ratio only prices.
+        QCOMPARE(learnt.compression_ratio, 1.0);
+        // The uncompressed calibration is untouched.
+        QCOMPARE(resolve_plan(sim, GradientSettings{.schedule = "revolve:4"}).costs.forward_step_s,
+                 none_before.forward_step_s);
+    }
+
+    void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model);
+        const std::vector<Gather> observed = sim.forward();
+        GradientOptions o;
+        o.settings.schedule = "revolve:3";
+        const GradientResult g = compute_gradient(sim, model, observed, o);
+        QVERIFY(g.predicted_seconds > 0);
+        const StepCosts after = resolve_plan(sim, o.settings).costs;
+        // Learnt from the run: a per-step time, positive and far below the whole run's time.
+        QVERIFY(after.forward_step_s > 0);
+        QVERIFY(after.forward_step_s * 100 < g.seconds);
+        QVERIFY(after.adjoint_step_s > 0);
+        QVERIFY(after.adjoint_step_s * 100 < g.seconds);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPredictionFeedback)
+#include "tst_prediction_feedback.moc"
