@@ -2,6 +2,7 @@
 #include "fwi/error.hpp"
 #include "propagator/hicks_axis.hpp"
 #include "propagator/padded_grid_3d.hpp"
+#include "propagator/scheme_checks.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -15,13 +16,7 @@ double extent_m(const Grid3D& g, int axis) {
 } // namespace
 
 void validate_propagator_setup_3d(const PropagatorSetup3D& setup) {
-    if (setup.order != 2 && setup.order != 4 && setup.order != 6 && setup.order != 8)
-        throw ConfigError("spatial order " + std::to_string(setup.order) + " is not one of 2, 4, 6, 8");
-    if (setup.pml_width < 0 || setup.pml_width > 1000)
-        throw ConfigError("PML width " + std::to_string(setup.pml_width) + " is not in [0, 1000]");
-    if (!(setup.dt_s > 0) || !std::isfinite(setup.dt_s))
-        throw ConfigError("time step must be positive and finite");
-    if (!(setup.pml_velocity_mps > 0)) throw ConfigError("PML reference velocity must be positive");
+    validate_scheme_settings(setup.order, setup.pml_width, setup.dt_s, setup.pml_velocity_mps);
     for (int a = 0; a < 3; ++a) {
         const auto n = setup.grid.shape[std::size_t(a)];
         if (n < 1 || !(setup.grid.spacing_m[std::size_t(a)] > 0))
