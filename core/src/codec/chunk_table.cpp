@@ -24,22 +24,30 @@ std::int64_t ChunkLayout::band_rows(std::int64_t chunk) const {
 }
 
 ConstFieldView ChunkLayout::band(ConstFieldView field, std::int64_t chunk) const {
-    return {field.data + first_row(chunk) * cols, band_rows(chunk), cols};
+    return {field.data + first_row(chunk) * cols, band_rows(chunk), cols, plane_rows};
 }
 
 FieldView ChunkLayout::band(FieldView field, std::int64_t chunk) const {
-    return {field.data + first_row(chunk) * cols, band_rows(chunk), cols};
+    return {field.data + first_row(chunk) * cols, band_rows(chunk), cols, plane_rows};
 }
 
-ChunkLayout chunk_layout(std::int64_t rows, std::int64_t cols) {
+ChunkLayout chunk_layout(std::int64_t rows, std::int64_t cols, std::int64_t plane_rows) {
     ChunkLayout l;
     l.rows = rows;
     l.cols = cols;
+    if (plane_rows < 0 || (plane_rows > 0 && rows % plane_rows != 0))
+        throw ConfigError("codec: a 3D field of " + std::to_string(rows) + " rows cannot have " +
+                          std::to_string(plane_rows) + " rows per plane");
+    l.plane_rows = plane_rows;
     if (rows <= 0 || cols <= 0) return l;
     const std::int64_t row_bytes = cols * std::int64_t(sizeof(float));
     const std::int64_t target_rows = std::int64_t(chunk_target_bytes) / row_bytes;
-    // Multiples of 4 rows keep ZFP's 4x4 blocks whole; the table's u32 fields bound the height.
-    l.rows_per_chunk = std::clamp<std::int64_t>(target_rows / 4 * 4, 4, std::int64_t(1) << 30);
+    // Multiples of 4 rows (2D) or 4 planes (3D) keep ZFP's blocks whole; the table's u32 fields bound the
+    // height.
+    const std::int64_t unit = 4 * std::max<std::int64_t>(1, plane_rows);
+    if (unit > (std::int64_t(1) << 30))
+        throw ConfigError("codec: planes of " + std::to_string(plane_rows) + " rows are too large");
+    l.rows_per_chunk = std::clamp<std::int64_t>(target_rows / unit * unit, unit, std::int64_t(1) << 30);
     l.chunks = (rows + l.rows_per_chunk - 1) / l.rows_per_chunk;
     return l;
 }

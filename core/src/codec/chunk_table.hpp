@@ -23,7 +23,9 @@ inline constexpr std::size_t chunk_target_bytes = 512 * 1024;
 
 struct ChunkLayout {
     std::int64_t rows = 0, cols = 0;
-    std::int64_t rows_per_chunk = 0; ///< a multiple of 4 (ZFP's block height); the last band may be shorter
+    std::int64_t plane_rows = 0;     ///< a 3D field's rows per z-plane (field.hpp); 0 for a 2D field
+    std::int64_t rows_per_chunk = 0; ///< 4 rows (2D) or 4 planes (3D) times k: whole ZFP blocks; the last
+                                     ///< band may be shorter
     std::int64_t chunks = 0;
 
     std::int64_t first_row(std::int64_t chunk) const { return chunk * rows_per_chunk; }
@@ -32,8 +34,10 @@ struct ChunkLayout {
     FieldView band(FieldView field, std::int64_t chunk) const;
 };
 
-/// Bands of a rows x cols field (both > 0; an empty field has no chunks).
-ChunkLayout chunk_layout(std::int64_t rows, std::int64_t cols);
+/// Bands of a rows x cols field (both > 0; an empty field has no chunks). A 3D field (plane_rows > 0) is cut
+/// between whole groups of 4 z-planes, so each band holds whole 4x4x4 blocks. Throws ConfigError when
+/// plane_rows does not divide rows.
+ChunkLayout chunk_layout(std::int64_t rows, std::int64_t cols, std::int64_t plane_rows = 0);
 
 struct ChunkEntry {
     std::uint64_t bytes = 0;

@@ -22,7 +22,7 @@ CodecTiming measure_codec(const Codec& codec, ConstFieldView field, int repeats)
     std::vector<std::byte> bytes;
     bytes.reserve(codec.max_compressed_bytes(field.rows, field.cols));
     std::vector<float> restored(std::size_t(field.size()));
-    const FieldView out{restored.data(), field.rows, field.cols};
+    const FieldView out{restored.data(), field.rows, field.cols, field.plane_rows};
     std::vector<double> compress_s, decompress_s;
     for (int r = 0; r < repeats; ++r) {
         bytes.clear();

@@ -34,6 +34,13 @@ std::string shape(std::int64_t rows, std::int64_t cols) {
     return std::to_string(rows) + "x" + std::to_string(cols);
 }
 
+/// The header's checksum of a 3D field (plane_rows > 0) also depends on plane_rows, so a frame is only ever
+/// decoded with the plane size it was encoded with (ZFP's 3D and 2D streams are not interchangeable); 2D
+/// frames keep the plain checksum.
+std::uint64_t frame_checksum(std::uint64_t sum, std::int64_t plane_rows) {
+    return plane_rows == 0 ? sum : sum ^ (0x9E3779B97F4A7C15ull * std::uint64_t(plane_rows));
+}
+
 } // namespace
 
 std::size_t field_bytes(std::int64_t rows, std::int64_t cols) {
@@ -68,7 +75,7 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
     const std::size_t raw = field_bytes(field.rows, field.cols);
     const std::size_t old = out.size();
     try {
-        const ChunkLayout layout = chunk_layout(field.rows, field.cols);
+        const ChunkLayout layout = chunk_layout(field.rows, field.cols, field.plane_rows);
         if (layout.chunks > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
             throw ResourceError("codec '" + name_ + "': field of " + shape(field.rows, field.cols) +
                                 " has too many chunks");
@@ -83,10 +90,10 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
         h.param = param_;
         if (stored_raw) {
             h.payload_bytes = raw;
-            h.checksum = raw_checksum(field, layout);
+            h.checksum = frame_checksum(raw_checksum(field, layout), field.plane_rows);
         } else {
             h.payload_bytes = encoded.payload_bytes;
-            h.checksum = checksum64(encoded.table.data(), encoded.table.size());
+            h.checksum = frame_checksum(checksum64(encoded.table.data(), encoded.table.size()), field.plane_rows);
         }
         // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
         // Growth stays geometric for callers that append many frames to one buffer.
@@ -182,11 +189,12 @@ void FramedCodec::decompress(const std::byte* in, std::size_t bytes, FieldView f
         throw FormatError(who + "corrupt frame: raw payload of wrong size");
     if (!stored_raw && raw == 0) throw FormatError(who + "corrupt frame: encoded payload for an empty field");
     const std::byte* payload = in + codec_frame_header_bytes;
-    const ChunkLayout layout = chunk_layout(field.rows, field.cols);
+    const ChunkLayout layout = chunk_layout(field.rows, field.cols, field.plane_rows);
+    const std::uint64_t checksum = frame_checksum(h.checksum, field.plane_rows); // the plain checksum again
     if (stored_raw)
-        copy_raw_chunks(payload, layout, h.checksum, field, who);
+        copy_raw_chunks(payload, layout, checksum, field, who);
     else
-        decode_chunks(payload, payload_bytes, layout, h.checksum, field, who);
+        decode_chunks(payload, payload_bytes, layout, checksum, field, who);
 }
 
 void FramedCodec::copy_raw_chunks(const std::byte* payload, const ChunkLayout& layout, std::uint64_t checksum,

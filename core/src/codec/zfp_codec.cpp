@@ -1,7 +1,10 @@
-// zfp-accuracy | zfp-precision | zfp-rate | zfp-reversible on 2D float fields (cols = fast axis = zfp's nx),
+// zfp-accuracy | zfp-precision | zfp-rate | zfp-reversible on float fields (cols = fast axis = zfp's nx),
 // serial execution per row band: FramedCodec runs the bands in parallel (zfp's own OpenMP policy only
-// compresses in parallel; zfp 1.0 decompresses serially). Bands are multiples of 4 rows, so they hold whole
-// 4x4 blocks and give the same values as one stream over the field. The one checked wrapper of libzfp.
+// compresses in parallel; zfp 1.0 decompresses serially). The one checked wrapper of libzfp.
+// A 2D field is coded in 4x4 blocks; a 3D field (plane_rows = ny > 0, field.hpp) in 4x4x4 blocks, which
+// decorrelate along z and y as well and compress a smooth wavefield further at the same error. Bands are
+// multiples of 4 rows (2D) or 4 planes (3D), so they hold whole blocks and give the same values as one stream
+// over the field.
 //
 // libzfp trusts its input: it neither bounds its bit-stream writes (the buffer must hold
 // zfp_stream_maximum_size) nor its reads. The frame's size and checksum checks (framed_codec.cpp) therefore
@@ -28,9 +31,9 @@ std::size_t word_bytes() {
 class ZfpSession {
   public:
     ZfpSession(ZfpMode mode, double parameter, void* buffer, std::size_t bytes, float* data,
-               std::int64_t rows, std::int64_t cols)
+               std::int64_t rows, std::int64_t cols, std::int64_t plane_rows)
         : bits_(buffer ? stream_open(buffer, bytes) : nullptr), zfp_(zfp_stream_open(bits_)),
-          field_(zfp_field_2d(data, zfp_type_float, std::size_t(cols), std::size_t(rows))) {
+          field_(make_field(data, rows, cols, plane_rows)) {
         if ((buffer && !bits_) || !zfp_ || !field_) {
             release();
             throw ResourceError("zfp: cannot allocate a stream (out of memory)");
@@ -43,7 +46,7 @@ class ZfpSession {
             zfp_stream_set_precision(zfp_, unsigned(parameter));
             break;
         case ZfpMode::Rate:
-            zfp_stream_set_rate(zfp_, parameter, zfp_type_float, 2, zfp_false);
+            zfp_stream_set_rate(zfp_, parameter, zfp_type_float, plane_rows > 0 ? 3 : 2, zfp_false);
             break;
         case ZfpMode::Reversible:
             zfp_stream_set_reversible(zfp_);
@@ -68,6 +71,12 @@ class ZfpSession {
     }
 
   private:
+    static zfp_field* make_field(float* data, std::int64_t rows, std::int64_t cols, std::int64_t plane_rows) {
+        if (plane_rows > 0) // (z, y, x) with x fast: zfp's nx, ny, nz
+            return zfp_field_3d(data, zfp_type_float, std::size_t(cols), std::size_t(plane_rows),
+                                std::size_t(rows / plane_rows));
+        return zfp_field_2d(data, zfp_type_float, std::size_t(cols), std::size_t(rows));
+    }
     void release() {
         if (field_) zfp_field_free(field_);
         if (zfp_) zfp_stream_close(zfp_);
@@ -128,7 +137,8 @@ class ZfpCodec final : public FramedCodec {
 
   protected:
     std::size_t payload_bound(ConstFieldView field) const override {
-        ZfpSession s(mode_, parameter_, nullptr, 0, const_cast<float*>(field.data), field.rows, field.cols);
+        ZfpSession s(mode_, parameter_, nullptr, 0, const_cast<float*>(field.data), field.rows, field.cols,
+                     field.plane_rows);
         return s.maximum_size();
     }
     std::size_t encode(ConstFieldView field, std::byte* dst, std::size_t capacity) const override {
@@ -140,7 +150,7 @@ class ZfpCodec final : public FramedCodec {
             buffer = aligned.data();
         }
         ZfpSession s(mode_, parameter_, buffer, capacity, const_cast<float*>(field.data), field.rows,
-                     field.cols);
+                     field.cols, field.plane_rows);
         const std::size_t n = s.compress();
         if (n > capacity) throw Error("zfp: compressed stream overran its buffer");
         if (buffer != dst) std::memcpy(dst, buffer, n);
@@ -156,7 +166,8 @@ class ZfpCodec final : public FramedCodec {
             std::memcpy(aligned.data(), src, bytes);
             buffer = aligned.data();
         }
-        ZfpSession s(mode_, parameter_, const_cast<void*>(buffer), bytes, field.data, field.rows, field.cols);
+        ZfpSession s(mode_, parameter_, const_cast<void*>(buffer), bytes, field.data, field.rows, field.cols,
+                     field.plane_rows);
         const std::size_t n = s.decompress();
         if (n != bytes)
             throw FormatError("zfp: payload of " + std::to_string(bytes) + " bytes decoded from " +

@@ -60,7 +60,7 @@ double max_abs_error(const Codec& codec, const std::vector<ConstFieldView>& fiel
         bytes.clear();
         codec.compress(f, bytes);
         std::vector<float> back(std::size_t(f.size()));
-        codec.decompress(bytes.data(), bytes.size(), {back.data(), f.rows, f.cols});
+        codec.decompress(bytes.data(), bytes.size(), {back.data(), f.rows, f.cols, f.plane_rows});
         for (std::size_t i = 0; i < back.size(); ++i)
             error = std::max(error, std::abs(double(back[i]) - double(f.data[i])));
     }
@@ -119,7 +119,7 @@ CodecBenchResult run_codec_benchmark(const CodecBenchCase& bench) {
         auto& v = values.emplace_back(f.data, f.data + f.size());
         for (float& x : v)
             x = float(double(x) / peak);
-        fields.emplace_back(v.data(), f.rows, f.cols);
+        fields.emplace_back(v.data(), f.rows, f.cols, f.plane_rows);
         r.state_bytes += std::uint64_t(f.size()) * sizeof(float);
     }
     r.fields = int(fields.size());

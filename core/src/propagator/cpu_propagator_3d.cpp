@@ -37,11 +37,12 @@ class CpuWaveState3D final : public WaveState {
         packed_z_.assign(std::size_t(2 * wz_ * ny_ * nx_), 0.0f);
     }
     std::vector<FieldView> fields() override {
-        return {{u.data(), nz_ * ny_, nx_},
-                {u_prev.data(), nz_ * ny_, nx_},
-                {packed_x_.data(), 2 * nz_ * ny_, wx_},
-                {packed_y_.data(), 2 * nz_ * wy_, nx_},
-                {packed_z_.data(), 2 * wz_ * ny_, nx_}};
+        // Viewed as volumes (plane_rows, field.hpp) so that ZFP codes them in 4x4x4 blocks.
+        return {{u.data(), nz_ * ny_, nx_, ny_},
+                {u_prev.data(), nz_ * ny_, nx_, ny_},
+                {packed_x_.data(), 2 * nz_ * ny_, wx_, ny_},
+                {packed_y_.data(), 2 * nz_ * wy_, nx_, wy_},
+                {packed_z_.data(), 2 * wz_ * ny_, nx_, ny_}};
     }
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }

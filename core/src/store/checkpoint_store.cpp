@@ -24,7 +24,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using KeyTuple = std::tuple<int, int, std::int64_t>;
-using Shape = std::pair<std::int64_t, std::int64_t>;
+/// A stored field's shape, plane_rows included: a 3D field's frames decode only into a view of the same planes.
+struct Shape {
+    std::int64_t rows = 0, cols = 0, plane_rows = 0;
+    explicit Shape(const ConstFieldView& f) : rows(f.rows), cols(f.cols), plane_rows(f.plane_rows) {}
+    bool operator==(const Shape&) const = default;
+    std::string text() const {
+        return std::to_string(rows) + "x" + std::to_string(cols) +
+               (plane_rows > 0 ? " (" + std::to_string(plane_rows) + " rows per plane)" : "");
+    }
+};
 
 KeyTuple tuple_of(const StoreKey& k) {
     return {k.tier, int(k.kind), k.index};
@@ -146,7 +155,7 @@ struct CheckpointStore::Impl {
         item->key = key;
         item->raw_bytes = raw_bytes(fields);
         for (const auto& f : fields)
-            item->shapes.emplace_back(f.rows, f.cols);
+            item->shapes.emplace_back(f);
         return item;
     }
 
@@ -218,9 +227,9 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
     try {
         std::vector<ConstFieldView> views;
         const float* data = item->staging.data();
-        for (const auto& [rows, cols] : item->shapes) {
-            views.emplace_back(data, rows, cols);
-            data += rows * cols;
+        for (const Shape& shape : item->shapes) {
+            views.emplace_back(data, shape.rows, shape.cols, shape.plane_rows);
+            data += shape.rows * shape.cols;
         }
         encoded = detail::encode_item(*codec, views);
         for (const auto& frame : encoded.frames)
@@ -334,11 +343,9 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
                           std::to_string(item->shapes.size()) + " fields, " + std::to_string(fields.size()) +
                           " requested");
     for (std::size_t i = 0; i < fields.size(); ++i)
-        if (Shape(fields[i].rows, fields[i].cols) != item->shapes[i])
+        if (Shape(fields[i]) != item->shapes[i])
             throw FormatError("checkpoint store: " + describe(key) + ": field " + std::to_string(i) + " is " +
-                              std::to_string(item->shapes[i].first) + "x" +
-                              std::to_string(item->shapes[i].second) + ", requested " +
-                              std::to_string(fields[i].rows) + "x" + std::to_string(fields[i].cols));
+                              item->shapes[i].text() + ", requested " + Shape(fields[i]).text());
     lock.unlock();
     double io_s = 0, decompress_s = 0;
     if (!item->path.empty()) {
