@@ -9,13 +9,15 @@
 #include "fwi/isolated_read.hpp"
 
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fcntl.h>
 #include <sstream>
 
 // Present only in sanitized builds; the replay build without sanitizers sees null pointers.
 extern "C" void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
-extern "C" void __sanitizer_set_report_path(const char* path) __attribute__((weak));
+extern "C" void __sanitizer_set_report_fd(void* fd) __attribute__((weak));
 
 namespace fwi::fuzz {
 
@@ -23,20 +25,30 @@ namespace fwi::fuzz {
 constexpr double child_timeout_s = 10;
 constexpr int child_sanitizer_exit = 86;
 
+/// Where the child of this process (`pid`) writes its sanitizer report.
+inline std::string child_report_path(pid_t pid) {
+    return scratch_path(pid, "-child-report");
+}
+
 inline void child_hook() {
     if (__sanitizer_set_death_callback)
         __sanitizer_set_death_callback(+[] { ::_exit(child_sanitizer_exit); });
-    // ASan appends ".<child pid>".
-    if (__sanitizer_set_report_path)
-        __sanitizer_set_report_path(scratch_path(::getppid(), "-child-report").c_str());
+    if (__sanitizer_set_report_fd) {
+        const int fd = ::open(child_report_path(::getppid()).c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (fd >= 0) __sanitizer_set_report_fd(reinterpret_cast<void*>(std::intptr_t(fd)));
+    }
     // ASan handles SIGSEGV, SIGBUS and SIGFPE (with a report naming the frames); libFuzzer handles these two
     // and would record the input as a crash of the fuzzer.
     std::signal(SIGABRT, SIG_DFL);
     std::signal(SIGILL, SIG_DFL);
 }
 
-/// True when the report's first stack names our code (core/) before any libhdf5 frame.
+/// True when the sanitizer report's first stack names our code (core/) before any libhdf5 frame, or it has no
+/// stack.
 inline bool report_blames_our_code(const std::string& report) {
+    // Warnings (a malloc that returned NULL as allocator_may_return_null asks) are not reports.
+    if (report.find("ERROR: ") == std::string::npos && report.find("runtime error") == std::string::npos)
+        return false;
     std::istringstream lines(report);
     std::string line;
     bool in_stack = false;
@@ -55,22 +67,19 @@ inline bool report_blames_our_code(const std::string& report) {
     return !in_stack && !report.empty(); // a report without a stack: not known to be the library's
 }
 
-/// After the isolated read refused the input: a sanitizer report from the child that blames our code aborts.
-inline void check_child_reports() {
-    namespace fs = std::filesystem;
-    const std::string prefix = fs::path(scratch_path(::getpid(), "-child-report")).filename().string();
-    const fs::path dir = fs::path(scratch_path(::getpid(), "")).parent_path();
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        if (entry.path().filename().string().rfind(prefix, 0) != 0) continue;
-        std::ifstream in(entry.path());
-        std::stringstream text;
-        text << in.rdbuf();
-        fs::remove(entry.path(), ec);
-        if (report_blames_our_code(text.str())) {
-            std::fprintf(stderr, "fuzz: the isolated child crashed in our code:\n%s\n", text.str().c_str());
-            std::abort();
-        }
+/// After an isolated read: a sanitizer report from the child that blames our code aborts. Removes the file.
+inline void check_child_report() {
+    const std::string path = child_report_path(::getpid());
+    std::ifstream in(path);
+    if (!in) return; // no child opened one: the build has no sanitizer
+    std::stringstream text;
+    text << in.rdbuf();
+    in.close();
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+    if (report_blames_our_code(text.str())) {
+        std::fprintf(stderr, "fuzz: the isolated child crashed in our code:\n%s\n", text.str().c_str());
+        std::abort();
     }
 }
 
@@ -92,9 +101,10 @@ int run_isolated_reader(const std::uint8_t* data, std::size_t size, const std::s
         try {
             read(path);
         } catch (const FormatError&) {
-            check_child_reports();
+            check_child_report();
             throw;
         }
+        check_child_report(); // removes the empty file the child opened
     });
 }
 

@@ -32,11 +32,12 @@ struct IsolatedReadSettings {
 void set_isolated_reads(const IsolatedReadSettings& settings);
 const IsolatedReadSettings& isolated_reads();
 
-/// Runs `read` in a fork()ed child (stderr to /dev/null, crash signals as the settings say, one OpenMP
-/// thread) and waits for it. Throws FormatError ("'x.fwi' is damaged: the HDF5 library crashed reading it
-/// (signal 11)") when the child died by a signal, exited non-zero or timed out (then it is killed);
-/// ResourceError when no child can be started. Returns normally otherwise, whatever `read` threw. Call it
-/// only while no other thread of this process is inside HDF5 (the child inherits the library's lock).
+/// Runs `read` in a fork()ed child (stderr to /dev/null, crash signals as the settings say) and waits for it.
+/// `read` must run no OpenMP parallel region: the parent's OpenMP threads do not exist in the child. Throws
+/// FormatError ("'x.fwi' is damaged: the HDF5 library crashed reading it (signal 11)") when the child died by
+/// a signal, exited non-zero or timed out (then it is killed); ResourceError when no child can be started.
+/// Returns normally otherwise, whatever `read` threw. Call it only while no other thread of this process is
+/// inside HDF5 (the child inherits the library's lock).
 void read_in_child(const std::string& path, const std::function<void()>& read);
 
 /// `read()` in this process, after read_in_child(path, read) when isolation is on.

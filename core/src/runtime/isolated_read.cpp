@@ -2,7 +2,6 @@
 #include "fwi/isolated_read.hpp"
 
 #include "fwi/error.hpp"
-#include "fwi/threading.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -46,8 +45,9 @@ double timeout_for(const std::string& path) {
         sigaddset(&crash_signals, s);
     }
     ::sigprocmask(SIG_UNBLOCK, &crash_signals, nullptr);
-    // Only the forking thread exists here: a parallel region must not wait for the parent's OpenMP workers.
-    set_thread_count(1);
+    // Only the forking thread exists here, so a parallel region could wait for the parent's OpenMP workers
+    // forever: the readers run none. Nothing here touches OpenMP either: clang's libomp would start up in
+    // every child and, as _exit skips its clean-up, leave a /dev/shm/__KMP_REGISTERED_LIB_<pid> file each.
     g_settings.enabled = false; // a reader nested in `read` runs directly
     if (g_settings.child_hook) g_settings.child_hook();
     try {
