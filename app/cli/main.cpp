@@ -4,6 +4,7 @@
 #include "commands.hpp"
 #include "fwi/error.hpp"
 #include "fwi/threading.hpp"
+#include "input_check.hpp"
 #include "interrupt.hpp"
 #include "job.hpp"
 #include "progress.hpp"
@@ -45,10 +46,20 @@ std::string rank_prefix() {
 int main(int argc, char** argv) {
     // May re-execute the program, so it comes first, before any thread starts.
     fwi::ensure_passive_openmp_wait(argc, argv);
+    bool under_mpi = false;
+#ifdef FWI_HAVE_MPI
+    under_mpi = fwi::mpi::launched_by_mpi();
+#endif
+    try {
+        fwi::cli::isolate_untrusted_reads(argc, argv, under_mpi);
+    } catch (const fwi::Error& e) { // under mpirun, an input file that crashes libhdf5; every rank stops here
+        std::cerr << "fwi: error: " << e.what() << "\n";
+        return dynamic_cast<const fwi::ResourceError*>(&e) ? 3 : 2;
+    }
 #ifdef FWI_HAVE_MPI
     // The same binary runs alone or under mpirun: MPI is initialised only when an MPI launcher started us.
     std::unique_ptr<fwi::mpi::MpiCommunicator> mpi;
-    if (fwi::mpi::launched_by_mpi()) {
+    if (under_mpi) {
         mpi = std::make_unique<fwi::mpi::MpiCommunicator>(argc, argv);
         fwi::cli::set_job(*mpi);
     }

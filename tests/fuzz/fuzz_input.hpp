@@ -14,11 +14,16 @@
 
 namespace fwi::fuzz {
 
-/// Writes the input to this process's scratch file with the given extension (readers choose formats by it).
-inline std::string write_input(const std::uint8_t* data, std::size_t size, const std::string& extension) {
+/// This process's scratch files: /dev/shm/fwi-fuzz-<pid><suffix>.
+inline std::string scratch_path(pid_t pid, const std::string& suffix) {
     namespace fs = std::filesystem;
     const fs::path dir = fs::is_directory("/dev/shm") ? fs::path("/dev/shm") : fs::temp_directory_path();
-    const std::string path = (dir / ("fwi-fuzz-" + std::to_string(::getpid()) + extension)).string();
+    return (dir / ("fwi-fuzz-" + std::to_string(pid) + suffix)).string();
+}
+
+/// Writes the input to this process's scratch file with the given extension (readers choose formats by it).
+inline std::string write_input(const std::uint8_t* data, std::size_t size, const std::string& extension) {
+    const std::string path = scratch_path(::getpid(), extension);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
     return path;

@@ -1,6 +1,7 @@
 // Standalone HDF5 model files (fwi/hdf5_model.hpp).
 #include "fwi/hdf5_model.hpp"
 
+#include "fwi/isolated_read.hpp"
 #include "hdf5/atomic_write.hpp"
 #include "hdf5/model_layout.hpp"
 
@@ -27,15 +28,20 @@ std::string find_model_dataset(const h5::Group& root) {
                                        "); name the one to read");
 }
 
-} // namespace
-
-Model read_model_hdf5(const std::string& path, const std::string& dataset,
-                      std::array<double, 2> fallback_spacing_m) {
+Model read_model(const std::string& path, const std::string& dataset,
+                 std::array<double, 2> fallback_spacing_m) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
     const std::string name = dataset.empty() ? find_model_dataset(root) : dataset;
     return h5::read_model(root.open_dataset(name), &root, fallback_spacing_m);
+}
+
+} // namespace
+
+Model read_model_hdf5(const std::string& path, const std::string& dataset,
+                      std::array<double, 2> fallback_spacing_m) {
+    return read_isolated(path, [&] { return read_model(path, dataset, fallback_spacing_m); });
 }
 
 void write_model_hdf5(const std::string& path, const Model& model) {

@@ -3,6 +3,7 @@
 // (x0, z0, x1, ...).
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
+#include "fwi/isolated_read.hpp"
 #include "hdf5/atomic_write.hpp"
 #include "hdf5/h5.hpp"
 
@@ -17,31 +18,8 @@ std::string shot_name(std::size_t s) {
     return name;
 }
 
-} // namespace
-
-void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers) {
-    for (std::size_t s = 0; s < gathers.size(); ++s)
-        validate_gather(gathers[s], "shot " + std::to_string(s));
-    h5::write_atomically(path, [&](const h5::Group& root) {
-        const h5::Group group = root.create_group("gathers");
-        group.set_attribute("shot_count", std::int64_t(gathers.size()));
-        for (std::size_t s = 0; s < gathers.size(); ++s) {
-            const Gather& g = gathers[s];
-            std::vector<double> receivers;
-            for (const Point2D& r : g.receivers) {
-                receivers.push_back(r.x_m);
-                receivers.push_back(r.z_m);
-            }
-            const h5::Dataset d = group.write_dataset<float>(shot_name(s), g.traces,
-                                                             {std::int64_t(g.receivers.size()), g.samples});
-            d.set_attribute("dt_s", g.dt_s);
-            d.set_attribute("source_xz_m", std::vector<double>{g.source.x_m, g.source.z_m});
-            d.set_attribute("receivers_xz_m", receivers);
-        }
-    });
-}
-
-std::vector<Gather> read_gathers_hdf5(const std::string& path) {
+std::vector<Gather> read_gathers(const std::string& path) {
+    const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
     if (!root.has_group("gathers")) throw FormatError(path + ": no /gathers group (not a gather file)");
@@ -69,6 +47,34 @@ std::vector<Gather> read_gathers_hdf5(const std::string& path) {
         gathers.push_back(std::move(g));
     }
     return gathers;
+}
+
+} // namespace
+
+void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers) {
+    for (std::size_t s = 0; s < gathers.size(); ++s)
+        validate_gather(gathers[s], "shot " + std::to_string(s));
+    h5::write_atomically(path, [&](const h5::Group& root) {
+        const h5::Group group = root.create_group("gathers");
+        group.set_attribute("shot_count", std::int64_t(gathers.size()));
+        for (std::size_t s = 0; s < gathers.size(); ++s) {
+            const Gather& g = gathers[s];
+            std::vector<double> receivers;
+            for (const Point2D& r : g.receivers) {
+                receivers.push_back(r.x_m);
+                receivers.push_back(r.z_m);
+            }
+            const h5::Dataset d = group.write_dataset<float>(shot_name(s), g.traces,
+                                                             {std::int64_t(g.receivers.size()), g.samples});
+            d.set_attribute("dt_s", g.dt_s);
+            d.set_attribute("source_xz_m", std::vector<double>{g.source.x_m, g.source.z_m});
+            d.set_attribute("receivers_xz_m", receivers);
+        }
+    });
+}
+
+std::vector<Gather> read_gathers_hdf5(const std::string& path) {
+    return read_isolated(path, [&] { return read_gathers(path); });
 }
 
 } // namespace fwi

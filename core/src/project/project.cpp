@@ -2,6 +2,7 @@
 // settings_io.cpp, acquisition_io.cpp and results_io.cpp. Layout: docs/file-format.md.
 #include "fwi/project.hpp"
 
+#include "fwi/isolated_read.hpp"
 #include "hdf5/atomic_write.hpp"
 #include "hdf5/model_layout.hpp"
 #include "project/project_io.hpp"
@@ -57,9 +58,7 @@ std::map<std::string, std::string> read_metadata(const h5::Group& root) {
     return metadata;
 }
 
-} // namespace
-
-Project load_project(const std::string& path) {
+Project read_project(const std::string& path) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
@@ -78,6 +77,12 @@ Project load_project(const std::string& path) {
     project_io::read_results(root, project);
     project.metadata = read_metadata(root);
     return project;
+}
+
+} // namespace
+
+Project load_project(const std::string& path) {
+    return read_isolated(path, [&] { return read_project(path); });
 }
 
 void check_project_saveable(const std::string& path) {

@@ -1,0 +1,49 @@
+#pragma once
+// Untrusted HDF5 files read in a child process first. libhdf5 1.10.8 itself crashes or hangs on some forged
+// files (use-after-free under H5Aexists, a NULL memcpy under H5Lexists, docs/reliability.md); no check before
+// the calls can avoid that. With isolation on, load_project, read_model_hdf5 (so load_model on .h5) and
+// read_gathers_hdf5 first run the same read in a fork()ed child, which throws the result away. A child that
+// dies by a signal, exits non-zero or runs past the time limit makes the reader throw FormatError naming the
+// file; a child that finished (it read the file, or refused it with an exception, which the real read then
+// throws again) lets the real read run in the calling process. POSIX only, no Qt. The file is read twice:
+// docs/reliability.md gives the cost.
+#include <functional>
+#include <string>
+
+namespace fwi {
+
+struct IsolatedReadSettings {
+    /// Off by default. `fwi` switches it on; under mpirun it checks its input files before MPI_Init instead,
+    /// as a fork after MPI_Init is not safe on every network. The GUI checks projects in its own child
+    /// process
+    /// (`fwi-studio --check-project`) and never forks its threads.
+    bool enabled = false;
+    /// Longest a child may read before the file counts as hanging the library; 0: 60 s + 1 s per 16 MiB.
+    double timeout_s = 0;
+    /// The child's SIGSEGV, SIGBUS, SIGABRT, SIGFPE and SIGILL take their default action, so a crash ends it
+    /// by the signal. false: it keeps the handlers it inherited (the fuzz harness keeps AddressSanitizer's,
+    /// whose report says whether the crash was in libhdf5 or in our code).
+    bool reset_crash_handlers = true;
+    /// Runs in the child before the read (the fuzz harness: sanitizer death callback).
+    void (*child_hook)() = nullptr;
+};
+
+/// Process-wide; set it once, before any reader runs (main, the fuzz harness).
+void set_isolated_reads(const IsolatedReadSettings& settings);
+const IsolatedReadSettings& isolated_reads();
+
+/// Runs `read` in a fork()ed child (stderr to /dev/null, crash signals as the settings say) and waits for it.
+/// `read` must run no OpenMP parallel region: the parent's OpenMP threads do not exist in the child. Throws
+/// FormatError ("'x.fwi' is damaged: the HDF5 library crashed reading it (signal 11)") when the child died by
+/// a signal, exited non-zero or timed out (then it is killed); ResourceError when no child can be started.
+/// Returns normally otherwise, whatever `read` threw. Call it only while no other thread of this process is
+/// inside HDF5 (the child inherits the library's lock).
+void read_in_child(const std::string& path, const std::function<void()>& read);
+
+/// `read()` in this process, after read_in_child(path, read) when isolation is on.
+template <class Read> auto read_isolated(const std::string& path, Read&& read) -> decltype(read()) {
+    if (isolated_reads().enabled) read_in_child(path, [&] { (void)read(); });
+    return read();
+}
+
+} // namespace fwi
