@@ -20,7 +20,7 @@ namespace {
 
 PropagatorSetup make_setup(std::int64_t nz, std::int64_t nx, int order, int pml) {
     PropagatorSetup s;
-    s.grid = Grid2D(nz, nx, 10, 12);
+    s.grid = Grid(nz, nx, 10, 12);
     s.order = order;
     s.pml_width = pml;
     s.dt_s = 1e-3;
