@@ -75,7 +75,7 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
     g.z1 = g.nz - h;
     g.x0 = h;
     g.x1 = g.nx - h;
-    const Grid2D& m = grid.model;
+    const Grid& m = grid.model;
     // The same float conversions as CpuPropagator::step.
     g.inv_dx = float(1.0 / m.dx());
     g.inv_dz = float(1.0 / m.dz());

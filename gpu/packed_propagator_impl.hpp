@@ -34,6 +34,10 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
                                            std::string backend_name)
     : setup_(setup), backend_name_(std::move(backend_name)), device_(std::move(device)) {
     validate_propagator_setup(setup); // the same checks and messages as the CPU backend
+    if (setup.grid.rank != 2)
+        throw ConfigError("the " + backend_name_ +
+                          " backend has no 3D kernels yet: use the cpu backend for a " +
+                          std::to_string(setup.grid.rank) + "D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);

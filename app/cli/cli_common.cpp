@@ -44,7 +44,7 @@ Model load_model_spec(const std::string& spec, const RawLayout& layout, bool qui
 }
 
 Model load_model_for_project(const std::string& spec, const Experiment& experiment, bool quiet) {
-    const Grid2D& grid = working_model(experiment).grid;
+    const Grid& grid = working_model(experiment).grid;
     RawLayout layout;
     layout.nz = grid.nz();
     layout.nx = grid.nx();
@@ -73,7 +73,7 @@ void write_gathers(const std::string& path, const std::vector<Gather>& gathers) 
         throw ConfigError("output " + path + ": gathers are written as .npy, .segy or .h5");
 }
 
-void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values) {
+void write_model_array(const std::string& path, const Grid& grid, const std::vector<float>& values) {
     Model m;
     m.grid = grid;
     m.vp_mps = values;

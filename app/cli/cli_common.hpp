@@ -20,7 +20,7 @@ Model load_model_for_project(const std::string& spec, const Experiment& experime
 /// Writes gathers by extension: .npy, .segy/.sgy. ConfigError for another extension.
 void write_gathers(const std::string& path, const std::vector<Gather>& gathers);
 /// Writes a model-grid array (e.g. a gradient) by extension: .npy, .h5/.hdf5, or raw otherwise.
-void write_model_array(const std::string& path, const Grid2D& grid, const std::vector<float>& values);
+void write_model_array(const std::string& path, const Grid& grid, const std::vector<float>& values);
 std::string extension_of(const std::string& path);
 /// ConfigError naming `option` unless `path` is empty or ends in .png or .svg (checked before any long run).
 void check_picture_name(const std::string& path, const std::string& option);

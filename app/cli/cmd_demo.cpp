@@ -56,7 +56,7 @@ void add_demo_command(CommandRegistry& r) {
             e.true_model = load_marmousi2("true");
             e.initial_model = load_marmousi2("smooth");
             e.current_model = e.initial_model;
-            const Grid2D& g = e.true_model.grid;
+            const Grid& g = e.true_model.grid;
             e.acquisition = surface_survey(o->shots, 0.02 * g.width_m(), 0.98 * g.width_m(), 2 * g.dz(),
                                            o->receivers, 0, g.width_m(), 2 * g.dz());
             e.propagation.order = 8;

@@ -58,7 +58,7 @@ nlohmann::json export_history(const Project& p, const ExportOptions& o) {
 /// Writes the model-region pressure every `every` inner steps as it is computed.
 class SnapshotWriter final : public Observer {
   public:
-    SnapshotWriter(fs::path dir, Grid2D grid, std::int64_t every, double inner_dt_s)
+    SnapshotWriter(fs::path dir, Grid grid, std::int64_t every, double inner_dt_s)
         : dir_(std::move(dir)), grid_(grid), every_(every), dt_(inner_dt_s) {}
     bool wants_field(FieldKind kind, std::int64_t step) override {
         return kind == FieldKind::ForwardWavefield && step % every_ == 0;
@@ -72,7 +72,7 @@ class SnapshotWriter final : public Observer {
 
   private:
     fs::path dir_;
-    Grid2D grid_;
+    Grid grid_;
     std::int64_t every_;
     double dt_;
     std::vector<PvdEntry> series_;

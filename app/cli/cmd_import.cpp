@@ -32,7 +32,7 @@ void add_import_command(CommandRegistry& r) {
             Acquisition acquisition;
             for (const Gather& g : gathers)
                 acquisition.shots.push_back({g.source, g.receivers});
-            const Grid2D& grid = working_model(p.experiment).grid;
+            const Grid& grid = working_model(p.experiment).grid;
             validate_acquisition(acquisition, grid);
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;

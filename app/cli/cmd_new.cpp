@@ -80,7 +80,7 @@ void add_new_command(CommandRegistry& r) {
                     o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
                 initial = smoothed_model(truth, sigma);
             }
-            const Grid2D& g = truth.grid;
+            const Grid& g = truth.grid;
             const double w = g.width_m();
             const double sz = o->sz >= 0 ? o->sz : 2 * g.dz(), rz = o->rz >= 0 ? o->rz : 2 * g.dz();
             Project p;

@@ -59,9 +59,9 @@ nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, 
     }
     const PaddedGrid& grid = sim.propagator().padded();
     SweepRequest request;
-    request.uncompressed = estimate_codec("none", grid.nz(), grid.nx());
+    request.uncompressed = estimate_codec("none", grid);
     for (const std::string& spec : names)
-        request.codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
+        request.codecs.push_back(estimate_codec(spec, grid));
     if (request.codecs.empty()) throw ConfigError("--codecs names no codec");
     const PlanRequest plan = make_plan_request(sim, current, costs, {request.uncompressed});
     request.steps = plan.steps;
@@ -135,7 +135,7 @@ void add_plan_command(CommandRegistry& r) {
                              o->sweep_budgets, o->plot, o->project, !r.json);
             std::vector<CodecEstimate> codecs;
             for (const std::string& spec : split_list(o->codecs))
-                codecs.push_back(estimate_codec(spec, grid.nz(), grid.nx()));
+                codecs.push_back(estimate_codec(spec, grid));
             if (codecs.empty()) throw ConfigError("--codecs names no codec");
             const PlanRequest request = make_plan_request(*sim, settings, costs, codecs);
             const std::vector<PlanRow> rows = plan_table(request);

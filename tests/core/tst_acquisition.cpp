@@ -12,17 +12,17 @@ using namespace fwi;
 
 class TestAcquisition : public QObject {
     Q_OBJECT
-    const Grid2D m_grid{101, 201, 10, 10}; // 2000 m wide, 1000 m deep
+    const Grid m_grid{101, 201, 10, 10}; // 2000 m wide, 1000 m deep
 
   private slots:
     void line_of_points_spans_the_ends() {
         const auto one = line_of_points(1, 250, 900, 15);
         QCOMPARE(one.size(), std::size_t(1));
-        QCOMPARE(one[0], (Point2D{250, 15}));
+        QCOMPARE(one[0], (Point{250, 15}));
         const auto five = line_of_points(5, 0, 2000, 20);
         QCOMPARE(five.size(), std::size_t(5));
         for (int i = 0; i < 5; ++i)
-            QCOMPARE(five[std::size_t(i)], (Point2D{500.0 * i, 20}));
+            QCOMPARE(five[std::size_t(i)], (Point{500.0 * i, 20}));
         const auto thirds = line_of_points(7, 0.1, 1999.9, 0);
         QCOMPARE(thirds.back().x_m, 1999.9); // exactly the end, never a rounding error beyond it
         FWI_VERIFY_ERROR(ConfigError, line_of_points(0, 0, 1, 0), "count = 0");
@@ -32,9 +32,9 @@ class TestAcquisition : public QObject {
         const Acquisition acq = surface_survey(4, 100, 1900, 10, 50, 0, 2000, 20);
         QCOMPARE(acq.shots.size(), std::size_t(4));
         QCOMPARE(acq.receiver_count(), std::size_t(200));
-        QCOMPARE(acq.shots[3].source, (Point2D{1900, 10}));
+        QCOMPARE(acq.shots[3].source, (Point{1900, 10}));
         QCOMPARE(acq.shots[1].source.x_m, 700.0);
-        QCOMPARE(acq.shots[2].receivers.back(), (Point2D{2000, 20}));
+        QCOMPARE(acq.shots[2].receivers.back(), (Point{2000, 20}));
         validate_acquisition(acq, m_grid);
     }
 

@@ -23,8 +23,8 @@ namespace {
 constexpr double velocity_mps = 2000, freq_hz = 15, duration_s = 0.3, side_m = 400, pml_m = 200;
 
 struct Layout {
-    Point2D source;
-    std::vector<Point2D> receivers; // 100-140 m from the source, in three directions
+    Point source;
+    std::vector<Point> receivers; // 100-140 m from the source, in three directions
 };
 // Off the grid for every spacing below (the setup), and on it (Hicks weights reduce to one node).
 const Layout off_grid{{201.3, 198.7}, {{318.9, 206.2}, {213.7, 83.1}, {97.4, 287.6}}};
@@ -42,7 +42,7 @@ double direct_wave_error(const Layout& layout, int order, double h) {
     const auto gathers = sim.forward();
     double num = 0, den = 0;
     for (std::size_t r = 0; r < layout.receivers.size(); ++r) {
-        const Point2D& at = layout.receivers[r];
+        const Point& at = layout.receivers[r];
         const double distance = std::hypot(at.x_m - layout.source.x_m, at.z_m - layout.source.z_m);
         const auto exact = analytic_trace(sim.wavelet(), dt, distance, velocity_mps, h * h, dt);
         for (std::size_t t = 0; t < std::size_t(nt); ++t) {
@@ -129,12 +129,12 @@ class TestConvergence : public QObject {
     // 1 - 1.2e-4 ... 1 + 6.7e-4 over the cell.
     void off_grid_amplitude_is_unbiased() {
         PaddedGrid grid;
-        grid.model = Grid2D(60, 60, 5, 5);
+        grid.model = Grid(60, 60, 5, 5);
         double worst = 0;
         for (int i = 0; i <= 40; ++i)
             for (int j = 0; j <= 40; ++j) {
                 const double x = 100 + 5.0 * i / 40, z = 120 + 5.0 * j / 40 + 1e-3 * i; // all fractions
-                const PointStencil s = hicks_stencil(grid, x, z, "source");
+                const PointStencil s = hicks_stencil(grid, Point{x, z}, "source");
                 double sum = 0;
                 for (float w : s.weight)
                     sum += double(w);

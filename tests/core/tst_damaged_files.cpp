@@ -19,7 +19,7 @@ namespace {
 Project small_project() {
     Project p;
     Model m;
-    m.grid = Grid2D(20, 30, 10.0, 10.0);
+    m.grid = Grid(20, 30, 10.0, 10.0);
     m.vp_mps.assign(std::size_t(m.grid.cells()), 2000.0f);
     p.experiment.true_model = p.experiment.initial_model = p.experiment.current_model = m;
     p.experiment.acquisition.shots = {{{10.0, 20.0}, {{10.0, 0.0}, {10.0, 10.0}, {10.0, 20.0}}},

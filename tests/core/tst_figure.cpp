@@ -28,7 +28,7 @@ QStringList svg_texts(const std::string& svg) {
 }
 
 Model layered(std::int64_t nz, std::int64_t nx, double h) {
-    Model m{Grid2D(nz, nx, h, h), {}};
+    Model m{Grid(nz, nx, h, h), {}};
     m.vp_mps.resize(std::size_t(m.grid.cells()));
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)

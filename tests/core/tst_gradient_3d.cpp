@@ -12,7 +12,7 @@ using namespace fwi::test;
 
 namespace {
 
-const Grid3D kGrid = make_grid_3d(18, 21, 24, 10, 10, 10);
+const Grid kGrid = Grid(18, 21, 24, 10, 10, 10);
 const Point3D kSource{73.3, 101.7, 62.2};
 const std::vector<Point3D> kReceivers{{20.5, 30.2, 150.7}, {200.1, 160.4, 120.3}, {110, 100, 40}};
 
@@ -54,24 +54,11 @@ std::vector<float> born_traces(Experiment3D& e, const std::vector<float>& dv) {
 
 /// The gradient of <d(m), residual> with respect to v (the residual is the adjoint source), store-all.
 std::vector<float> gradient(Experiment3D& e, const std::vector<float>& residual) {
-    CpuPropagator3D& p = *e.propagator;
-    const auto cells = std::size_t(p.padded().cells());
-    std::vector<std::vector<float>> snapshots(std::size_t(e.nt), std::vector<float>(cells));
-    auto state = p.new_state();
-    for (std::int64_t n = 0; n < e.nt; ++n)
-        p.forward_with_snapshot(*state, e.geometry, e.source, nullptr, e.nt,
-                                snapshots[std::size_t(n)].data());
-    auto adj = p.new_adjoint_state();
-    adj->step = e.nt;
-    for (std::int64_t n = e.nt - 1; n >= 0; --n)
-        p.adjoint(*adj, e.geometry, residual, e.nt, snapshots[std::size_t(n)].data(), 1.0f);
-    std::vector<float> g(std::size_t(kGrid.cells()), 0.0f);
-    p.take_velocity_gradient(g);
-    return g;
+    return direct_gradient(*e.propagator, e.geometry, e.source, e.nt, residual);
 }
 
 double misfit(Experiment3D& e, const std::vector<float>& vp, const std::vector<float>& observed) {
-    e.propagator->set_model(vp);
+    e.propagator->set_model(Model{kGrid, vp});
     const auto d = forward_traces(e, e.source);
     double j = 0;
     for (std::size_t i = 0; i < d.size(); ++i)
@@ -113,7 +100,7 @@ class TestGradient3D : public QObject {
             // cells all lie there).
             p.model_region_adjoint(*adj, mu);
             double sum = 0;
-            const PaddedGrid3D& g = p.padded();
+            const PaddedGrid& g = p.padded();
             for (std::size_t k = 0; k < s.cell.size(); ++k) {
                 const std::int64_t i = s.cell[k], px = i % g.nx(), py = (i / g.nx()) % g.ny(),
                                    pz = i / (g.nx() * g.ny()), o = g.origin();
@@ -144,9 +131,9 @@ class TestGradient3D : public QObject {
             plus[i] += h * dv[i];
             minus[i] -= h * dv[i];
         }
-        e.propagator->set_model(plus);
+        e.propagator->set_model(Model{kGrid, plus});
         const auto dp = forward_traces(e, e.source);
-        e.propagator->set_model(minus);
+        e.propagator->set_model(Model{kGrid, minus});
         const auto dm = forward_traces(e, e.source);
         std::vector<float> fd(dp.size());
         for (std::size_t i = 0; i < fd.size(); ++i)
@@ -179,7 +166,7 @@ class TestGradient3D : public QObject {
             v = 1800 + (v - 1800) * 0.5f;
         auto e = small_experiment(truth);
         const auto observed = forward_traces(e, e.source);
-        e.propagator->set_model(start);
+        e.propagator->set_model(Model{kGrid, start});
         const auto d = forward_traces(e, e.source);
         std::vector<float> residual(d.size());
         for (std::size_t i = 0; i < d.size(); ++i)

@@ -14,7 +14,7 @@ namespace {
 
 Model make_model(std::int64_t nz, std::int64_t nx, double dz, double dx, unsigned seed) {
     Model m;
-    m.grid = Grid2D(nz, nx, dz, dx);
+    m.grid = Grid(nz, nx, dz, dx);
     m.vp_mps = test::random_floats(std::size_t(nz * nx), 1500.0f, 4500.0f, seed);
     return m;
 }
@@ -130,7 +130,7 @@ class TestHdf5Model : public QObject {
         const QString file = dir.filePath("one.h5");
         if (!import_datasets(dir, file, {"velocity"})) QSKIP("h5import is not installed");
         const Model m = read_model_hdf5(file.toStdString(), "/velocity", {2.0, 3.0});
-        QCOMPARE(m.grid, Grid2D(3, 4, 2.0, 3.0));
+        QCOMPARE(m.grid, Grid(3, 4, 2.0, 3.0));
         QCOMPARE(m.at(1, 2), 7.0f); // row-major (z, x): row 1, column 2 of the text
     }
 
@@ -139,7 +139,7 @@ class TestHdf5Model : public QObject {
         const QString file = dir.filePath("one.h5");
         if (!import_datasets(dir, file, {"velocity"})) QSKIP("h5import is not installed");
         const Model m = read_model_hdf5(file.toStdString(), "", {5.0, 6.0});
-        QCOMPARE(m.grid, Grid2D(3, 4, 5.0, 6.0));
+        QCOMPARE(m.grid, Grid(3, 4, 5.0, 6.0));
         QCOMPARE(m.vp_mps.back(), 12.0f);
         // No spacing_m attribute and no fallback: the user must say.
         QVERIFY_THROWS_EXCEPTION(ConfigError, read_model_hdf5(file.toStdString()));

@@ -218,7 +218,7 @@ class TestInversionObjective : public QObject {
     void illumination_scale_ignores_fixed_cells() {
         // D = 1 / (E / max E + eps) with max E over the cells the mask leaves free: a masked cell lit a
         // thousand times more (a source in the water) must not flatten D to 1/eps on the others.
-        const Grid2D grid(1, 3, 10, 10);
+        const Grid grid(1, 3, 10, 10);
         PreconditionerOptions o;
         o.illumination_epsilon = 0.01;
         const GradientPreconditioner c(grid, {0.0f, 1.0f, 1.0f}, {1000.0, 1.0, 0.5}, o);

@@ -20,7 +20,7 @@ namespace {
 // Non-symmetric in z and x so that a transposed or flipped read cannot pass.
 Model test_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
     Model m;
-    m.grid = Grid2D(nz, nx, dz, dx);
+    m.grid = Grid(nz, nx, dz, dx);
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)
             m.vp_mps.push_back(1500.0f + 13.37f * float(iz) + 0.1234f * float(ix * ix));
@@ -86,7 +86,7 @@ class TestModelIo : public QObject {
     void marmousi2_loads_water_on_top() {
         LoadReport report;
         const Model m = load_marmousi2("true", &report);
-        QCOMPARE(m.grid, Grid2D(174, 500, 20, 20));
+        QCOMPARE(m.grid, Grid(174, 500, 20, 20));
         for (std::int64_t ix = 0; ix < m.grid.nx(); ++ix)
             QCOMPARE(m.at(0, ix), 1500.0f);
         auto row_mean = [&](std::int64_t iz) {
@@ -117,7 +117,7 @@ class TestModelIo : public QObject {
     void marmousi_in_km_per_s_is_converted_with_a_note() {
         LoadReport report;
         const Model m = load_marmousi(&report);
-        QCOMPARE(m.grid, Grid2D(401, 1601, 7.5, 7.5));
+        QCOMPARE(m.grid, Grid(401, 1601, 7.5, 7.5));
         QCOMPARE(m.at(0, 800), 1500.0f);
         QVERIFY(std::abs(m.min_velocity() - 1028.0f) < 0.01f);
         QVERIFY(std::abs(m.max_velocity() - 4700.0f) < 0.01f);

@@ -15,7 +15,7 @@ namespace {
 
 Model constant_model(std::int64_t nz, std::int64_t nx, float v) {
     Model m;
-    m.grid = Grid2D(nz, nx, 10, 10);
+    m.grid = Grid(nz, nx, 10, 10);
     m.vp_mps.assign(std::size_t(nz * nx), v);
     return m;
 }
@@ -24,7 +24,7 @@ Model constant_model(std::int64_t nz, std::int64_t nx, float v) {
 // node.
 Model planar_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
     Model m;
-    m.grid = Grid2D(nz, nx, dz, dx);
+    m.grid = Grid(nz, nx, dz, dx);
     m.vp_mps.resize(std::size_t(nz * nx));
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)
@@ -70,13 +70,13 @@ class TestModels : public QObject {
 
     void bad_grids_are_config_errors() {
         Model m = constant_model(3, 4, 2000);
-        m.grid = Grid2D(0, 4, 10, 10);
+        m.grid = Grid(0, 4, 10, 10);
         FWI_VERIFY_ERROR(ConfigError, validate_model(m), "model", "nz=0");
-        m.grid = Grid2D(3, 4, -1, 10);
+        m.grid = Grid(3, 4, -1, 10);
         FWI_VERIFY_ERROR(ConfigError, validate_model(m), "dz=-1");
-        m.grid = Grid2D(3, 4, 10, std::nan(""));
+        m.grid = Grid(3, 4, 10, std::nan(""));
         FWI_VERIFY_ERROR(ConfigError, validate_model(m), "dx=nan");
-        m.grid = Grid2D(3, 5, 10, 10);
+        m.grid = Grid(3, 5, 10, 10);
         FWI_VERIFY_ERROR(ConfigError, validate_model(m), "12 velocity values", "needs 15");
     }
 
@@ -192,7 +192,7 @@ class TestModels : public QObject {
             QVERIFY2(m.min_velocity() >= 1000 && m.max_velocity() <= 6000, name.c_str());
         }
         const Model layered = builtin_model("layered");
-        QCOMPARE(layered.grid, Grid2D(101, 201, 10, 10));
+        QCOMPARE(layered.grid, Grid(101, 201, 10, 10));
         QVERIFY(layered.at(0, 0) < layered.at(100, 0));
         FWI_VERIFY_ERROR(ConfigError, builtin_model("overthrust"), "unknown built-in model 'overthrust'",
                          "layered", "marmousi2");

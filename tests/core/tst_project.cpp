@@ -23,7 +23,7 @@ namespace {
 
 Model make_model(std::int64_t nz, std::int64_t nx, double dz, double dx, unsigned seed) {
     Model m;
-    m.grid = Grid2D(nz, nx, dz, dx);
+    m.grid = Grid(nz, nx, dz, dx);
     m.vp_mps = test::random_floats(std::size_t(nz * nx), 1500.0f, 4500.0f, seed);
     return m;
 }

@@ -35,7 +35,7 @@ class TestPropagator : public QObject {
         const double h = 10, v = 2000, dt = 0.0002;
         const std::int64_t nt = 2500;
         const Model m = constant_model(161, 161, h, float(v));
-        const Point2D src{800, 800}, rec{1200, 800};
+        const Point src{800, 800}, rec{1200, 800};
         Simulation sim(m.grid, one_shot(src, {rec}), settings(order, 8, dt, nt), v, "cpu");
         sim.set_model(m);
         const auto gathers = sim.forward();
@@ -74,8 +74,8 @@ class TestPropagator : public QObject {
 
     void reciprocity_holds() {
         const Model m = blob_model(80, 120, 10);
-        const Point2D a{253.3, 181.7}, b{911.1, 402.2};
-        auto trace = [&](Point2D s, Point2D r) {
+        const Point a{253.3, 181.7}, b{911.1, 402.2};
+        auto trace = [&](Point s, Point r) {
             Simulation sim(m.grid, one_shot(s, {r}), settings(8, 12, 0.001, 700), m.max_velocity(), "cpu");
             sim.set_model(m);
             return sim.forward()[0].traces;

@@ -40,9 +40,8 @@ struct DirectWave {
 DirectWave direct_wave(int order, double h) {
     const double v = 2000, dt = 0.0004, f = 25;
     const std::int64_t nt = 500;
-    const Grid3D grid =
-        make_grid_3d(std::int64_t(std::lround(420 / h)) + 1, std::int64_t(std::lround(430 / h)) + 1,
-                     std::int64_t(std::lround(490 / h)) + 1, h, h, h);
+    const Grid grid = Grid(std::int64_t(std::lround(420 / h)) + 1, std::int64_t(std::lround(430 / h)) + 1,
+                           std::int64_t(std::lround(490 / h)) + 1, h, h, h);
     const Point3D src{180, 180, 180}, off_grid{310.3, 250.7, 240.1}, node{310, 250, 240};
     auto e = experiment_3d(grid, constant_model_3d(grid, float(v)), order, 10, dt, nt, f, src,
                            {off_grid, node}, v);
@@ -103,7 +102,7 @@ class TestPropagator3D : public QObject {
 
     void reciprocity_holds() {
         // Heterogeneous model, both points off the grid: swapping source and receiver gives the same trace.
-        const Grid3D grid = make_grid_3d(30, 34, 38, 10, 10, 10);
+        const Grid grid = Grid(30, 34, 38, 10, 10, 10);
         const Point3D a{83.3, 91.7, 71.2}, b{291.1, 232.4, 208.6};
         auto trace = [&](Point3D s, Point3D r) {
             auto e = experiment_3d(grid, blob_model_3d(grid), 8, 8, 0.001, 300, 15, s, {r});
@@ -116,7 +115,7 @@ class TestPropagator3D : public QObject {
     }
 
     void resume_from_copied_state_is_bit_exact() {
-        const Grid3D grid = make_grid_3d(20, 22, 26, 10, 10, 10);
+        const Grid grid = Grid(20, 22, 26, 10, 10, 10);
         auto e = experiment_3d(grid, blob_model_3d(grid), 6, 6, 0.001, 250, 15, {60, 70, 50},
                                {{200.5, 150.2, 120.7}, {30, 40, 170}});
         CpuPropagator3D& p = *e.propagator;
@@ -159,8 +158,7 @@ class TestPropagator3D : public QObject {
     void results_do_not_depend_on_thread_count() {
         // Forward traces, the final wavefield, the adjoint field and the gradient with 1 and 2 OpenMP
         // threads.
-        const Grid3D grid =
-            make_grid_3d(24, 37, 29, 10, 10, 10); // odd sizes: uneven splits, partial y blocks
+        const Grid grid = Grid(24, 37, 29, 10, 10, 10); // odd sizes: uneven splits, partial y blocks
         auto e = experiment_3d(grid, blob_model_3d(grid), 8, 7, 0.001, 160, 15, {110, 170, 90},
                                {{230.5, 40.2, 150.7}});
         CpuPropagator3D& p = *e.propagator;
@@ -194,7 +192,7 @@ class TestPropagator3D : public QObject {
     }
 
     void bad_setups_are_refused() {
-        const Grid3D grid = make_grid_3d(10, 10, 10, 10, 10, 10);
+        const Grid grid = Grid(10, 10, 10, 10, 10, 10);
         auto refused = [](auto&& f, const char* expected) {
             try {
                 f();
@@ -213,8 +211,8 @@ class TestPropagator3D : public QObject {
             "source at"));
         QVERIFY(refused(
             [&] {
-                experiment_3d(make_grid_3d(10, 6, 10, 10, 10, 10), std::vector<float>(600, 2000.0f), 8, 4,
-                              0.001, 10, 10, {50, 20, 50}, {});
+                experiment_3d(Grid(10, 6, 10, 10, 10, 10), std::vector<float>(600, 2000.0f), 8, 4, 0.001, 10,
+                              10, {50, 20, 50}, {});
             },
             "along y"));
         QVERIFY(refused(

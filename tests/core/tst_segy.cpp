@@ -54,7 +54,7 @@ std::uint32_t to_ibm(float value) {
 
 Model test_model(std::int64_t nz, std::int64_t nx, double dz, double dx) {
     Model m;
-    m.grid = Grid2D(nz, nx, dz, dx);
+    m.grid = Grid(nz, nx, dz, dx);
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)
             m.vp_mps.push_back(1500.0f + 25.0f * float(iz) + 0.5f * float(ix));
@@ -161,7 +161,7 @@ class TestSegy : public QObject {
         FWI_VERIFY_ERROR(ConfigError, read_model_segy(path("bare.segy")), "bare.segy",
                          "dz is not in the file's headers");
         back = read_model_segy(path("bare.segy"), 4, 8, &note);
-        QCOMPARE(back.grid, Grid2D(20, 6, 4, 8));
+        QCOMPARE(back.grid, Grid(20, 6, 4, 8));
         QVERIFY2(note.find("given layout") != std::string::npos, note.c_str());
         RawLayout layout;
         layout.dz_m = 4;

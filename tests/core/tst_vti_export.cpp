@@ -23,7 +23,7 @@ using namespace fwi;
 
 namespace {
 
-std::vector<float> ramp(const Grid2D& g, float scale) {
+std::vector<float> ramp(const Grid& g, float scale) {
     std::vector<float> v(std::size_t(g.cells()));
     for (std::int64_t iz = 0; iz < g.nz(); ++iz)
         for (std::int64_t ix = 0; ix < g.nx(); ++ix)
@@ -43,7 +43,7 @@ class TestVtiExport : public QObject {
 #ifndef FWI_HAVE_VTK_READER
         QSKIP("VTK's IOXML module is not installed: the file is checked by the other tests only");
 #else
-        const Grid2D g(7, 5, 2.5, 10.0); // nz 7, nx 5: distinct sizes catch a transposition
+        const Grid g(7, 5, 2.5, 10.0); // nz 7, nx 5: distinct sizes catch a transposition
         const auto vp = ramp(g, 1.0f), grad = ramp(g, -3.0e-7f);
         write_vti(path("m.vti"), g,
                   {{"vp_mps", {vp.data(), g.nz(), g.nx()}}, {"gradient", {grad.data(), g.nz(), g.nx()}}});
@@ -80,7 +80,7 @@ class TestVtiExport : public QObject {
     }
 
     void bad_arrays_and_paths_are_clear_errors() {
-        const Grid2D g(4, 3, 10.0, 10.0);
+        const Grid g(4, 3, 10.0, 10.0);
         const std::vector<float> v(12, 1.0f), short_v(11, 1.0f);
         QVERIFY_THROWS_EXCEPTION(ConfigError, write_vti(path("a.vti"), g, {}));
         QVERIFY_THROWS_EXCEPTION(ConfigError, write_vti(path("a.vti"), g, {{"vp", {short_v.data(), 1, 11}}}));

@@ -22,7 +22,7 @@ using namespace fwi;
 
 Model small_model(std::int64_t nz, std::int64_t nx, float base) {
     Model m;
-    m.grid = Grid2D(nz, nx, 10.0, 12.5);
+    m.grid = Grid(nz, nx, 10.0, 12.5);
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)
             m.vp_mps.push_back(base + 50.0f * float(iz) + float(ix));

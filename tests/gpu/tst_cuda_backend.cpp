@@ -17,7 +17,7 @@ namespace {
 
 PropagatorSetup small_setup() {
     PropagatorSetup s;
-    s.grid = Grid2D(20, 30, 10, 10);
+    s.grid = Grid(20, 30, 10, 10);
     s.dt_s = 1e-3;
     s.pml_velocity_mps = 2500;
     return s;
@@ -142,7 +142,7 @@ class TestCudaBackend : public QObject {
     void exhausting_device_memory_is_a_resource_error() {
         REQUIRE_DEVICE();
         PropagatorSetup s = small_setup();
-        s.grid = Grid2D(200000, 200000, 10, 10); // 160 GB per padded field
+        s.grid = Grid(200000, 200000, 10, 10); // 160 GB per padded field
         try {
             make_propagator("cuda", s);
             QFAIL("no error raised");

@@ -20,7 +20,7 @@ namespace {
 
 PropagatorSetup make_setup(std::int64_t nz, std::int64_t nx, int order, int pml) {
     PropagatorSetup s;
-    s.grid = Grid2D(nz, nx, 10, 12);
+    s.grid = Grid(nz, nx, 10, 12);
     s.order = order;
     s.pml_width = pml;
     s.dt_s = 1e-3;
@@ -237,6 +237,17 @@ class TestCudaHostTwin : public QObject {
         }
         std::vector<float> wrong(3);
         QVERIFY_THROWS_EXCEPTION(ConfigError, p->take_velocity_gradient(wrong));
+    }
+
+    void a_3d_grid_is_refused_clearly() {
+        PropagatorSetup s = make_setup(10, 10, 8, 5);
+        s.grid = Grid(10, 10, 10, 10, 10, 10);
+        try {
+            make_host_twin_propagator(s);
+            QFAIL("a 3D grid was accepted");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("no 3D kernels"), e.what());
+        }
     }
 };
 

@@ -20,7 +20,7 @@ inline SmallInversion small_inversion(int shots = 4) {
     SmallInversion s;
     s.truth = circle_anomaly_model(40, 60, 10, 10, 2000, 2300, 300, 200, 90, 40);
     s.start = circle_anomaly_model(40, 60, 10, 10, 2000, 2000, 300, 200, 90, 0); // the background alone
-    std::vector<Point2D> receivers = line_of_points(24, 20, 570, 20);
+    std::vector<Point> receivers = line_of_points(24, 20, 570, 20);
     for (const auto& p : line_of_points(24, 20, 570, 370))
         receivers.push_back(p);
     for (const auto& src : line_of_points(shots, 60, 540, 30))

@@ -2,17 +2,19 @@
 // Small experiments shared by the engine tests.
 #include "fwi/acquisition.hpp"
 #include "fwi/model.hpp"
+#include "fwi/propagator.hpp"
 #include "fwi/settings.hpp"
 
 #include <cmath>
 #include <random>
+#include <span>
 #include <vector>
 
 namespace fwi::test {
 
 inline Model constant_model(std::int64_t nz, std::int64_t nx, double h, float v) {
     Model m;
-    m.grid = Grid2D(nz, nx, h, h);
+    m.grid = Grid(nz, nx, h, h);
     m.vp_mps.assign(std::size_t(nz * nx), v);
     return m;
 }
@@ -29,6 +31,27 @@ inline Model blob_model(std::int64_t nz, std::int64_t nx, double h) {
     return m;
 }
 
+/// A homogeneous 3D model's velocities.
+inline std::vector<float> constant_model_3d(const Grid& g, float v) {
+    return std::vector<float>(std::size_t(g.cells()), v);
+}
+
+/// A smooth heterogeneous 3D model's velocities: a gradient in z plus a Gaussian blob off the centre (no grid
+/// symmetry).
+inline std::vector<float> blob_model_3d(const Grid& g) {
+    std::vector<float> v(std::size_t(g.cells()));
+    const auto nz = g.nz(), ny = g.ny(), nx = g.nx();
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix) {
+                const double z = double(iz) / double(nz), y = double(iy) / double(ny),
+                             x = double(ix) / double(nx);
+                const double d2 = (x - 0.55) * (x - 0.55) + (y - 0.45) * (y - 0.45) + (z - 0.6) * (z - 0.6);
+                v[g.index(iz, iy, ix)] = float(1800 + 600 * z + 300 * std::exp(-d2 / 0.03));
+            }
+    return v;
+}
+
 inline PropagationSettings settings(int order, double freq_hz, double dt_s, std::int64_t nt, int pml = 20) {
     PropagationSettings s;
     s.order = order;
@@ -39,7 +62,7 @@ inline PropagationSettings settings(int order, double freq_hz, double dt_s, std:
     return s;
 }
 
-inline Acquisition one_shot(Point2D source, std::vector<Point2D> receivers) {
+inline Acquisition one_shot(Point source, std::vector<Point> receivers) {
     Acquisition a;
     a.shots.push_back({source, std::move(receivers)});
     return a;
@@ -72,6 +95,25 @@ inline std::vector<float> smoothed_noise(std::int64_t rows, std::int64_t cols, u
             }
         }
     return v;
+}
+
+/// The gradient of <d(m), residual> with respect to v (the residual, receivers x nt, is the adjoint source),
+/// every snapshot kept: the plain reference the checkpointing engine must reproduce.
+inline std::vector<float> direct_gradient(Propagator& p, const ShotGeometry& geometry,
+                                          std::span<const float> source, std::int64_t nt,
+                                          std::span<const float> residual) {
+    const auto cells = std::size_t(p.padded().cells());
+    std::vector<std::vector<float>> snapshots(static_cast<std::size_t>(nt), std::vector<float>(cells));
+    auto state = p.new_state();
+    for (std::int64_t n = 0; n < nt; ++n)
+        p.forward_with_snapshot(*state, geometry, source, nullptr, nt, snapshots[std::size_t(n)].data());
+    auto adj = p.new_adjoint_state();
+    adj->step = nt;
+    for (std::int64_t n = nt - 1; n >= 0; --n)
+        p.adjoint(*adj, geometry, residual, nt, snapshots[std::size_t(n)].data(), 1.0f);
+    std::vector<float> g(std::size_t(p.padded().model.cells()), 0.0f);
+    p.take_velocity_gradient(g);
+    return g;
 }
 
 inline double dot(const std::vector<float>& a, const std::vector<float>& b) {

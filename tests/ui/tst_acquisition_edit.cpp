@@ -30,7 +30,7 @@ class TestAcquisitionEdit : public QObject {
 };
 
 namespace {
-const Grid2D grid(101, 201, 10, 10); // 2000 m x 1000 m
+const Grid grid(101, 201, 10, 10); // 2000 m x 1000 m
 }
 
 void TestAcquisitionEdit::shared_spread_stays_shared() {
@@ -44,7 +44,7 @@ void TestAcquisitionEdit::shared_spread_stays_shared() {
     QCOMPARE(a.shots[2].receivers, a.shots[0].receivers); // the new shot is recorded by the spread
     a = with_point_moved(a, grid, {PointKind::Receiver, 0}, {5, 6}, 2);
     QVERIFY(receivers_shared(a));
-    QCOMPARE(a.shots[1].receivers[0], (Point2D{5, 6}));
+    QCOMPARE(a.shots[1].receivers[0], (Point{5, 6}));
     a = with_points_deleted(a, {{PointKind::Receiver, 0}, {PointKind::Receiver, 2}, {PointKind::Receiver, 0}},
                             0);
     QCOMPARE(a.shots[0].receivers.size(), std::size_t(2));

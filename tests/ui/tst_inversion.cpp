@@ -68,7 +68,7 @@ void TestInversion::two_iterations_lower_the_misfit_and_update_the_views() {
     ProjectDocument* doc = w.document();
     set_iterations(2);
     const Model initial = doc->experiment().initial_model;
-    const Grid2D& g = initial.grid;
+    const Grid& g = initial.grid;
     const int undo_before = doc->undo_stack()->count();
     QSignalSpy finished(w.job_runner(), &JobRunner::finished);
     QVERIFY(w.run_invert());

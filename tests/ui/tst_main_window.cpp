@@ -71,7 +71,7 @@ void TestMainWindow::demo_opens_and_click_places_receiver() {
             w.status_device_text().contains("NVIDIA"));
     QVERIFY(w.status_memory_text().contains("MB"));
     ModelView* view = w.model_view();
-    const Grid2D g = view->grid();
+    const Grid g = view->grid();
     QCOMPARE(g.nx(), std::int64_t(201));
     // The model's right edge is drawn at x = width + dx/2 (cell edges): a click 30% across and 40% down the
     // drawn image must land at 30% / 40% of the extent between the cell edges.

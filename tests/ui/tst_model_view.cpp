@@ -19,7 +19,7 @@ namespace {
 // 2000 m x 1000 m at 10 m; 2000 m/s everywhere except a 4000 m/s block over x 600..700 m, z 300..400 m.
 Experiment block_experiment() {
     Experiment e;
-    e.initial_model.grid = Grid2D(101, 201, 10.0, 10.0);
+    e.initial_model.grid = Grid(101, 201, 10.0, 10.0);
     e.initial_model.vp_mps.assign(101 * 201, 2000.0f);
     for (int iz = 30; iz <= 40; ++iz)
         for (int ix = 60; ix <= 70; ++ix)
@@ -103,14 +103,14 @@ void TestModelView::click_adds_receiver_where_the_model_is_drawn() {
 void TestModelView::drag_moves_and_undo_restores() {
     Fixture f;
     QVERIFY(QTest::qWaitForWindowExposed(&f.view));
-    const Point2D r0 = f.doc.experiment().acquisition.shots[0].receivers[2]; // (1000, 10)
+    const Point r0 = f.doc.experiment().acquisition.shots[0].receivers[2]; // (1000, 10)
     const QPoint from = f.view.to_widget({r0.x_m, r0.z_m}).toPoint();
     const QPoint to = from + QPoint(40, 60);
     QTest::mousePress(&f.view, Qt::LeftButton, {}, from);
     QTest::mouseMove(&f.view, from + QPoint(20, 30));
     QTest::mouseMove(&f.view, to);
     QTest::mouseRelease(&f.view, Qt::LeftButton, {}, to);
-    const Point2D moved = f.doc.experiment().acquisition.shots[0].receivers[2];
+    const Point moved = f.doc.experiment().acquisition.shots[0].receivers[2];
     const QPointF expect = f.view.to_model(to);
     QVERIFY(std::abs(moved.x_m - expect.x()) < 1e-6 && std::abs(moved.z_m - expect.y()) < 1e-6);
     QCOMPARE(f.doc.undo_stack()->count(), 1);
@@ -192,7 +192,7 @@ void TestModelView::table_follows_and_edits() {
 
 void TestModelView::line_dialog_refuses_bad_input() {
     ReceiverLineDialog dialog;
-    dialog.set_grid(Grid2D(101, 201, 10, 10));
+    dialog.set_grid(Grid(101, 201, 10, 10));
     dialog.set_values(0, {0, 10}, {2000, 10});
     const int errors = error_count();
     dialog.accept();

@@ -37,7 +37,7 @@ FieldFramePtr ring(double r, std::int64_t step) {
 
 Model flat() {
     Model m;
-    m.grid = Grid2D(nz, nx, 10, 10);
+    m.grid = Grid(nz, nx, 10, 10);
     m.vp_mps.assign(std::size_t(nz * nx), 2000.f);
     return m;
 }

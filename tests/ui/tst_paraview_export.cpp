@@ -27,7 +27,7 @@ namespace {
 /// The toy demo with a gradient and two history records (synthetic values that differ cell by cell).
 Project exported_project() {
     Project p = make_demo_project("toy");
-    const Grid2D& g = p.experiment.true_model.grid;
+    const Grid& g = p.experiment.true_model.grid;
     p.gradient.resize(std::size_t(g.cells()));
     for (std::size_t i = 0; i < p.gradient.size(); ++i)
         p.gradient[i] = float(i % 97) * 1e-3f - 0.05f;
@@ -48,7 +48,7 @@ Project exported_project() {
 }
 
 /// The named array of a .vti as VTK reads it; checks the image's shape and spacing against the grid.
-std::vector<float> read_array(const QString& path, const char* name, const Grid2D& g) {
+std::vector<float> read_array(const QString& path, const char* name, const Grid& g) {
     vtkNew<vtkXMLImageDataReader> reader;
     reader->SetFileName(path.toStdString().c_str());
     reader->Update();
@@ -81,7 +81,7 @@ void TestParaviewExport::files_read_back_bit_for_bit() {
     w.document()->reset(p, {});
     QTemporaryDir dir;
     QVERIFY(w.export_to_paraview(dir.filePath("out")));
-    const Grid2D& g = p.experiment.true_model.grid;
+    const Grid& g = p.experiment.true_model.grid;
     const QString out = dir.filePath("out");
     QCOMPARE(read_array(out + "/model.vti", "vp_current", g), p.experiment.current_model.vp_mps);
     QCOMPARE(read_array(out + "/model.vti", "vp_true", g), p.experiment.true_model.vp_mps);

@@ -21,7 +21,7 @@ constexpr double h = 10;
 /// Two layers: 1500 m/s above z = 300 m, 3000 m/s below.
 Model layered() {
     Model m;
-    m.grid = Grid2D(nz, nx, h, h);
+    m.grid = Grid(nz, nx, h, h);
     m.vp_mps.resize(std::size_t(nz * nx));
     for (int iz = 0; iz < nz; ++iz)
         for (int ix = 0; ix < nx; ++ix)

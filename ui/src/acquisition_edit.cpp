@@ -13,7 +13,7 @@ const char* kind_name(PointKind k) {
     return k == PointKind::Source ? "Source" : "Receiver";
 }
 
-void require_inside(const Grid2D& grid, Point2D p, PointKind kind) {
+void require_inside(const Grid& grid, Point p, PointKind kind) {
     const std::string msg = outside_message(grid, p, kind);
     if (!msg.empty()) throw ConfigError(msg);
 }
@@ -31,13 +31,13 @@ void require_ref(const Acquisition& acq, PointRef ref, int shot) {
 
 } // namespace
 
-bool inside_model(const Grid2D& grid, Point2D p) {
+bool inside_model(const Grid& grid, Point p) {
     // The small tolerance accepts points typed as the exact edge value after a float round trip.
     const double tol = 1e-9 * std::max(grid.width_m(), grid.depth_m());
     return p.x_m >= -tol && p.z_m >= -tol && p.x_m <= grid.width_m() + tol && p.z_m <= grid.depth_m() + tol;
 }
 
-std::string outside_message(const Grid2D& grid, Point2D p, PointKind kind) {
+std::string outside_message(const Grid& grid, Point p, PointKind kind) {
     if (inside_model(grid, p)) return {};
     char buf[256];
     std::snprintf(buf, sizeof buf, "%s at (%.1f, %.1f) m is outside the model (x 0..%.1f m, z 0..%.1f m)",
@@ -50,24 +50,23 @@ bool receivers_shared(const Acquisition& acq) {
                        [&](const Shot& s) { return s.receivers == acq.shots.front().receivers; });
 }
 
-std::vector<Point2D> sources_of(const Acquisition& acq) {
-    std::vector<Point2D> out;
+std::vector<Point> sources_of(const Acquisition& acq) {
+    std::vector<Point> out;
     for (const Shot& s : acq.shots)
         out.push_back(s.source);
     return out;
 }
 
-std::vector<Point2D> receivers_of(const Acquisition& acq, int shot) {
+std::vector<Point> receivers_of(const Acquisition& acq, int shot) {
     if (acq.shots.empty()) return {};
     return acq.shots[std::size_t(clamp_shot(acq, shot))].receivers;
 }
 
-std::vector<Point2D> points_of(const Acquisition& acq, PointKind kind, int shot) {
+std::vector<Point> points_of(const Acquisition& acq, PointKind kind, int shot) {
     return kind == PointKind::Source ? sources_of(acq) : receivers_of(acq, shot);
 }
 
-Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKind kind, Point2D p,
-                             int shot) {
+Acquisition with_point_added(const Acquisition& acq, const Grid& grid, PointKind kind, Point p, int shot) {
     require_inside(grid, p, kind);
     Acquisition out = acq;
     if (kind == PointKind::Source) {
@@ -88,7 +87,7 @@ Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKi
     return out;
 }
 
-Acquisition with_point_moved(const Acquisition& acq, const Grid2D& grid, PointRef ref, Point2D p, int shot) {
+Acquisition with_point_moved(const Acquisition& acq, const Grid& grid, PointRef ref, Point p, int shot) {
     require_ref(acq, ref, shot);
     require_inside(grid, p, ref.kind);
     Acquisition out = acq;
@@ -125,8 +124,8 @@ Acquisition with_points_deleted(const Acquisition& acq, std::vector<PointRef> re
     return out;
 }
 
-Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to,
-                               int count, int shot) {
+Acquisition with_receiver_line(const Acquisition& acq, const Grid& grid, Point from, Point to, int count,
+                               int shot) {
     if (count < 1)
         throw ConfigError("A receiver line needs at least 1 receiver, got " + std::to_string(count));
     require_inside(grid, from, PointKind::Receiver);
@@ -134,7 +133,7 @@ Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point
     Acquisition out = acq;
     for (int i = 0; i < count; ++i) {
         const double t = count == 1 ? 0.0 : double(i) / double(count - 1);
-        const Point2D p{from.x_m + t * (to.x_m - from.x_m), from.z_m + t * (to.z_m - from.z_m)};
+        const Point p{from.x_m + t * (to.x_m - from.x_m), from.z_m + t * (to.z_m - from.z_m)};
         out = with_point_added(out, grid, PointKind::Receiver, p, shot);
     }
     return out;

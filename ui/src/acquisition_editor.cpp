@@ -20,12 +20,12 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
             emit message(QString::fromStdString(e.what()));
         }
     };
-    connect(view_, &ModelView::add_requested, this, [this, apply](PointKind kind, Point2D p) {
+    connect(view_, &ModelView::add_requested, this, [this, apply](PointKind kind, Point p) {
         apply(kind == PointKind::Source ? tr("Add source") : tr("Add receiver"), [&](const Acquisition& a) {
             return with_point_added(a, view_->grid(), kind, p, doc_->active_shot());
         });
     });
-    connect(view_, &ModelView::move_requested, this, [this, apply](PointRef ref, Point2D p) {
+    connect(view_, &ModelView::move_requested, this, [this, apply](PointRef ref, Point p) {
         apply(ref.kind == PointKind::Source ? tr("Move source") : tr("Move receiver"),
               [&](const Acquisition& a) {
                   return with_point_moved(a, view_->grid(), ref, p, doc_->active_shot());
@@ -39,7 +39,7 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
     };
     connect(view_, &ModelView::delete_requested, this, remove);
     connect(panel_, &AcquisitionPanel::delete_requested, this, remove);
-    connect(view_, &ModelView::line_requested, this, [this, apply](Point2D a, Point2D b, int n) {
+    connect(view_, &ModelView::line_requested, this, [this, apply](Point a, Point b, int n) {
         apply(tr("Add %n receiver(s)", nullptr, n), [&](const Acquisition& acq) {
             return with_receiver_line(acq, view_->grid(), a, b, n, doc_->active_shot());
         });
@@ -75,7 +75,7 @@ void AcquisitionEditor::refresh() {
 }
 
 void AcquisitionEditor::add_receiver_line() {
-    const Grid2D& g = view_->grid();
+    const Grid& g = view_->grid();
     ReceiverLineDialog dialog(view_);
     dialog.set_grid(g);
     dialog.set_values(view_->line_count(), {0, 2 * g.dz()}, {g.width_m(), 2 * g.dz()});

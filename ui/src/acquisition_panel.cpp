@@ -18,7 +18,7 @@ namespace fwi::ui {
 
 // ---- table model ----
 
-void AcquisitionTableModel::set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers) {
+void AcquisitionTableModel::set_points(std::vector<Point> sources, std::vector<Point> receivers) {
     beginResetModel();
     sources_ = std::move(sources);
     receivers_ = std::move(receivers);
@@ -45,7 +45,7 @@ int AcquisitionTableModel::columnCount(const QModelIndex& parent) const {
 QVariant AcquisitionTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     const PointRef ref = ref_at(index.row());
-    const Point2D& p =
+    const Point& p =
         ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
     if (role == Qt::DisplayRole || role == Qt::EditRole) {
         switch (index.column()) {
@@ -97,7 +97,7 @@ bool AcquisitionTableModel::setData(const QModelIndex& index, const QVariant& va
         return false;
     }
     const PointRef ref = ref_at(index.row());
-    Point2D p =
+    Point p =
         ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
     (index.column() == XColumn ? p.x_m : p.z_m) = v;
     emit move_requested(ref, p);
@@ -144,7 +144,7 @@ ReceiverLineDialog::ReceiverLineDialog(QWidget* parent) : QDialog(parent) {
     layout->addWidget(buttons);
 }
 
-void ReceiverLineDialog::set_values(int count, Point2D from, Point2D to) {
+void ReceiverLineDialog::set_values(int count, Point from, Point to) {
     count_->setValue(count);
     x0_->setValue(from.x_m);
     z0_->setValue(from.z_m);
@@ -155,19 +155,19 @@ void ReceiverLineDialog::set_values(int count, Point2D from, Point2D to) {
 int ReceiverLineDialog::count() const {
     return count_->value();
 }
-Point2D ReceiverLineDialog::from() const {
+Point ReceiverLineDialog::from() const {
     return {x0_->value(), z0_->value()};
 }
-Point2D ReceiverLineDialog::to() const {
+Point ReceiverLineDialog::to() const {
     return {x1_->value(), z1_->value()};
 }
-void ReceiverLineDialog::set_grid(const Grid2D& grid) {
+void ReceiverLineDialog::set_grid(const Grid& grid) {
     grid_ = grid;
 }
 
 QString ReceiverLineDialog::validation_error() const {
     if (count() < 1) return tr("A receiver line needs at least one receiver.");
-    for (const Point2D& p : {from(), to()}) {
+    for (const Point& p : {from(), to()}) {
         const std::string msg = outside_message(grid_, p, PointKind::Receiver);
         if (!msg.empty()) return QString::fromStdString(msg) + ".";
     }

@@ -27,7 +27,7 @@ Project make_demo_project(const QString& name) {
     if (name == "toy") {
         e.true_model = builtin_model("layered");
         e.initial_model = smoothed_model(e.true_model, 60.0);
-        const Grid2D& g = e.true_model.grid;
+        const Grid& g = e.true_model.grid;
         e.acquisition = surface_survey(3, 0.2 * g.width_m(), 0.8 * g.width_m(), 2 * g.dz(), 50, 0,
                                        g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 12;
@@ -40,7 +40,7 @@ Project make_demo_project(const QString& name) {
     } else if (name == "marmousi2") {
         e.true_model = load_marmousi2("true");
         e.initial_model = load_marmousi2("smooth");
-        const Grid2D& g = e.true_model.grid;
+        const Grid& g = e.true_model.grid;
         e.acquisition = surface_survey(10, 0.02 * g.width_m(), 0.98 * g.width_m(), 2 * g.dz(), 250, 0,
                                        g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 5;
@@ -53,7 +53,7 @@ Project make_demo_project(const QString& name) {
     } else if (name == "checkpointing") {
         e.true_model = builtin_model("circle");
         e.initial_model = builtin_model("homogeneous");
-        const Grid2D& g = e.true_model.grid;
+        const Grid& g = e.true_model.grid;
         e.acquisition = surface_survey(1, 0.5 * g.width_m(), 0.5 * g.width_m(), 2 * g.dz(), 100, 0,
                                        g.width_m(), 2 * g.dz());
         e.propagation.freq_hz = 10;

@@ -67,7 +67,7 @@ void MainWindow::connect_jobs() {
         statusBar()->showMessage(text);
     });
     connect(r, &JobRunner::field, this, [this](FieldFramePtr frame) {
-        const Grid2D& g = d_->doc->display_model().grid;
+        const Grid& g = d_->doc->display_model().grid;
         const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
         const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
         if (d_->record_movie) d_->wavefield_panel->record_frame(frame);
@@ -166,7 +166,7 @@ bool MainWindow::run_gradient() {
     auto apply = [this](GradientOutput out) {
         const GradientResult& r = out.result;
         d_->doc->edit_gradient_result(r.gradient, r.misfit, tr("Compute gradient"));
-        const Grid2D& g = working_model(d_->doc->experiment()).grid;
+        const Grid& g = working_model(d_->doc->experiment()).grid;
         if (std::int64_t(r.gradient.size()) == g.cells())
             d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
         d_->gathers->set_gathers(out.observed, r.modelled);
@@ -234,7 +234,7 @@ bool MainWindow::run_invert(bool resume) {
 
 void MainWindow::show_iteration(const IterationRecord& r) {
     d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
-    const Grid2D& g = r.model.grid;
+    const Grid& g = r.model.grid;
     if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
     if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
     if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
@@ -307,7 +307,7 @@ void MainWindow::show_stored_results() {
         log(tr("Observed data not shown: %1").arg(QString::fromUtf8(e.what())));
     }
     d_->gathers->set_gathers(std::move(observed), {});
-    const Grid2D& g = d_->doc->display_model().grid;
+    const Grid& g = d_->doc->display_model().grid;
     if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells())
         d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
 }

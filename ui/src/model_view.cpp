@@ -97,8 +97,8 @@ std::vector<std::array<double, 2>> star(double x, double y, double r) {
 } // namespace
 
 struct ModelView::Impl {
-    Grid2D grid;
-    std::vector<Point2D> sources, receivers;
+    Grid grid;
+    std::vector<Point> sources, receivers;
     std::vector<PointRef> selection;
     EditMode mode = EditMode::Select;
     int line_count = 24;
@@ -110,7 +110,7 @@ struct ModelView::Impl {
     QPointF press_px, current_px;
     bool dragged = false;
 
-    std::vector<Point2D>& list(PointKind k) { return k == PointKind::Source ? sources : receivers; }
+    std::vector<Point>& list(PointKind k) { return k == PointKind::Source ? sources : receivers; }
     bool selected(PointRef r) const {
         return std::find(selection.begin(), selection.end(), r) != selection.end();
     }
@@ -136,11 +136,11 @@ void ModelView::set_model(const Model& model) {
     set_image(model.vp_mps, model.grid.nz(), model.grid.nx(), model.grid.dz(), model.grid.dx());
 }
 
-const Grid2D& ModelView::grid() const {
+const Grid& ModelView::grid() const {
     return d_->grid;
 }
 
-void ModelView::set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers) {
+void ModelView::set_points(std::vector<Point> sources, std::vector<Point> receivers) {
     d_->sources = std::move(sources);
     d_->receivers = std::move(receivers);
     const auto before = d_->selection.size();
@@ -201,7 +201,7 @@ bool ModelView::hit_test(QPointF px, PointRef& ref) const {
     return false;
 }
 
-Point2D ModelView::to_point(QPointF px) const {
+Point ModelView::to_point(QPointF px) const {
     const QPointF m = to_model(px);
     return {m.x(), m.y()};
 }
@@ -255,7 +255,7 @@ bool ModelView::left_release(QPointF px, Qt::KeyboardModifiers mods) {
     const auto gesture = d_->gesture;
     d_->gesture = Impl::Gesture::None;
     update();
-    auto request_inside = [&](PointKind kind, Point2D p) {
+    auto request_inside = [&](PointKind kind, Point p) {
         const std::string msg = outside_message(d_->grid, p, kind);
         if (!msg.empty()) emit refused(QString::fromStdString(msg));
         return msg.empty();
@@ -263,18 +263,18 @@ bool ModelView::left_release(QPointF px, Qt::KeyboardModifiers mods) {
     switch (gesture) {
     case Impl::Gesture::Move:
         if (d_->dragged) {
-            const Point2D p = to_point(px);
+            const Point p = to_point(px);
             if (request_inside(d_->moving.kind, p)) emit move_requested(d_->moving, p);
         }
         break;
     case Impl::Gesture::Add: {
-        const Point2D p = to_point(px);
+        const Point p = to_point(px);
         const PointKind kind = d_->mode == EditMode::AddSource ? PointKind::Source : PointKind::Receiver;
         if (request_inside(kind, p)) emit add_requested(kind, p);
         break;
     }
     case Impl::Gesture::Line: {
-        const Point2D a = to_point(d_->press_px), b = to_point(px);
+        const Point a = to_point(d_->press_px), b = to_point(px);
         if (!d_->dragged) {
             if (request_inside(PointKind::Receiver, a)) emit add_requested(PointKind::Receiver, a);
         } else if (request_inside(PointKind::Receiver, a) && request_inside(PointKind::Receiver, b)) {
@@ -320,7 +320,7 @@ void ModelView::keyPressEvent(QKeyEvent* event) {
 void ModelView::update_overlays() {
     const double dpr = devicePixelRatioF();
     const double h = height();
-    auto display = [&](Point2D p) {
+    auto display = [&](Point p) {
         const QPointF w = to_widget({p.x_m, p.z_m});
         return std::array<double, 2>{w.x() * dpr, (h - w.y()) * dpr};
     };
@@ -333,7 +333,7 @@ void ModelView::update_overlays() {
         const auto& pts = d_->list(kind);
         for (std::size_t i = 0; i < pts.size(); ++i) {
             const PointRef ref{kind, int(i)};
-            Point2D p = pts[i];
+            Point p = pts[i];
             if (moving && ref == d_->moving) p = to_point(to_widget({p.x_m, p.z_m}) + shift);
             const auto c = display(p);
             const bool sel = d_->selected(ref);
@@ -359,7 +359,7 @@ void ModelView::update_overlays() {
                px(r.left(), r.bottom()), px(r.left(), r.top())},
               {0, 0, 0}, false);
     } else if (d_->gesture == Impl::Gesture::Line && d_->dragged) {
-        const Point2D a = to_point(d_->press_px), e = to_point(d_->current_px);
+        const Point a = to_point(d_->press_px), e = to_point(d_->current_px);
         b.add({display(a), display(e)}, {0, 0, 0}, false);
         const int n = d_->line_count;
         for (int i = 0; i < n; ++i) {

@@ -41,7 +41,7 @@ MovieResult export_movie(ImageView* view, const std::vector<FieldFramePtr>& fram
         const QString vti =
             out.filePath(QString("wavefield_%1.vti").arg(r.frames_written + 1, 4, 10, QChar('0')));
         try {
-            write_vti(vti.toStdString(), Grid2D(f->rows, f->cols, dz, dx),
+            write_vti(vti.toStdString(), Grid(f->rows, f->cols, dz, dx),
                       {{"pressure", {f->values.data(), f->rows, f->cols}}});
         } catch (const Error& e) {
             r.error = QString::fromUtf8(e.what());

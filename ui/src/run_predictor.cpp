@@ -73,7 +73,7 @@ RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::
         m.step_key = skey;
     }
     if (need_codec) {
-        m.codec = estimate_codec(spec, g.nz(), g.nx());
+        m.codec = estimate_codec(spec, g);
         m.codec_key = ckey;
     }
     return m;

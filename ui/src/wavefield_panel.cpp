@@ -98,14 +98,14 @@ std::size_t WavefieldPanel::frame_count() const {
 }
 
 MovieResult WavefieldPanel::save_movie(const QString& dir) {
-    const Grid2D& g = model_.grid;
+    const Grid& g = model_.grid;
     const bool model_shaped = !frames_.empty() && frames_[0]->rows == g.nz() && frames_[0]->cols == g.nx();
     return export_movie(view_, frames_, model_shaped ? g.dz() : 1.0, model_shaped ? g.dx() : 1.0, dir,
                         [](const FieldFrame& f) { return tr("step %1 (a.u.)").arg(f.step); });
 }
 
 void WavefieldPanel::apply_underlay() {
-    const Grid2D& g = model_.grid;
+    const Grid& g = model_.grid;
     if (underlay_->isChecked() && g.cells() > 0 && std::int64_t(model_.vp_mps.size()) == g.cells())
         view_->set_underlay(model_.vp_mps, g.nz(), g.nx(), g.dz(), g.dx());
     else

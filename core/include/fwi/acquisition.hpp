@@ -1,22 +1,24 @@
 #pragma once
-// Sources, receivers and wavelets. Positions in metres from the model's top-left cell centre (x right, z
-// down).
+// Sources, receivers and wavelets. Positions in metres from the model's first cell centre (x right, y across,
+// z down).
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace fwi {
 
-struct Point2D {
+/// A source or receiver position. y comes last so that a 2D point is still written {x, z}; 2D ignores y.
+struct Point {
     double x_m = 0;
     double z_m = 0;
-    bool operator==(const Point2D&) const = default;
+    double y_m = 0;
+    bool operator==(const Point&) const = default;
 };
 
 /// One shot: a point source and the receivers that record it.
 struct Shot {
-    Point2D source;
-    std::vector<Point2D> receivers;
+    Point source;
+    std::vector<Point> receivers;
     bool operator==(const Shot&) const = default;
 };
 
@@ -27,7 +29,7 @@ struct Acquisition {
 };
 
 /// `count` points evenly from (x0, z) to (x1, z); count == 1 gives (x0, z).
-std::vector<Point2D> line_of_points(int count, double x0_m, double x1_m, double z_m);
+std::vector<Point> line_of_points(int count, double x0_m, double x1_m, double z_m);
 
 /// Shots along a line at depth source_z, each recorded by the same receiver line (the classic surface
 /// survey).

@@ -37,8 +37,7 @@ std::vector<float> build_mask(const Model& start_model, const Acquisition& acqui
 
 /// K applied in place: separable Gaussian with standard deviations (sigma_z_m, sigma_x_m) in metres, kernel
 /// truncated at 3 sigma and normalised by its full sum (symmetric; see above). 0 leaves that axis alone.
-void symmetric_gaussian_smooth(std::span<double> field, const Grid2D& grid, double sigma_z_m,
-                               double sigma_x_m);
+void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m, double sigma_x_m);
 
 struct PreconditionerOptions {
     double smoothing_z_m = 0;           ///< sigma of K K along z (0 = none)
@@ -50,12 +49,12 @@ struct PreconditionerOptions {
 /// C as above. `illumination` may be empty (D = identity); `mask` may be empty (M = identity).
 class GradientPreconditioner {
   public:
-    GradientPreconditioner(const Grid2D& grid, std::vector<float> mask,
-                           const std::vector<double>& illumination, const PreconditionerOptions& options);
+    GradientPreconditioner(const Grid& grid, std::vector<float> mask, const std::vector<double>& illumination,
+                           const PreconditionerOptions& options);
     void apply(std::vector<double>& v) const;
 
   private:
-    Grid2D grid_;
+    Grid grid_;
     std::vector<float> mask_;
     std::vector<double> sqrt_d_;
     PreconditionerOptions options_;

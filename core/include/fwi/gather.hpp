@@ -9,8 +9,8 @@
 namespace fwi {
 
 struct Gather {
-    Point2D source;
-    std::vector<Point2D> receivers;
+    Point source;
+    std::vector<Point> receivers;
     std::int64_t samples = 0; ///< samples per trace
     double dt_s = 0;          ///< sample interval
     std::vector<float>

@@ -1,7 +1,9 @@
 #pragma once
 // The propagator backend interface (CPU reference in core; CUDA in gpu/ registers itself).
-// Scheme and adjoint are documented in core/src/propagator/cpu_kernels.hpp. One Propagator serves one model
-// and one time step; states are per shot.
+// Scheme and adjoint are documented in core/src/propagator/cpu_kernels.hpp (2D) and cpu_kernels_3d.hpp (3D).
+// One Propagator serves one model and one time step on a grid of rank 2 or 3; states are per shot. In 3D a
+// state's fields() are views of nz * ny rows of nx (codecs see them as 2D arrays).
+#include "fwi/acquisition.hpp"
 #include "fwi/field.hpp"
 #include "fwi/grid.hpp"
 #include "fwi/model.hpp"
@@ -16,20 +18,36 @@
 namespace fwi {
 
 /// The computational grid: the model padded by `pml` C-PML cells on each side and a `halo` of order/2 cells
-/// that stay zero. Padded index (pz, px) holds model cell (pz - origin, px - origin) inside the model region.
+/// that stay zero, along z and x, and along y in 3D (a 2D grid keeps ny() == 1, unpadded). Padded index
+/// (pz, [py,] px) holds model cell (pz - origin, [py - origin,] px - origin) inside the model region. Arrays
+/// are (z, [y,] x) row-major, x fastest (grid.hpp).
 struct PaddedGrid {
-    Grid2D model;
+    Grid model;
     int order = 8;
     int pml = 20;
     int halo = 4;
-    std::int64_t nz() const { return model.nz() + 2 * (pml + halo); }
-    std::int64_t nx() const { return model.nx() + 2 * (pml + halo); }
+    bool three_d() const { return model.rank == 3; }
     std::int64_t origin() const { return pml + halo; }
-    std::int64_t cells() const { return nz() * nx(); }
+    std::int64_t origin_y() const { return three_d() ? origin() : 0; } ///< 0 in 2D
+    std::int64_t halo_y() const { return three_d() ? halo : 0; }       ///< 0 in 2D
+    std::int64_t nz() const { return model.nz() + 2 * origin(); }
+    std::int64_t ny() const { return model.ny() + 2 * origin_y(); }
+    std::int64_t nx() const { return model.nx() + 2 * origin(); }
+    std::int64_t cells() const { return nz() * ny() * nx(); }
+    std::int64_t rows() const { return nz() * ny(); } ///< rows of x (a field's FieldView rows)
+    std::int64_t plane_rows() const { return three_d() ? ny() : 0; } ///< a field's FieldView plane_rows
+    /// Cells the kernels compute per step (everything but the halo): model + PML.
+    std::int64_t computed_cells() const {
+        return (nz() - 2 * halo) * (ny() - 2 * halo_y()) * (nx() - 2 * halo);
+    }
+    std::int64_t index(std::int64_t pz, std::int64_t py, std::int64_t px) const {
+        return (pz * ny() + py) * nx() + px;
+    }
 };
 
+/// What a backend is built from. The grid's rank selects the 2D or the 3D kernels.
 struct PropagatorSetup {
-    Grid2D grid;
+    Grid grid;
     int order = 8;
     int pml_width = 20;
     double dt_s = 0;              ///< the INNER time step
@@ -38,7 +56,8 @@ struct PropagatorSetup {
     double pml_reflection = 1e-3; ///< target normal-incidence reflection coefficient
 };
 
-/// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc, 8 x 8 points).
+/// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc, 8 x 8 points in 2D,
+/// 8 x 8 x 8 in 3D).
 struct PointStencil {
     std::vector<std::int64_t> cell; ///< padded linear indices
     std::vector<float> weight;
@@ -119,12 +138,14 @@ class Propagator {
 };
 
 /// Throws ConfigError naming what is wrong with a setup (order, PML width, time step, grid, reference
-/// velocity, a model smaller than the stencil). Every backend calls it first.
+/// velocity, a model smaller than the stencil; in 3D also a time step above the CFL limit of the reference
+/// velocity). Every backend calls it first.
 void validate_propagator_setup(const PropagatorSetup& setup);
 
-/// Hicks (2002) interpolation of a point at (x_m, z_m) (model coordinates) onto the padded grid.
-/// Throws ConfigError if the point lies outside the model.
-PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what);
+/// Hicks (2002) interpolation of a point (model coordinates; y only in 3D) onto the padded grid: the tensor
+/// product of normalised 1D Kaiser-windowed sinc weights per axis. Throws ConfigError if the point lies
+/// outside the model.
+PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std::string& what);
 
 /// Backend registry: "cpu" always; "cuda" when gpu/ is built and a device is present.
 struct BackendInfo {
@@ -135,7 +156,9 @@ struct BackendInfo {
 };
 void register_backend(BackendInfo info);
 std::vector<std::string> available_backends();
-/// "auto" picks cuda if available, else cpu. Throws ConfigError for an unknown or unavailable backend.
+/// "auto" picks cuda if available (and the grid is 2D), else cpu. Throws ConfigError for an unknown or
+/// unavailable backend, or one without kernels for the setup grid's rank (cuda in 3D). "cpu" runs 2D or 3D
+/// kernels by that rank.
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup);
 std::string backend_device_name(const std::string& backend);
 

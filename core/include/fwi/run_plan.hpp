@@ -22,9 +22,9 @@ namespace fwi {
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
 /// A codec's ratio and per-item times measured on synthetic wavefields of the padded grid's shape (the front
-/// of a surface shot at four radii: a Ricker ring, a weak coda behind it, zeros ahead), averaged. Throws
-/// ConfigError for a bad spec.
-CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols);
+/// of a surface shot at four radii: a Ricker ring, or sphere in 3D, a weak coda behind it, zeros ahead),
+/// averaged; viewed as the states' fields are (nz * ny rows of nx). Throws ConfigError for a bad spec.
+CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid);
 
 /// `costs` with the codec's times, and a ratio that is safe for sizing slots: 1 for codecs whose ratio
 /// depends on the data (lossless, zfp-accuracy/precision), exactly 32/BITS (capped at what was measured) for

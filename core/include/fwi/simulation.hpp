@@ -2,7 +2,7 @@
 // A Simulation binds a grid, an acquisition and propagation settings to a backend: it computes the time axis
 // ONCE (CFL sub-stepping), resamples the source wavelet over the whole trace, and precomputes every shot's
 // stencils. Forward modelling returns gathers at the user's sampling (receivers downsampled over the whole
-// trace).
+// trace). The grid's rank (2D or 3D) selects the propagator's kernels; everything else is the same for both.
 #include "fwi/events.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/propagator.hpp"
@@ -18,8 +18,9 @@ namespace fwi {
 class Simulation {
   public:
     /// `reference_velocity_mps` fixes the CFL step and the PML profile (0: the model's maximum is used at the
-    /// first set_model). Throws ConfigError for impossible settings or points outside the model.
-    Simulation(const Grid2D& grid, const Acquisition& acquisition, const PropagationSettings& settings,
+    /// first set_model). Throws ConfigError for impossible settings or points outside the model (in 3D the
+    /// points' y counts too).
+    Simulation(const Grid& grid, const Acquisition& acquisition, const PropagationSettings& settings,
                double reference_velocity_mps, const std::string& backend = "auto");
 
     const TimeAxis& time() const { return time_; }

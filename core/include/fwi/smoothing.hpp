@@ -10,7 +10,7 @@
 namespace fwi {
 
 /// Smooths in place with standard deviations sigma_z_m, sigma_x_m (metres; 0 = no smoothing along that axis).
-void gaussian_smooth(std::span<float> field, const Grid2D& grid, double sigma_z_m, double sigma_x_m);
+void gaussian_smooth(std::span<float> field, const Grid& grid, double sigma_z_m, double sigma_x_m);
 Model smoothed_model(const Model& model, double sigma_m);
 
 } // namespace fwi

@@ -20,10 +20,12 @@ struct TimeAxis {
     std::int64_t inner_nt = 0; ///< nt * step_ratio
 };
 
-/// Largest stable dt for the leapfrog scheme: cfl_number / (v_max sqrt(1/dx^2 + 1/dz^2)).
-double stable_dt(const Grid2D& grid, double max_velocity_mps, double cfl_number);
+/// Largest stable dt for the leapfrog scheme: cfl_number / (v_max sqrt(1/dx^2 + 1/dz^2)) in 2D,
+/// cfl_number / (v_max sqrt(1/dx^2 + 1/dz^2 + 1/dy^2)) in 3D. A user step above it runs ceil(dt / stable_dt)
+/// inner steps per sample (make_time_axis), in either rank.
+double stable_dt(const Grid& grid, double max_velocity_mps, double cfl_number);
 /// Throws ConfigError for non-positive or non-finite dt/nt, or an absurd inner step count (> 10^8).
-TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const PropagationSettings& s);
+TimeAxis make_time_axis(const Grid& grid, double max_velocity_mps, const PropagationSettings& s);
 
 /// Band-limited resampling of each row of a (rows x n_in) array to n_out samples (FFT; the Nyquist bin is
 /// dropped so that up- and down-sampling are exact transposes up to the factor n_out / n_in). n_in == n_out
@@ -32,8 +34,8 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
                                  std::int64_t n_out);
 
 /// A warning when the minimum wavelength at the source's peak frequency spans fewer than `min_cells` cells of
-/// the coarser axis; empty when fine.
-std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz,
+/// the coarsest axis; empty when fine.
+std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz,
                                double min_cells = 6.0);
 
 } // namespace fwi

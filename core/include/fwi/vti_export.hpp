@@ -20,7 +20,7 @@ struct VtiArray {
 
 /// Writes `arrays` (one or more, each of the grid's shape) as point data of one image. ConfigError for a bad
 /// name or shape, ResourceError naming the path when it cannot be written.
-void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std::vector<VtiArray>& arrays);
+void write_vti(const std::filesystem::path& path, const Grid& grid, const std::vector<VtiArray>& arrays);
 
 struct PvdEntry {
     double time = 0;            ///< e.g. seconds, or the iteration number

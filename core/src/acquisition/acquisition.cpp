@@ -15,13 +15,13 @@ std::size_t Acquisition::receiver_count() const {
     return n;
 }
 
-std::vector<Point2D> line_of_points(int count, double x0_m, double x1_m, double z_m) {
+std::vector<Point> line_of_points(int count, double x0_m, double x1_m, double z_m) {
     if (count < 1) {
         std::ostringstream msg;
         msg << "line of points: count = " << count << " (need at least 1)";
         throw ConfigError(msg.str());
     }
-    std::vector<Point2D> points(static_cast<std::size_t>(count));
+    std::vector<Point> points(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
         // The last point is x1 exactly, so a line spanning the model never ends a rounding error outside it.
         const double x =
@@ -37,7 +37,7 @@ Acquisition surface_survey(int shots, double sx0_m, double sx1_m, double source_
     const auto receiver_line = line_of_points(receivers, rx0_m, rx1_m, receiver_z_m);
     Acquisition acq;
     acq.shots.reserve(sources.size());
-    for (const Point2D& s : sources)
+    for (const Point& s : sources)
         acq.shots.push_back({s, receiver_line});
     return acq;
 }

@@ -10,25 +10,34 @@ namespace fwi {
 namespace {
 
 // Positions computed as x0 + k * step can miss the last cell centre by a rounding error; allow that much.
-bool inside(const Point2D& p, const Grid2D& g) {
+bool inside(const Point& p, const Grid& g) {
     const double tol_x = 1e-9 * std::max(1.0, g.width_m()), tol_z = 1e-9 * std::max(1.0, g.depth_m());
-    return std::isfinite(p.x_m) && std::isfinite(p.z_m) && p.x_m >= -tol_x && p.x_m <= g.width_m() + tol_x &&
-           p.z_m >= -tol_z && p.z_m <= g.depth_m() + tol_z;
+    const bool in_xz = std::isfinite(p.x_m) && std::isfinite(p.z_m) && p.x_m >= -tol_x &&
+                       p.x_m <= g.width_m() + tol_x && p.z_m >= -tol_z && p.z_m <= g.depth_m() + tol_z;
+    if (g.rank == 2) return in_xz; // 2D ignores y
+    const double tol_y = 1e-9 * std::max(1.0, g.breadth_m());
+    return in_xz && std::isfinite(p.y_m) && p.y_m >= -tol_y && p.y_m <= g.breadth_m() + tol_y;
 }
 
-[[noreturn]] void throw_outside(const std::string& who, const Point2D& p, const Grid2D& g) {
+[[noreturn]] void throw_outside(const std::string& who, const Point& p, const Grid& g) {
     std::ostringstream msg;
-    msg << who << " at (x=" << p.x_m << " m, z=" << p.z_m << " m) is ";
-    if (!std::isfinite(p.x_m) || !std::isfinite(p.z_m))
+    const bool three_d = g.rank == 3;
+    msg << who << " at (x=" << p.x_m << " m, ";
+    if (three_d) msg << "y=" << p.y_m << " m, ";
+    msg << "z=" << p.z_m << " m) is ";
+    if (!std::isfinite(p.x_m) || !std::isfinite(p.z_m) || (three_d && !std::isfinite(p.y_m)))
         msg << "not a finite position";
-    else
-        msg << "outside the model (x in [0, " << g.width_m() << "] m, z in [0, " << g.depth_m() << "] m)";
+    else {
+        msg << "outside the model (x in [0, " << g.width_m() << "] m, ";
+        if (three_d) msg << "y in [0, " << g.breadth_m() << "] m, ";
+        msg << "z in [0, " << g.depth_m() << "] m)";
+    }
     throw ConfigError(msg.str());
 }
 
 } // namespace
 
-void validate_acquisition(const Acquisition& acquisition, const Grid2D& grid) {
+void validate_acquisition(const Acquisition& acquisition, const Grid& grid) {
     if (acquisition.shots.empty()) throw ConfigError("acquisition has no shots");
     for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
         const Shot& shot = acquisition.shots[s];

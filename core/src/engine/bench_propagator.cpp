@@ -7,7 +7,7 @@ BenchPropagator make_bench_propagator(std::int64_t nz, std::int64_t nx, int orde
                                       const std::string& backend) {
     const double h = 10, v = 3000;
     BenchPropagator b;
-    b.model.grid = Grid2D(nz, nx, h, h);
+    b.model.grid = Grid(nz, nx, h, h);
     b.model.vp_mps.assign(std::size_t(b.model.grid.cells()), float(v));
     for (std::int64_t iz = 0; iz < nz; ++iz)
         for (std::int64_t ix = 0; ix < nx; ++ix)

@@ -3,7 +3,8 @@
 #include "fwi/acquisition.hpp"
 #include "fwi/benchmark_3d.hpp"
 #include "fwi/events.hpp"
-#include "propagator/cpu_propagator_3d.hpp"
+#include "fwi/propagator.hpp"
+#include "fwi/time_axis.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -20,21 +21,22 @@ double seconds_since(Clock::time_point a) {
 
 /// A vertical gradient from 1500 to 3000 m/s on 10 m cells (as the 2D bench), CFL step of the fastest
 /// velocity.
-std::unique_ptr<CpuPropagator3D> make_bench_propagator_3d(const Bench3DCase& b) {
+std::unique_ptr<Propagator> make_bench_propagator_3d(const Bench3DCase& b) {
     const double h = 10, v = 3000;
-    PropagatorSetup3D s;
-    s.grid = make_grid_3d(b.nz, b.ny, b.nx, h, h, h);
+    PropagatorSetup s;
+    s.grid = Grid(b.nz, b.ny, b.nx, h, h, h);
     s.order = b.order;
     s.pml_width = b.pml_width;
-    s.dt_s = stable_dt_3d(s.grid, v, 0.6);
+    s.dt_s = stable_dt(s.grid, v, 0.6);
     s.pml_velocity_mps = v;
     s.freq_hz = 10;
-    auto p = std::make_unique<CpuPropagator3D>(s);
-    std::vector<float> vp(std::size_t(s.grid.cells()));
+    auto p = make_propagator("cpu", s);
+    Model model{s.grid, std::vector<float>(std::size_t(s.grid.cells()))};
+    std::vector<float>& vp = model.vp_mps;
     const std::int64_t plane = b.ny * b.nx;
     for (std::int64_t iz = 0; iz < b.nz; ++iz)
         std::fill_n(vp.begin() + iz * plane, plane, float(1500 + 1500 * double(iz) / double(b.nz)));
-    p->set_model(vp);
+    p->set_model(model);
     return p;
 }
 
@@ -42,11 +44,11 @@ std::unique_ptr<CpuPropagator3D> make_bench_propagator_3d(const Bench3DCase& b) 
 
 Bench3DResult run_benchmark_3d(const Bench3DCase& bench) {
     auto p = make_bench_propagator_3d(bench);
-    const Grid3D& m = p->padded().model;
-    const double w = double(m.shape[2] - 1) * m.spacing_m[2], d = double(m.shape[1] - 1) * m.spacing_m[1];
+    const Grid& m = p->padded().model;
+    const double w = m.width_m(), d = m.breadth_m();
     ShotGeometry g;
-    g.source = hicks_stencil_3d(p->padded(), w / 2, d / 2, 20, "source");
-    g.receivers.push_back(hicks_stencil_3d(p->padded(), w / 3, d / 2, 20, "receiver"));
+    g.source = hicks_stencil(p->padded(), Point{w / 2, 20, d / 2}, "source");
+    g.receivers.push_back(hicks_stencil(p->padded(), Point{w / 3, 20, d / 2}, "receiver"));
     const auto src = ricker(10, p->setup().dt_s, bench.steps);
     std::vector<float> traces(std::size_t(bench.steps)), snapshot(std::size_t(p->padded().cells()));
 

@@ -19,15 +19,15 @@ BenchResult run_benchmark(const BenchCase& bench) {
     const PropagatorSetup& setup = b.setup;
     auto& p = b.propagator;
     ShotGeometry g;
-    g.source = hicks_stencil(p->padded(), model.grid.width_m() / 2, 20, "source");
-    g.receivers.push_back(hicks_stencil(p->padded(), model.grid.width_m() / 3, 20, "receiver"));
+    g.source = hicks_stencil(p->padded(), Point{model.grid.width_m() / 2, 20}, "source");
+    g.receivers.push_back(hicks_stencil(p->padded(), Point{model.grid.width_m() / 3, 20}, "receiver"));
     const auto src = ricker(10, setup.dt_s, bench.steps);
     std::vector<float> traces(std::size_t(bench.steps)), snapshot(std::size_t(p->padded().cells()));
 
     BenchResult r;
     r.bench = bench;
     r.device = backend_device_name(bench.backend);
-    r.cells_per_step = (p->padded().nz() - 2 * p->padded().halo) * (p->padded().nx() - 2 * p->padded().halo);
+    r.cells_per_step = p->padded().computed_cells();
     const double updates = double(r.cells_per_step) * double(bench.steps) * bench.shots;
     using clock = std::chrono::steady_clock;
     auto seconds = [](clock::time_point a) {

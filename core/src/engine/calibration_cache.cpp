@@ -88,8 +88,10 @@ std::filesystem::path file_for(const CalibrationKey& key) {
 
 std::string CalibrationKey::text() const {
     std::ostringstream s;
-    s << "v" << format_version << " " << backend << " " << nz << "x" << nx << " order " << order << " pml "
-      << pml << " codec " << codec << " threads " << threads << " cpu" << cpu_model();
+    s << "v" << format_version << " " << backend << " " << nz << "x";
+    if (ny != 1) s << ny << "x"; // 2D keys keep their form, so caches written before 3D stay valid
+    s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads << " cpu"
+      << cpu_model();
     return s.str();
 }
 

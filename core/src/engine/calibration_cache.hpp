@@ -25,6 +25,7 @@ struct CalibrationKey {
     int order = 0, pml = 0;
     std::string codec;
     int threads = 0;
+    std::int64_t ny = 1; ///< padded grid along y (1 in 2D); last, so that 2D keys are written {.., threads}
     std::string text() const; ///< every field, and the CPU's model name
 };
 

@@ -84,11 +84,12 @@ CodecBenchResult run_codec_benchmark(const CodecBenchCase& bench) {
     Propagator& p = *b.propagator;
     CodecBenchResult r;
     r.device = backend_device_name(bench.backend);
-    r.cells_per_step = (p.padded().nz() - 2 * p.padded().halo) * (p.padded().nx() - 2 * p.padded().halo);
+    r.cells_per_step = p.padded().computed_cells();
 
     // The wavefield: pulses at rest (u = u_prev) propagated `steps` steps, without a source.
     ShotGeometry g;
-    g.source = hicks_stencil(p.padded(), b.model.grid.width_m() / 2, b.model.grid.depth_m() / 2, "source");
+    g.source =
+        hicks_stencil(p.padded(), Point{b.model.grid.width_m() / 2, b.model.grid.depth_m() / 2}, "source");
     const std::int64_t timed = std::max<std::int64_t>(1, bench.timed_steps);
     const std::vector<float> silence(
         std::size_t(bench.steps + std::int64_t(bench.threads.size()) * (timed + 1) + 1));

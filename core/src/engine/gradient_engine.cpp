@@ -110,7 +110,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
         add_shot_contribution(sum, c);
         if (options.observer && options.observer->wants_field(FieldKind::Gradient, 0))
             options.observer->on_field(FieldKind::Gradient, 0,
-                                       {sum.gradient.data(), model.grid.nz(), model.grid.nx()});
+                                       {sum.gradient.data(), model.grid.rows(), model.grid.nx()});
     }
     if (comm.size() > 1) sum = reduce_in_shot_order(comm, mine, std::move(sum));
     result.misfit = sum.misfit;

@@ -92,7 +92,8 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
                     measured_.snapshot_forward.add(since(t0), 1);
                     if (slot == nullptr)
                         storage_->put({ItemKind::Snapshot, 0, n},
-                                      {ConstFieldView(snapshot_.data(), p.padded().nz(), p.padded().nx())});
+                                      {ConstFieldView(snapshot_.data(), p.padded().rows(), p.padded().nx(),
+                                                      p.padded().plane_rows())});
                 } else {
                     const auto t0 = std::chrono::steady_clock::now();
                     p.forward(state, 1, g, sim_.inner_source(), traces, inner_nt);
@@ -116,7 +117,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
             view.resize(std::size_t(model.cells()));
             p.model_region_wavefield(state, view);
             options_.observer->on_field(FieldKind::ForwardWavefield, end,
-                                        {view.data(), model.nz(), model.nx()});
+                                        {view.data(), model.rows(), model.nx()});
         }
     }
 }
@@ -156,7 +157,8 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
             snap = in_place; // read where the forward sweep wrote it; freed after the adjoint step
             snap_in_place = true;
         } else if (storage_->contains(key)) {
-            storage_->get(key, {FieldView{snapshot_.data(), p.padded().nz(), p.padded().nx()}});
+            const PaddedGrid& grid = p.padded();
+            storage_->get(key, {FieldView{snapshot_.data(), grid.rows(), grid.nx(), grid.plane_rows()}});
             storage_->free(key);
         } else if (state.step == n) { // no buffered snapshot: one forward step from the state in hand
             p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, snapshot_.data());

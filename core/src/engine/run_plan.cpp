@@ -86,7 +86,8 @@ SessionCalibrations& session_calibrations() {
 
 CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
     const PaddedGrid& g = sim.propagator().padded();
-    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec, omp_get_max_threads()};
+    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec,
+            omp_get_max_threads(),      g.ny()};
 }
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
@@ -101,8 +102,7 @@ Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     }
     std::optional<Calibration> c = load_cached_calibration(key);
     if (!c) {
-        const PaddedGrid& g = sim.propagator().padded();
-        c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, g.nz(), g.nx())};
+        c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, sim.propagator().padded())};
         store_cached_calibration(key, *c);
     }
     const std::lock_guard lock(session.mutex);
@@ -204,34 +204,39 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     return c;
 }
 
-CodecEstimate estimate_codec(const std::string& spec, std::int64_t rows, std::int64_t cols) {
+CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid) {
     const auto codec = make_codec(spec);
+    const std::int64_t nz = grid.nz(), ny = grid.ny(), nx = grid.nx(), rows = grid.rows(), cols = nx;
+    const bool three_d = grid.three_d();
     std::vector<float> field(std::size_t(rows * cols));
     // The wavefield of a surface shot as it sweeps the model: a Ricker wavefront of radius r around a source
     // near the top, a weak coda behind it and exact zeros ahead of it (nothing has arrived there: codecs
     // pass such blocks quickly), at four radii from a fifth to the whole of the grid. Times and sizes are
-    // the averages over the four fields, as a run's stores average over its steps.
-    const double cz = 0.05 * double(rows), cx = 0.5 * double(cols);
-    const double reach = std::hypot(double(rows) - cz, 0.5 * double(cols));
+    // the averages over the four fields, as a run's stores average over its steps. In 3D the front is a
+    // sphere around a source in the middle of the top plane, laid out as the states are (nz * ny rows of nx).
+    const double cz = 0.05 * double(nz), cy = 0.5 * double(ny), cx = 0.5 * double(nx);
+    const double reach = three_d ? std::hypot(double(nz) - cz, cy, cx) : std::hypot(double(nz) - cz, cx);
     const double width = 6.0;
     double compress_s = 0, decompress_s = 0, raw = 0, stored = 0;
     constexpr int fields = 4;
     for (int k = 0; k < fields; ++k) {
         const double radius = reach * (0.2 + 0.8 * double(k) / double(fields - 1));
-        for (std::int64_t i = 0; i < rows; ++i)
-            for (std::int64_t j = 0; j < cols; ++j) {
-                const double r = std::hypot(double(i) - cz, double(j) - cx);
-                const double a = (r - radius) / width;
-                double v = 0;
-                if (a < 3) {
-                    const double ricker = (1 - 2 * a * a) * std::exp(-a * a);
-                    const double coda =
-                        r < radius ? 1e-3 * std::sin(0.05 * double(i)) * std::cos(0.07 * double(j)) : 0;
-                    v = ricker / (1 + 0.05 * r) + coda;
+        for (std::int64_t i = 0; i < nz; ++i)
+            for (std::int64_t y = 0; y < ny; ++y)
+                for (std::int64_t j = 0; j < nx; ++j) {
+                    const double r = three_d ? std::hypot(double(i) - cz, double(y) - cy, double(j) - cx)
+                                             : std::hypot(double(i) - cz, double(j) - cx);
+                    const double a = (r - radius) / width;
+                    double v = 0;
+                    if (a < 3) {
+                        const double ricker = (1 - 2 * a * a) * std::exp(-a * a);
+                        const double coda =
+                            r < radius ? 1e-3 * std::sin(0.05 * double(i)) * std::cos(0.07 * double(j)) : 0;
+                        v = ricker / (1 + 0.05 * r) + coda;
+                    }
+                    field[std::size_t((i * ny + y) * nx + j)] = float(v);
                 }
-                field[std::size_t(i * cols + j)] = float(v);
-            }
-        const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols}, 3);
+        const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols, grid.plane_rows()}, 3);
         compress_s += t.compress_seconds / fields;
         decompress_s += t.decompress_seconds / fields;
         // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries include the header.

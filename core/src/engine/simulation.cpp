@@ -19,9 +19,8 @@ Event shot_event(EventType type, double wall_s, std::int64_t step, std::int64_t 
 }
 } // namespace
 
-Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition,
-                       const PropagationSettings& settings, double reference_velocity_mps,
-                       const std::string& backend)
+Simulation::Simulation(const Grid& grid, const Acquisition& acquisition, const PropagationSettings& settings,
+                       double reference_velocity_mps, const std::string& backend)
     : acquisition_(acquisition), settings_(settings) {
     if (acquisition.shots.empty()) throw ConfigError("the acquisition has no shots");
     if (!(settings.freq_hz > 0) || !std::isfinite(settings.freq_hz))
@@ -40,11 +39,10 @@ Simulation::Simulation(const Grid2D& grid, const Acquisition& acquisition,
         const Shot& shot = acquisition.shots[s];
         if (shot.receivers.empty()) throw ConfigError("shot " + std::to_string(s) + " has no receivers");
         ShotGeometry g;
-        g.source =
-            hicks_stencil(padded, shot.source.x_m, shot.source.z_m, "source of shot " + std::to_string(s));
+        g.source = hicks_stencil(padded, shot.source, "source of shot " + std::to_string(s));
         for (std::size_t r = 0; r < shot.receivers.size(); ++r)
             g.receivers.push_back(
-                hicks_stencil(padded, shot.receivers[r].x_m, shot.receivers[r].z_m,
+                hicks_stencil(padded, shot.receivers[r],
                               "receiver " + std::to_string(r) + " of shot " + std::to_string(s)));
         geometries_.push_back(std::move(g));
     }
@@ -125,9 +123,9 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
                 observer->on_event(shot_event(EventType::ForwardStep, wall(), state->step, n, s));
                 if (observer->wants_field(FieldKind::ForwardWavefield, state->step)) {
                     propagator_->model_region_wavefield(*state, view);
-                    observer->on_field(
-                        FieldKind::ForwardWavefield, state->step,
-                        {view.data(), propagator_->padded().model.nz(), propagator_->padded().model.nx()});
+                    const Grid& m = propagator_->padded().model;
+                    observer->on_field(FieldKind::ForwardWavefield, state->step,
+                                       {view.data(), m.rows(), m.nx()});
                 }
             }
         }

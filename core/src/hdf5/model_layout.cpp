@@ -24,11 +24,12 @@ std::array<double, 2> spacing_from(const Object& holder, const Dataset& dataset)
 } // namespace
 
 void write_model(const Group& group, const std::string& name, const Model& model, const std::string& what) {
-    const Grid2D& grid = model.grid;
+    const Grid& grid = model.grid;
+    if (grid.rank != 2) throw ConfigError(what + ": a 3D model cannot be saved in a project yet (2D schema)");
     if (grid.nz() <= 0 || grid.nx() <= 0)
         throw ConfigError(what + ": cannot save a model with grid shape (" + std::to_string(grid.nz()) +
                           ", " + std::to_string(grid.nx()) + ")");
-    if (!valid_spacing(grid.spacing_m))
+    if (!valid_spacing({grid.dz(), grid.dx()}))
         throw ConfigError(what + ": cannot save a model with spacing (" + std::to_string(grid.dz()) + ", " +
                           std::to_string(grid.dx()) + ") m");
     if (std::int64_t(model.vp_mps.size()) != grid.cells())
@@ -62,7 +63,7 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder,
     }
 
     Model model;
-    model.grid = Grid2D(shape[0], shape[1], spacing_m[0], spacing_m[1]);
+    model.grid = Grid(shape[0], shape[1], spacing_m[0], spacing_m[1]);
     model.vp_mps = dataset.read<float>();
     if (dataset.has_attribute(units_attribute)) {
         const std::string units = dataset.attribute<std::string>(units_attribute);
@@ -77,7 +78,7 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder,
 }
 
 void write_cells(const Group& group, const std::string& name, const std::vector<float>& values,
-                 const Grid2D& grid) {
+                 const Grid& grid) {
     if (grid.nz() > 0 && grid.nx() > 0 && std::int64_t(values.size()) == grid.cells())
         group.write_dataset<float>(name, values, {grid.nz(), grid.nx()});
     else

@@ -23,6 +23,6 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder = nullptr,
 
 /// Writes `values` (model cells of `grid`) as (nz, nx) when they fill the grid, else as a flat (n) array.
 void write_cells(const Group& group, const std::string& name, const std::vector<float>& values,
-                 const Grid2D& grid);
+                 const Grid& grid);
 
 } // namespace fwi::h5

@@ -47,7 +47,8 @@ void smooth_lines(std::span<double> f, std::int64_t lines, std::int64_t len, std
 std::vector<float> build_mask(const Model& start, const Acquisition& acquisition, const MaskOptions& o) {
     if (!(o.water_depth_m >= 0) || !(o.water_velocity_mps >= 0) || !(o.source_radius_m >= 0))
         throw ConfigError("gradient mask: water depth, water velocity and source radius must be >= 0");
-    const Grid2D& g = start.grid;
+    const Grid& g = start.grid;
+    if (g.rank != 2) throw ConfigError("gradient mask: 3D models are not supported yet");
     if (start.vp_mps.size() != std::size_t(g.cells()))
         throw ConfigError("gradient mask: the starting model is empty");
     std::vector<float> mask(std::size_t(g.cells()), 1.0f);
@@ -64,17 +65,18 @@ std::vector<float> build_mask(const Model& start, const Acquisition& acquisition
     return mask;
 }
 
-void symmetric_gaussian_smooth(std::span<double> field, const Grid2D& grid, double sigma_z_m,
+void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m,
                                double sigma_x_m) {
     if (field.size() != std::size_t(grid.cells()))
         throw ConfigError("smoothing: " + std::to_string(field.size()) + " values for a grid of " +
                           std::to_string(grid.cells()) + " cells");
     if (!(sigma_z_m >= 0) || !(sigma_x_m >= 0)) throw ConfigError("smoothing lengths must be >= 0 m");
+    if (grid.rank != 2) throw ConfigError("smoothing: 3D grids are not supported yet");
     smooth_lines(field, grid.nz(), grid.nx(), 1, grid.nx(), sigma_x_m / grid.dx());
     smooth_lines(field, grid.nx(), grid.nz(), grid.nx(), 1, sigma_z_m / grid.dz());
 }
 
-GradientPreconditioner::GradientPreconditioner(const Grid2D& grid, std::vector<float> mask,
+GradientPreconditioner::GradientPreconditioner(const Grid& grid, std::vector<float> mask,
                                                const std::vector<double>& illumination,
                                                const PreconditionerOptions& options)
     : grid_(grid), mask_(std::move(mask)), options_(options) {

@@ -101,7 +101,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
             ? setup.reference_velocity_mps
             : std::max(setup.optimizer.upper_bound, double(setup.initial_model.max_velocity()));
     check_setup(setup, reference);
-    const Grid2D grid = setup.initial_model.grid;
+    const Grid grid = setup.initial_model.grid;
     Position pos = resume_position(setup, std::size_t(grid.cells()));
 
     Simulation sim(grid, setup.acquisition, setup.propagation, reference, setup.backend);

@@ -92,7 +92,7 @@ void write_model_panels_png(const std::string& path, const std::vector<std::pair
     if (panels.empty()) throw ConfigError("model picture " + path + ": no models");
     if (scale < 1 || scale > 16) throw ConfigError("model picture " + path + ": scale must be in 1..16");
     if (!(vmax > vmin)) throw ConfigError("model picture " + path + ": empty velocity range");
-    const Grid2D& g = panels.front().second.grid;
+    const Grid& g = panels.front().second.grid;
     for (const auto& [title, m] : panels)
         if (!(m.grid == g) || m.vp_mps.size() != std::size_t(g.cells()))
             throw ConfigError("model picture " + path + ": model '" + title +

@@ -60,7 +60,7 @@ void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gath
         for (std::size_t s = 0; s < gathers.size(); ++s) {
             const Gather& g = gathers[s];
             std::vector<double> receivers;
-            for (const Point2D& r : g.receivers) {
+            for (const Point& r : g.receivers) {
                 receivers.push_back(r.x_m);
                 receivers.push_back(r.z_m);
             }

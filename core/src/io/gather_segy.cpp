@@ -42,10 +42,10 @@ std::string gathers_text_header(const std::vector<Gather>& gathers, int scalar) 
 
 double max_abs_position(const std::vector<Gather>& gathers) {
     double m = 0;
-    auto take = [&](const Point2D& p) { m = std::max({m, std::abs(p.x_m), std::abs(p.z_m)}); };
+    auto take = [&](const Point& p) { m = std::max({m, std::abs(p.x_m), std::abs(p.z_m)}); };
     for (const Gather& g : gathers) {
         take(g.source);
-        for (const Point2D& r : g.receivers)
+        for (const Point& r : g.receivers)
             take(r);
     }
     return m;
@@ -72,7 +72,7 @@ void check_gathers_for_segy(const std::string& path, const std::vector<Gather>& 
             throw ConfigError(msg.str());
         }
         traces += g.receivers.size();
-        auto finite = [](const Point2D& p) { return std::isfinite(p.x_m) && std::isfinite(p.z_m); };
+        auto finite = [](const Point& p) { return std::isfinite(p.x_m) && std::isfinite(p.z_m); };
         if (!finite(g.source))
             throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " source is not finite");
         for (std::size_t r = 0; r < g.receivers.size(); ++r) {
@@ -116,7 +116,7 @@ void write_gathers_segy(const std::string& path, const std::vector<Gather>& gath
         const Gather& g = gathers[s];
         const std::int32_t sx = detail::scaled_coordinate(g.source.x_m, scalar);
         for (std::size_t r = 0; r < g.receivers.size(); ++r, ++trace) {
-            const Point2D& rec = g.receivers[r];
+            const Point& rec = g.receivers[r];
             const std::int32_t gx = detail::scaled_coordinate(rec.x_m, scalar);
             detail::TraceHeader th;
             th.set(SEGY_TR_SEQ_LINE, trace + 1);

@@ -22,7 +22,7 @@ Model read_model_npy(const std::string& path, double dz_m, double dx_m) {
         throw ConfigError(msg.str());
     }
     Model model;
-    model.grid = Grid2D(array.shape[0], array.shape[1], dz_m, dx_m);
+    model.grid = Grid(array.shape[0], array.shape[1], dz_m, dx_m);
     model.vp_mps = std::move(array.data);
     return model;
 }
@@ -35,7 +35,7 @@ void write_model_npy(const std::string& path, const Model& model) {
 namespace detail {
 
 void check_model_shape(const Model& model, const std::string& path) {
-    const Grid2D& g = model.grid;
+    const Grid& g = model.grid;
     if (g.nz() <= 0 || g.nx() <= 0 || !(g.dz() > 0) || !(g.dx() > 0) || !std::isfinite(g.dz()) ||
         !std::isfinite(g.dx()) || std::int64_t(model.vp_mps.size()) != g.cells()) {
         std::ostringstream msg;

@@ -17,7 +17,7 @@ bool fills(const Model& m) {
     return m.grid.cells() > 0 && std::int64_t(m.vp_mps.size()) == m.grid.cells();
 }
 
-ConstFieldView view_of(const std::vector<float>& values, const Grid2D& g) {
+ConstFieldView view_of(const std::vector<float>& values, const Grid& g) {
     return {values.data(), g.nz(), g.nx()};
 }
 
@@ -37,7 +37,7 @@ std::string iteration_file_name(int iteration) {
 
 std::vector<std::string> export_models_vti(const Experiment& e, const fs::path& file,
                                            const std::string& which) {
-    const Grid2D& grid = working_model(e).grid;
+    const Grid& grid = working_model(e).grid;
     std::vector<VtiArray> arrays;
     std::vector<std::string> names;
     const auto add = [&](const char* name, const Model& m) {
@@ -70,11 +70,11 @@ std::vector<fs::path> export_history_series(const Project& p, const fs::path& vt
     if (p.history.empty())
         throw ConfigError("the project holds no inversion history: run `fwi invert` first");
     make_directory(vti_dir);
-    const Grid2D working_grid = working_model(p.experiment).grid;
+    const Grid working_grid = working_model(p.experiment).grid;
     std::vector<PvdEntry> series;
     std::vector<fs::path> files;
     for (const IterationRecord& it : p.history) {
-        const Grid2D& grid = fills(it.model) ? it.model.grid : working_grid;
+        const Grid& grid = fills(it.model) ? it.model.grid : working_grid;
         std::vector<VtiArray> arrays;
         if (fills(it.model)) arrays.push_back({"vp_mps", view_of(it.model.vp_mps, grid)});
         if (!it.gradient.empty() && std::int64_t(it.gradient.size()) == grid.cells())

@@ -35,7 +35,7 @@ Model read_model_raw(const std::string& path, const RawLayout& layout) {
     if (bytes.size() != actual)
         throw FormatError("raw model '" + path + "': the file changed size while being read");
     Model model;
-    model.grid = Grid2D(layout.nz, layout.nx, layout.dz_m, layout.dx_m);
+    model.grid = Grid(layout.nz, layout.nx, layout.dz_m, layout.dx_m);
     const std::size_t n = std::size_t(model.grid.cells());
     std::vector<float> values(n);
     std::memcpy(values.data(), bytes.data(), n * sizeof(float));

@@ -55,7 +55,7 @@ std::string format_m(double v) {
 
 void write_model_segy(const std::string& path, const Model& model) {
     detail::check_model_shape(model, path);
-    const Grid2D& g = model.grid;
+    const Grid& g = model.grid;
     if (g.nz() > detail::segy_max_samples || g.nx() > std::numeric_limits<int>::max()) {
         std::ostringstream msg;
         msg << "SEG-Y '" << path << "': the model has nz = " << g.nz()
@@ -166,7 +166,7 @@ Model read_model_segy(const std::string& path, double fallback_dz_m, double fall
         throw ConfigError("SEG-Y '" + path + "': " + (dz > 0 ? "dx" : "dz") +
                           " is not in the file's headers; give the spacing (dz_m, dx_m) explicitly");
     }
-    model.grid = Grid2D(nz, nx, dz, dx);
+    model.grid = Grid(nz, nx, dz, dx);
     if (spacing_note) {
         *spacing_note =
             dz_from == dx_from

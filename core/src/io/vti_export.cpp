@@ -36,7 +36,7 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 } // namespace
 
-void write_vti(const std::filesystem::path& path, const Grid2D& grid, const std::vector<VtiArray>& arrays) {
+void write_vti(const std::filesystem::path& path, const Grid& grid, const std::vector<VtiArray>& arrays) {
     if (arrays.empty()) throw ConfigError("write_vti " + path.string() + ": no arrays to write");
     if (grid.nz() < 1 || grid.nx() < 1 || !(grid.dz() > 0) || !(grid.dx() > 0))
         throw ConfigError("write_vti " + path.string() + ": empty or invalid grid");

@@ -22,7 +22,7 @@ Model empty_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, co
         throw ConfigError(msg.str());
     }
     Model m;
-    m.grid = Grid2D(nz, nx, dz_m, dx_m);
+    m.grid = Grid(nz, nx, dz_m, dx_m);
     m.vp_mps.resize(std::size_t(m.grid.cells()));
     return m;
 }

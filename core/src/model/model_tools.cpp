@@ -78,12 +78,13 @@ std::int64_t resampled_count(std::int64_t n_old, double d_old, double d_new) {
 
 Model resample_model(const Model& model, double dz_m, double dx_m) {
     validate_model(model, "model to resample");
+    if (model.grid.rank != 2) throw ConfigError("resample: 3D models are not supported yet");
     if (!(dz_m > 0) || !(dx_m > 0) || !std::isfinite(dz_m) || !std::isfinite(dx_m)) {
         std::ostringstream msg;
         msg << "resample: new spacing (dz=" << dz_m << " m, dx=" << dx_m << " m) must be positive and finite";
         throw ConfigError(msg.str());
     }
-    const Grid2D& g = model.grid;
+    const Grid& g = model.grid;
     const double nz_new = std::round(double(g.nz() - 1) * g.dz() / dz_m) + 1;
     const double nx_new = std::round(double(g.nx() - 1) * g.dx() / dx_m) + 1;
     if (nz_new * nx_new > max_resampled_cells) {
@@ -93,8 +94,7 @@ Model resample_model(const Model& model, double dz_m, double dx_m) {
         throw ConfigError(msg.str());
     }
     Model out;
-    out.grid =
-        Grid2D(resampled_count(g.nz(), g.dz(), dz_m), resampled_count(g.nx(), g.dx(), dx_m), dz_m, dx_m);
+    out.grid = Grid(resampled_count(g.nz(), g.dz(), dz_m), resampled_count(g.nx(), g.dx(), dx_m), dz_m, dx_m);
     const auto tz = axis_taps(g.nz(), g.dz(), out.grid.nz(), dz_m);
     const auto tx = axis_taps(g.nx(), g.dx(), out.grid.nx(), dx_m);
     // Separable: along x into (old nz) x (new nx), then along z.

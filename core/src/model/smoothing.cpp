@@ -1,5 +1,7 @@
 #include "fwi/smoothing.hpp"
 
+#include "fwi/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -44,7 +46,8 @@ void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int
 
 } // namespace
 
-void gaussian_smooth(std::span<float> field, const Grid2D& grid, double sigma_z_m, double sigma_x_m) {
+void gaussian_smooth(std::span<float> field, const Grid& grid, double sigma_z_m, double sigma_x_m) {
+    if (grid.rank != 2) throw ConfigError("smoothing: 3D models are not supported yet");
     smooth_lines(field, grid.nz(), grid.nx(), 1, grid.nx(), sigma_x_m / grid.dx());
     smooth_lines(field, grid.nx(), grid.nz(), grid.nx(), 1, sigma_z_m / grid.dz());
 }

@@ -17,14 +17,14 @@ namespace {
 
 constexpr const char* point_columns = "z_m x_m";
 
-void append_point(std::vector<double>& rows, const Point2D& p) {
+void append_point(std::vector<double>& rows, const Point& p) {
     rows.push_back(p.z_m);
     rows.push_back(p.x_m);
 }
 
 /// Reads an (n, 2) float64 array of [z_m, x_m] rows; `rows` < 0: any n up to `max_rows`.
-std::vector<Point2D> read_points(const h5::Group& group, const std::string& name, std::int64_t rows,
-                                 std::int64_t max_rows) {
+std::vector<Point> read_points(const h5::Group& group, const std::string& name, std::int64_t rows,
+                               std::int64_t max_rows) {
     const h5::Dataset dataset = group.open_dataset(name);
     const auto shape = dataset.shape();
     if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
@@ -33,9 +33,9 @@ std::vector<Point2D> read_points(const h5::Group& group, const std::string& name
         dataset.fail("declares " + std::to_string(shape[0]) + " points, more than " +
                      std::to_string(max_rows));
     const auto values = dataset.read<double>();
-    std::vector<Point2D> points(static_cast<std::size_t>(shape[0]));
+    std::vector<Point> points(static_cast<std::size_t>(shape[0]));
     for (std::size_t i = 0; i < points.size(); ++i)
-        points[i] = Point2D{values[2 * i + 1], values[2 * i]};
+        points[i] = Point{values[2 * i + 1], values[2 * i]};
     return points;
 }
 

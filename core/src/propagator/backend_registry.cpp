@@ -1,6 +1,7 @@
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 #include "propagator/cpu_propagator.hpp"
+#include "propagator/cpu_propagator_3d.hpp"
 
 #include <mutex>
 #include <omp.h>
@@ -13,6 +14,7 @@ std::vector<BackendInfo>& registry() {
         BackendInfo{"cpu", [] { return true; },
                     [] { return "CPU (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; },
                     [](const PropagatorSetup& s) -> std::unique_ptr<Propagator> {
+                        if (s.grid.rank == 3) return std::make_unique<CpuPropagator3D>(s);
                         return std::make_unique<CpuPropagator>(s);
                     }}};
     return backends;
@@ -47,15 +49,16 @@ std::vector<std::string> available_backends() {
     return names;
 }
 
-static std::string resolve(const std::string& backend) {
+/// "auto" is cuda when it is available and has kernels for the grid's rank (2D only so far), else cpu.
+static std::string resolve(const std::string& backend, int rank = 2) {
     if (backend != "auto") return backend;
     const BackendInfo* cuda = find("cuda");
-    return cuda && cuda->available() ? "cuda" : "cpu";
+    return cuda && rank == 2 && cuda->available() ? "cuda" : "cpu";
 }
 
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup) {
     std::lock_guard lock(registry_mutex());
-    const std::string name = resolve(backend);
+    const std::string name = resolve(backend, setup.grid.rank);
     const BackendInfo* b = find(name);
     if (!b)
         throw ConfigError("unknown backend '" + backend + "' (this build has: cpu" +

@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/cpu_kernels.hpp"
+#include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 
 #include <algorithm>
@@ -78,29 +79,11 @@ class CpuAdjointState final : public AdjointState {
     std::vector<float> mu, mu_prev, r_x, r_z, s_x, s_z;
 };
 
-template <typename F> void dispatch_order(int order, F&& f) {
-    switch (order) {
-    case 2:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 6:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 8:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
-    }
-}
-
 } // namespace
 
 CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
+    if (setup.grid.rank != 2) throw ConfigError("the 2D CPU propagator needs a 2D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
@@ -144,7 +127,7 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
 }
 
 cpu::KernelGrid CpuPropagator::kernel_grid() const {
-    const Grid2D& m = grid_.model;
+    const Grid& m = grid_.model;
     const std::int64_t h = grid_.halo;
     return {grid_.nz(),
             grid_.nx(),

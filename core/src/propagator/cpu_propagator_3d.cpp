@@ -2,7 +2,8 @@
 
 #include "fwi/error.hpp"
 #include "propagator/cpu_kernels_3d.hpp"
-#include "propagator/padding_3d.hpp"
+#include "propagator/order_dispatch.hpp"
+#include "propagator/padding.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +25,7 @@ std::int64_t layer_cells(const PmlProfile& p) {
 /// ny rows of nx), psi before zeta in each.
 class CpuWaveState3D final : public WaveState {
   public:
-    CpuWaveState3D(const PaddedGrid3D& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
+    CpuWaveState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
         : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &psi_z, &zeta_x, &zeta_y, &zeta_z})
@@ -86,7 +87,7 @@ class CpuWaveState3D final : public WaveState {
 
 class CpuAdjointState3D final : public AdjointState {
   public:
-    explicit CpuAdjointState3D(const PaddedGrid3D& g) {
+    explicit CpuAdjointState3D(const PaddedGrid& g) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &r_z, &s_x, &s_y, &s_z})
             v->assign(n, 0.0f);
@@ -94,26 +95,7 @@ class CpuAdjointState3D final : public AdjointState {
     std::vector<float> mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
 };
 
-template <typename F> void dispatch_order(int order, F&& f) {
-    switch (order) {
-    case 2:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 6:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 8:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw ConfigError("spatial order " + std::to_string(order) + " is not one of 2, 4, 6, 8");
-    }
-}
-
-PmlProfile axis_profile(const PropagatorSetup3D& s, int halo, int axis) {
+PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
     return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
                             s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
                             s.pml_reflection);
@@ -121,29 +103,29 @@ PmlProfile axis_profile(const PropagatorSetup3D& s, int halo, int axis) {
 
 } // namespace
 
-CpuPropagator3D::CpuPropagator3D(const PropagatorSetup3D& setup) : setup_(setup) {
-    validate_propagator_setup_3d(setup);
-    grid_ = PaddedGrid3D{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
+    validate_propagator_setup(setup);
+    if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
+    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_z_ = axis_profile(setup, grid_.halo, 0);
     pml_y_ = axis_profile(setup, grid_.halo, 1);
     pml_x_ = axis_profile(setup, grid_.halo, 2);
     grad_c_.assign(std::size_t(grid_.cells()), 0.0f);
 }
 
-void CpuPropagator3D::set_model(std::span<const float> vp_mps) {
-    if (std::int64_t(vp_mps.size()) != setup_.grid.cells())
-        throw ConfigError("3D model has " + std::to_string(vp_mps.size()) + " velocities for " +
-                          std::to_string(setup_.grid.cells()) + " grid cells");
+void CpuPropagator3D::set_model(const Model& model) {
+    if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
+    validate_model(model, "3D model");
+    const std::span<const float> vp_mps = model.vp_mps;
     for (std::size_t i = 0; i < vp_mps.size(); ++i)
-        if (!(vp_mps[i] > 0) || !std::isfinite(vp_mps[i]) ||
-            vp_mps[i] > setup_.pml_velocity_mps * (1 + 1e-6)) {
+        if (vp_mps[i] > setup_.pml_velocity_mps * (1 + 1e-6)) {
             std::ostringstream m;
             m << "3D model velocity " << vp_mps[i] << " m/s at cell " << i
-              << " is not positive and finite, or exceeds the reference velocity " << setup_.pml_velocity_mps
+              << " exceeds the reference velocity " << setup_.pml_velocity_mps
               << " m/s that fixed the time step";
             throw ConfigError(m.str());
         }
-    velocity_ = pad_model_3d(grid_, vp_mps);
+    velocity_ = pad_model(grid_, vp_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
     c_.resize(velocity_.size());
     inv_c_.resize(velocity_.size());
@@ -274,24 +256,24 @@ void CpuPropagator3D::take_velocity_gradient(std::span<float> gradient_mps) {
     std::vector<float> dv(grad_c_.size());
     for (std::size_t i = 0; i < dv.size(); ++i)
         dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
-    fold_padded_3d(grid_, dv, gradient_mps);
+    fold_padded(grid_, dv, gradient_mps);
     std::fill(grad_c_.begin(), grad_c_.end(), 0.0f);
 }
 
 void CpuPropagator3D::model_region_wavefield(const WaveState& state, std::span<float> out) const {
-    extract_model_region_3d(grid_, static_cast<const CpuWaveState3D&>(state).u.data(), out);
+    extract_model_region(grid_, static_cast<const CpuWaveState3D&>(state).u.data(), out);
 }
 
 void CpuPropagator3D::model_region_adjoint(const AdjointState& adj, std::span<float> out) const {
-    extract_model_region_3d(grid_, static_cast<const CpuAdjointState3D&>(adj).mu.data(), out);
+    extract_model_region(grid_, static_cast<const CpuAdjointState3D&>(adj).mu.data(), out);
     std::vector<float> inv_c_model(out.size());
-    extract_model_region_3d(grid_, inv_c_.data(), inv_c_model);
+    extract_model_region(grid_, inv_c_.data(), inv_c_model);
     for (std::size_t i = 0; i < out.size(); ++i) // lambda = mu / c
         out[i] *= inv_c_model[i];
 }
 
 std::vector<float> CpuPropagator3D::padded_velocity_perturbation(std::span<const float> dv_mps) const {
-    std::vector<float> dc = pad_model_3d(grid_, dv_mps);
+    std::vector<float> dc = pad_model(grid_, dv_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
     for (std::size_t i = 0; i < dc.size(); ++i)
         dc[i] = float(dc[i] * 2.0 * velocity_[i] * dt2);

@@ -6,8 +6,8 @@
 // Each axis's weights are divided by their sum (in double), so a point's weights sum to 1 and a source
 // injects, and a receiver records, exactly the amplitude of an on-grid one: the truncated windowed sinc alone
 // sums to 1 + O(1e-3) depending on the fractional position (1.00067 measured), which was an amplitude bias of
-// the same size. The 2D weights are the tensor product of the two normalised axes; the shape, and so the
-// interpolation accuracy of the windowed sinc, is unchanged.
+// the same size. The 2D weights are the tensor product of the two normalised axes, the 3D ones of the three;
+// the shape, and so the interpolation accuracy of the windowed sinc, is unchanged.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 #include "propagator/hicks_axis.hpp"
@@ -63,27 +63,51 @@ std::vector<std::pair<std::int64_t, double>> hicks_axis_weights(double p) {
 
 } // namespace detail
 
-PointStencil hicks_stencil(const PaddedGrid& grid, double x_m, double z_m, const std::string& what) {
-    const Grid2D& m = grid.model;
-    if (!std::isfinite(x_m) || !std::isfinite(z_m) || x_m < -1e-9 || z_m < -1e-9 ||
-        x_m > m.width_m() + 1e-9 || z_m > m.depth_m() + 1e-9) {
-        std::ostringstream msg;
-        msg << what << " at (x=" << x_m << " m, z=" << z_m << " m) is outside the model [0, " << m.width_m()
-            << "] x [0, " << m.depth_m() << "] m";
-        throw ConfigError(msg.str());
-    }
-    const auto wx = detail::hicks_axis_weights(x_m / m.dx());
-    const auto wz = detail::hicks_axis_weights(z_m / m.dz());
-    const std::int64_t o = grid.origin(), h = grid.halo;
+namespace {
+
+[[noreturn]] void throw_outside(const Grid& m, const Point& p, const std::string& what) {
+    std::ostringstream msg;
+    if (m.rank == 3)
+        msg << what << " at (x=" << p.x_m << " m, y=" << p.y_m << " m, z=" << p.z_m
+            << " m) is outside the model [0, " << m.width_m() << "] x [0, " << m.breadth_m() << "] x [0, "
+            << m.depth_m() << "] m";
+    else
+        msg << what << " at (x=" << p.x_m << " m, z=" << p.z_m << " m) is outside the model [0, "
+            << m.width_m() << "] x [0, " << m.depth_m() << "] m";
+    throw ConfigError(msg.str());
+}
+
+bool within(double v, double extent_m) {
+    return std::isfinite(v) && v >= -1e-9 && v <= extent_m + 1e-9;
+}
+
+} // namespace
+
+PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std::string& what) {
+    const Grid& m = grid.model;
+    const bool three_d = grid.three_d();
+    if (!within(point.x_m, m.width_m()) || !within(point.z_m, m.depth_m()) ||
+        (three_d && !within(point.y_m, m.breadth_m())))
+        throw_outside(m, point, what);
+    const auto wx = detail::hicks_axis_weights(point.x_m / m.dx());
+    const auto wz = detail::hicks_axis_weights(point.z_m / m.dz());
+    // 2D: one y "axis weight" of 1 on the only plane.
+    const auto wy = three_d ? detail::hicks_axis_weights(point.y_m / m.dy())
+                            : std::vector<std::pair<std::int64_t, double>>{{0, 1.0}};
+    const std::int64_t o = grid.origin(), oy = grid.origin_y(), h = grid.halo, hy = grid.halo_y();
+    auto inside = [](std::int64_t p, std::int64_t halo, std::int64_t n) { return p >= halo && p < n - halo; };
     PointStencil s;
     for (auto [iz, az] : wz)
-        for (auto [ix, ax] : wx) {
-            const std::int64_t pz = iz + o, px = ix + o;
-            // Weights that would fall into the zero halo (tiny PML) are dropped: the halo is never updated.
-            if (pz < h || pz >= grid.nz() - h || px < h || px >= grid.nx() - h) continue;
-            s.cell.push_back(pz * grid.nx() + px);
-            s.weight.push_back(float(az * ax));
-        }
+        for (auto [iy, ay] : wy)
+            for (auto [ix, ax] : wx) {
+                const std::int64_t pz = iz + o, py = iy + oy, px = ix + o;
+                // Weights that would fall into the zero halo (tiny PML) are dropped: the halo is never
+                // updated.
+                if (!inside(pz, h, grid.nz()) || !inside(py, hy, grid.ny()) || !inside(px, h, grid.nx()))
+                    continue;
+                s.cell.push_back(grid.index(pz, py, px));
+                s.weight.push_back(float(az * ay * ax)); // 2D: ay == 1 exactly, so az * ax as before
+            }
     return s;
 }
 

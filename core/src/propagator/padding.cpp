@@ -10,30 +10,38 @@ std::int64_t clamp_to_model(std::int64_t p, std::int64_t origin, std::int64_t n)
 } // namespace
 
 std::vector<float> pad_model(const PaddedGrid& g, std::span<const float> model_cells) {
-    const std::int64_t nz = g.nz(), nx = g.nx(), o = g.origin();
-    const std::int64_t mz = g.model.nz(), mx = g.model.nx();
-    std::vector<float> out(std::size_t(nz * nx), 0.0f);
-    // The halo is never updated by the kernels; it gets edge values too, so c and 1/c stay finite everywhere.
+    const std::int64_t nz = g.nz(), ny = g.ny(), nx = g.nx(), o = g.origin(), oy = g.origin_y();
+    const Grid& m = g.model;
+    std::vector<float> out(std::size_t(g.cells()));
+#pragma omp parallel for schedule(static) // first touch by the threads that will run the kernels
     for (std::int64_t iz = 0; iz < nz; ++iz)
-        for (std::int64_t ix = 0; ix < nx; ++ix)
-            out[std::size_t(iz * nx + ix)] =
-                model_cells[std::size_t(clamp_to_model(iz, o, mz) * mx + clamp_to_model(ix, o, mx))];
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix)
+                out[std::size_t(g.index(iz, iy, ix))] =
+                    model_cells[m.index(clamp_to_model(iz, o, m.nz()), clamp_to_model(iy, oy, m.ny()),
+                                        clamp_to_model(ix, o, m.nx()))];
     return out;
 }
 
 void fold_padded(const PaddedGrid& g, std::span<const float> padded, std::span<float> model_cells) {
-    const std::int64_t nz = g.nz(), nx = g.nx(), o = g.origin(), h = g.halo;
-    const std::int64_t mz = g.model.nz(), mx = g.model.nx();
+    const std::int64_t nz = g.nz(), ny = g.ny(), nx = g.nx(), o = g.origin(), oy = g.origin_y();
+    const std::int64_t h = g.halo, hy = g.halo_y();
+    const Grid& m = g.model;
     for (std::int64_t iz = h; iz < nz - h; ++iz)
-        for (std::int64_t ix = h; ix < nx - h; ++ix)
-            model_cells[std::size_t(clamp_to_model(iz, o, mz) * mx + clamp_to_model(ix, o, mx))] +=
-                padded[std::size_t(iz * nx + ix)];
+        for (std::int64_t iy = hy; iy < ny - hy; ++iy)
+            for (std::int64_t ix = h; ix < nx - h; ++ix)
+                model_cells[m.index(clamp_to_model(iz, o, m.nz()), clamp_to_model(iy, oy, m.ny()),
+                                    clamp_to_model(ix, o, m.nx()))] +=
+                    padded[std::size_t(g.index(iz, iy, ix))];
 }
 
 void extract_model_region(const PaddedGrid& g, const float* padded, std::span<float> model_cells) {
-    const std::int64_t o = g.origin(), nx = g.nx(), mx = g.model.nx();
-    for (std::int64_t iz = 0; iz < g.model.nz(); ++iz)
-        std::copy_n(padded + (iz + o) * nx + o, mx, model_cells.begin() + iz * mx);
+    const std::int64_t o = g.origin(), oy = g.origin_y();
+    const Grid& m = g.model;
+    for (std::int64_t iz = 0; iz < m.nz(); ++iz)
+        for (std::int64_t iy = 0; iy < m.ny(); ++iy)
+            std::copy_n(padded + g.index(iz + o, iy + oy, o), m.nx(),
+                        model_cells.begin() + std::ptrdiff_t(m.index(iz, iy, 0)));
 }
 
 } // namespace fwi

@@ -1,6 +1,8 @@
 #pragma once
-// Model-grid <-> padded-grid maps. pad_model is E (edge values extended into the PML; zero halo); fold_padded
-// adds E^T of a padded array to a model array (every non-halo padded cell onto the model cell it copies).
+// Model-grid <-> padded-grid maps, for both ranks (a 2D grid is one unpadded y plane). pad_model is E (edge
+// values extended into the PML, the halo too so that c and 1/c stay finite); fold_padded adds E^T of a padded
+// array to a model array (every non-halo padded cell onto the model cell it copies); extract_model_region
+// copies the model region.
 #include "fwi/propagator.hpp"
 
 #include <span>

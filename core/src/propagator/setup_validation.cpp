@@ -2,12 +2,49 @@
 // same messages.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
+#include "fwi/time_axis.hpp"
 #include "propagator/scheme_checks.hpp"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 namespace fwi {
+namespace {
+
+void validate_grid_2d(const PropagatorSetup& setup) {
+    const Grid& g = setup.grid;
+    if (g.nz() < 1 || g.nx() < 1 || g.ny() != 1 || !(g.dz() > 0) || !(g.dx() > 0))
+        throw ConfigError("grid must have positive shape and spacing");
+    if (g.nz() < setup.order || g.nx() < setup.order)
+        throw ConfigError("the model (" + std::to_string(g.nz()) + " x " + std::to_string(g.nx()) +
+                          " cells) must be at least " + std::to_string(setup.order) +
+                          " cells along each axis for order " + std::to_string(setup.order));
+}
+
+void validate_grid_3d(const PropagatorSetup& setup) {
+    static const char* const axis_name[3] = {"z", "y", "x"};
+    for (std::size_t a = 0; a < 3; ++a) {
+        const auto n = setup.grid.shape[a];
+        if (n < 1 || !(setup.grid.spacing_m[a] > 0))
+            throw ConfigError(std::string("grid must have positive shape and spacing (axis ") + axis_name[a] +
+                              ")");
+        if (n < setup.order)
+            throw ConfigError("the model has " + std::to_string(n) + " cells along " + axis_name[a] +
+                              ": it must have at least " + std::to_string(setup.order) + " for order " +
+                              std::to_string(setup.order));
+    }
+    // The 2D setup trusts its caller's time axis; the 3D one has refused unstable steps from the start.
+    const double limit = stable_dt(setup.grid, setup.pml_velocity_mps, 1.0);
+    if (setup.dt_s > limit) {
+        std::ostringstream m;
+        m << "CFL: the inner time step " << setup.dt_s << " s exceeds the 3D stability limit " << limit
+          << " s at " << setup.pml_velocity_mps << " m/s";
+        throw ConfigError(m.str());
+    }
+}
+
+} // namespace
 
 void validate_scheme_settings(int order, int pml_width, double dt_s, double pml_velocity_mps) {
     if (order != 2 && order != 4 && order != 6 && order != 8)
@@ -20,13 +57,12 @@ void validate_scheme_settings(int order, int pml_width, double dt_s, double pml_
 
 void validate_propagator_setup(const PropagatorSetup& setup) {
     validate_scheme_settings(setup.order, setup.pml_width, setup.dt_s, setup.pml_velocity_mps);
-    if (setup.grid.nz() < 1 || setup.grid.nx() < 1 || !(setup.grid.dz() > 0) || !(setup.grid.dx() > 0))
-        throw ConfigError("grid must have positive shape and spacing");
-    if (setup.grid.nz() < setup.order || setup.grid.nx() < setup.order)
-        throw ConfigError("the model (" + std::to_string(setup.grid.nz()) + " x " +
-                          std::to_string(setup.grid.nx()) + " cells) must be at least " +
-                          std::to_string(setup.order) + " cells along each axis for order " +
-                          std::to_string(setup.order));
+    if (setup.grid.rank == 2)
+        validate_grid_2d(setup);
+    else if (setup.grid.rank == 3)
+        validate_grid_3d(setup);
+    else
+        throw ConfigError("grid rank " + std::to_string(setup.grid.rank) + " is not 2 or 3");
 }
 
 } // namespace fwi

@@ -16,12 +16,13 @@ std::mutex& fftw_planner_mutex() { // FFTW's planner is not thread-safe
 }
 } // namespace
 
-double stable_dt(const Grid2D& grid, double max_velocity_mps, double cfl_number) {
-    return cfl_number /
-           (max_velocity_mps * std::sqrt(1.0 / (grid.dx() * grid.dx()) + 1.0 / (grid.dz() * grid.dz())));
+double stable_dt(const Grid& grid, double max_velocity_mps, double cfl_number) {
+    double sum = 1.0 / (grid.dx() * grid.dx()) + 1.0 / (grid.dz() * grid.dz());
+    if (grid.rank == 3) sum += 1.0 / (grid.dy() * grid.dy());
+    return cfl_number / (max_velocity_mps * std::sqrt(sum));
 }
 
-TimeAxis make_time_axis(const Grid2D& grid, double max_velocity_mps, const PropagationSettings& s) {
+TimeAxis make_time_axis(const Grid& grid, double max_velocity_mps, const PropagationSettings& s) {
     if (!(s.dt_s > 0) || !std::isfinite(s.dt_s))
         throw ConfigError("time step dt_s = " + std::to_string(s.dt_s) + " must be positive and finite");
     if (s.nt < 2)
@@ -88,10 +89,10 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
     return out;
 }
 
-std::string dispersion_warning(const Grid2D& grid, double min_velocity_mps, double freq_hz,
-                               double min_cells) {
+std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz, double min_cells) {
     const double wavelength = min_velocity_mps / freq_hz;
-    const double cells = wavelength / std::max(grid.dx(), grid.dz());
+    const double coarsest = std::max(std::max(grid.dx(), grid.dz()), grid.rank == 3 ? grid.dy() : 0.0);
+    const double cells = wavelength / coarsest;
     if (cells >= min_cells) return {};
     std::ostringstream m;
     m.precision(3);

@@ -23,26 +23,26 @@ struct PointRef {
 };
 
 /// Inside the model's extent of cell centres: 0 <= x <= width_m, 0 <= z <= depth_m.
-bool inside_model(const Grid2D& grid, Point2D p);
+bool inside_model(const Grid& grid, Point p);
 /// "Receiver at (x, z) m is outside the model (0..W m x 0..D m)"; empty when inside.
-std::string outside_message(const Grid2D& grid, Point2D p, PointKind kind);
+std::string outside_message(const Grid& grid, Point p, PointKind kind);
 
 bool receivers_shared(const Acquisition& acq);
-std::vector<Point2D> sources_of(const Acquisition& acq);
+std::vector<Point> sources_of(const Acquisition& acq);
 /// Receivers of `shot` (clamped to a valid shot; empty without shots).
-std::vector<Point2D> receivers_of(const Acquisition& acq, int shot);
-std::vector<Point2D> points_of(const Acquisition& acq, PointKind kind, int shot);
+std::vector<Point> receivers_of(const Acquisition& acq, int shot);
+std::vector<Point> points_of(const Acquisition& acq, PointKind kind, int shot);
 
 /// Adds a source (a new shot recorded by the shared receivers, or by none) or a receiver (of every shot when
 /// shared, else of `shot`). A receiver needs a shot: ConfigError without any. Points outside `grid` throw
 /// ConfigError.
-Acquisition with_point_added(const Acquisition& acq, const Grid2D& grid, PointKind kind, Point2D p, int shot);
-Acquisition with_point_moved(const Acquisition& acq, const Grid2D& grid, PointRef ref, Point2D p, int shot);
+Acquisition with_point_added(const Acquisition& acq, const Grid& grid, PointKind kind, Point p, int shot);
+Acquisition with_point_moved(const Acquisition& acq, const Grid& grid, PointRef ref, Point p, int shot);
 /// Deleting a source deletes its shot. Unknown references throw ConfigError.
 Acquisition with_points_deleted(const Acquisition& acq, std::vector<PointRef> refs, int shot);
 /// `count` receivers evenly from `from` to `to` (count >= 1; both ends inside), appended like
 /// with_point_added.
-Acquisition with_receiver_line(const Acquisition& acq, const Grid2D& grid, Point2D from, Point2D to,
-                               int count, int shot);
+Acquisition with_receiver_line(const Acquisition& acq, const Grid& grid, Point from, Point to, int count,
+                               int shot);
 
 } // namespace fwi::ui

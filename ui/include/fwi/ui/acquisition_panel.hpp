@@ -24,7 +24,7 @@ class AcquisitionTableModel : public QAbstractTableModel {
     enum Column { KindColumn, IndexColumn, XColumn, ZColumn, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
-    void set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers);
+    void set_points(std::vector<Point> sources, std::vector<Point> receivers);
     PointRef ref_at(int row) const;
     int row_of(PointRef ref) const;
 
@@ -37,11 +37,11 @@ class AcquisitionTableModel : public QAbstractTableModel {
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
 
   signals:
-    void move_requested(fwi::ui::PointRef ref, fwi::Point2D position);
+    void move_requested(fwi::ui::PointRef ref, fwi::Point position);
     void refused(const QString& message);
 
   private:
-    std::vector<Point2D> sources_, receivers_;
+    std::vector<Point> sources_, receivers_;
 };
 
 /// "Add a line of receivers": validated on OK (count >= 1, both ends given); refusal shows a message and
@@ -50,18 +50,18 @@ class ReceiverLineDialog : public QDialog {
     Q_OBJECT
   public:
     explicit ReceiverLineDialog(QWidget* parent = nullptr);
-    void set_values(int count, Point2D from, Point2D to);
+    void set_values(int count, Point from, Point to);
     int count() const;
-    Point2D from() const;
-    Point2D to() const;
+    Point from() const;
+    Point to() const;
     /// Model extent used for validation (positions outside are refused).
-    void set_grid(const Grid2D& grid);
+    void set_grid(const Grid& grid);
     /// The reason the current input is refused; empty when acceptable.
     QString validation_error() const;
     void accept() override;
 
   private:
-    Grid2D grid_;
+    Grid grid_;
     QSpinBox* count_;
     QDoubleSpinBox *x0_, *z0_, *x1_, *z1_;
 };

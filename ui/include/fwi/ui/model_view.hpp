@@ -24,8 +24,8 @@ class ModelView : public ImageView {
 
     /// Shows vp (m/s); the grid also defines which positions are inside.
     void set_model(const Model& model);
-    const Grid2D& grid() const;
-    void set_points(std::vector<Point2D> sources, std::vector<Point2D> receivers);
+    const Grid& grid() const;
+    void set_points(std::vector<Point> sources, std::vector<Point> receivers);
 
     void set_edit_mode(EditMode mode);
     EditMode edit_mode() const;
@@ -39,10 +39,10 @@ class ModelView : public ImageView {
     bool hit_test(QPointF px, PointRef& ref) const;
 
   signals:
-    void add_requested(fwi::ui::PointKind kind, fwi::Point2D position);
-    void move_requested(fwi::ui::PointRef ref, fwi::Point2D position);
+    void add_requested(fwi::ui::PointKind kind, fwi::Point position);
+    void move_requested(fwi::ui::PointRef ref, fwi::Point position);
     void delete_requested(std::vector<fwi::ui::PointRef> refs);
-    void line_requested(fwi::Point2D from, fwi::Point2D to, int count);
+    void line_requested(fwi::Point from, fwi::Point to, int count);
     void refused(const QString& message);
     void selection_changed();
     void edit_mode_changed(fwi::ui::EditMode mode);
@@ -55,7 +55,7 @@ class ModelView : public ImageView {
     void update_overlays() override;
 
   private:
-    Point2D to_point(QPointF px) const;
+    Point to_point(QPointF px) const;
     struct Impl;
     std::unique_ptr<Impl> d_;
 };
