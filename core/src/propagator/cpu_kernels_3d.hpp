@@ -23,7 +23,8 @@
 // the interior update, then the PML terms on the cells whose stencil touches a layer (the layer plus R cells)
 // for x, y and z in that order, then the Born secondary; (3) source injection (by the caller). Pass (2) walks
 // y in blocks of kBlockRows rows and, inside a block, all planes in order, so that the 2R + 1 planes a z
-// stencil reads stay in cache (L2) between rows. PERFORMANCE (each measured, see the comments at the code):
+// stencil reads stay in cache (L2) between rows; a thread takes a whole block (all planes) at a time, handed
+// out dynamically, so that a thread the OS preempts on a busy machine does not hold the step back. PERFORMANCE (each measured, see the comments at the code):
 // every loop is branch-free (snapshot and secondary are template arguments), so all of them vectorise; the
 // Laplacian is summed in two loops (x + y into a 2 kB row buffer, then + z) so that no loop needs more than
 // 16 address registers; the x-layer pieces of the next row are prefetched.
@@ -64,8 +65,9 @@ using stencil::Index;
 // The row functions are [[gnu::flatten]]: with three axes GCC's inlining budget stopped inlining d2<4> into
 // the order 8 loops, which then did not vectorise at all (75 M/s instead of ~400 M/s single-threaded).
 
-/// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x kBlockRows rows x nx floats should fit in
-/// L2 (9 x 16 x 300 x 4 bytes = 173 kB at order 8 on a 300-cell row).
+/// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x (kBlockRows + 2R) rows x nx floats should
+/// fit in L2 (9 x 24 x 304 x 4 bytes = 263 kB of the 512 kB at order 8 on a 304-cell row). 8 and 32 rows
+/// measured slower on 232^3 + 20.
 inline constexpr std::int64_t kBlockRows = 16;
 
 struct KernelGrid {
@@ -137,6 +139,9 @@ inline void prefetch_x_layers(const Zones& zx, Index row, Arrays*... arrays) {
         for (Index ix = b0; ix < b1 + 15; ix += 16)
             (__builtin_prefetch(arrays + row + std::min(ix, b1 - 1), 1, 3), ...);
 }
+
+/// Number of y blocks of kBlockRows rows in [y0, y1).
+inline std::int64_t y_blocks(const KernelGrid& g) { return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows; }
 
 /// The row after (iz, iy) in the blocked sweep (rows yb..ye-1 of each plane in turn).
 inline Index next_row(const KernelGrid& g, std::int64_t iz, std::int64_t iy, std::int64_t yb, std::int64_t ye) {
@@ -262,7 +267,7 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
     {
         flush_denormals();
         // (1) psi_y^n and psi_z^n from u^n, in their layers only.
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
@@ -277,9 +282,9 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
         }
         // (2) per row, y blocks outermost so that the z stencil's planes stay cached.
         const auto rows = [&]<bool Snap, bool Sec>() {
-            for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
-                const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(dynamic, 1) nowait
+            for (std::int64_t block = 0; block < y_blocks(g); ++block) {
+                const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
                 for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
                     for (std::int64_t iy = yb; iy < ye; ++iy)
                         forward_row<R, Snap, Sec>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
@@ -401,7 +406,7 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
     {
         flush_denormals();
         // (A) s <- a (mu + s) in the y and z layers (s_x and r_x: in pass (C), row-local).
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
@@ -411,7 +416,7 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
             }
         }
         // (B) r_y, r_z (they read s_y, s_z of neighbouring rows and planes).
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
@@ -425,9 +430,9 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
             }
         }
         // (C) mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r; gradient on the way.
-        for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
-            const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(dynamic, 1) nowait
+        for (std::int64_t block = 0; block < y_blocks(g); ++block) {
+            const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
             for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
                 for (std::int64_t iy = yb; iy < ye; ++iy) {
                     const Index next = next_row(g, iz, iy, yb, ye);
