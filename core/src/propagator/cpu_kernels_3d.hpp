@@ -17,17 +17,19 @@
 // psi and zeta stay exactly 0 there): C-PML on all six faces. A halo of R zero cells around the padded grid
 // is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are full padded
 // arrays (simple indexing; they are only read and written inside their layers and the R-cell fringes next to
-// them, so the untouched parts cost memory but no bandwidth). The state packs them into strips for
-// checkpoints (cpu_propagator_3d.cpp). PASSES per forward step: (1) psi_y on the y-layer rows and psi_z on
-// the z-layer planes; (2) per row: psi_x in the row's x layers (row-local, so it needs no pass of its own),
-// the interior update, then the PML terms on the cells whose stencil touches a layer (the layer plus R cells)
-// for x, y and z in that order, then the Born secondary; (3) source injection (by the caller). Pass (2) walks
-// y in blocks of kBlockRows rows and, inside a block, all planes in order, so that the 2R + 1 planes a z
-// stencil reads stay in cache (L2) between rows; a thread takes a whole block (all planes) at a time, handed
-// out dynamically, so that a thread the OS preempts on a busy machine does not hold the step back. PERFORMANCE (each measured, see the comments at the code):
-// every loop is branch-free (snapshot and secondary are template arguments), so all of them vectorise; the
-// Laplacian is summed in two loops (x + y into a 2 kB row buffer, then + z) so that no loop needs more than
-// 16 address registers; the x-layer pieces of the next row are prefetched.
+// them, so the untouched parts cost memory but little bandwidth; an x layer is a short piece of each row, and
+// costs whole cache lines). The state packs them into strips for checkpoints (cpu_propagator_3d.cpp). PASSES
+// per forward step: (1) psi_y on the y-layer rows and psi_z on the z-layer planes; (2) per row: psi_x in the
+// row's x layers (row-local, so it needs no pass of its own), the interior update, then the PML terms on the
+// cells whose stencil touches a layer (the layer plus R cells) for x, y and z in that order, then the Born
+// secondary; (3) source injection (by the caller).
+// BLOCKING: pass (2) walks y in blocks of kBlockRows rows and, inside a block, all planes in order, so that
+// the 2R + 1 planes a z stencil reads stay in cache (L2) between rows. A thread takes a whole block (all
+// planes) at a time, handed out dynamically, so that a thread the OS preempts on a busy machine does not hold
+// the step back. Every loop is branch-free (snapshot, secondary: template arguments), so all of them
+// vectorise; the x-layer pieces of the next row are prefetched. DRAM traffic per cell and forward step at
+// order 8 on 256^3 + 20 is about 18 bytes for u (1.5 times: the blocks' y halo), u_next and c, plus about 10
+// for the memory variables (pass (1) re-reads u and psi, x pieces cost whole lines): about 28 bytes.
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -37,11 +39,11 @@
 //     mu^n   = 2 mu - mu_prev + c [ (D2x + D2y + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
 //     mu^n  += c R^T residual^n                      (by the caller)
 // PASSES: (A) s_y on the y-layer rows, s_z on the z-layer planes; (B) r_y and r_z (they read s at
-// neighbouring rows and planes); (C) per row: s_x then r_x in the row's x layers (row-local, so they need no
-// pass of their own), the gradient term, the interior update, then the PML terms for x, y, z. GRADIENT: u^(n+1) depends on c only through c *
-// B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n /
-// c where it reads mu anyway. BORN: the scattered field obeys the same step with the extra term dc * B^n
-// added to u^(n+1) ("secondary").
+// neighbouring rows and planes); (C) per row, blocked as pass (2): s_x then r_x in the row's x layers
+// (row-local, so they need no pass of their own), the gradient term, the interior update, then the PML terms
+// for x, y, z. GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n =
+// sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n / c where it reads mu anyway. BORN: the
+// scattered field obeys the same step with the extra term dc * B^n added to u^(n+1) ("secondary").
 //
 // INVARIANTS: every cell is computed by the same arithmetic, in the same order, whatever the thread count,
 // the block size or the schedule (no reductions; threads only split rows and planes), so a state restored
@@ -117,9 +119,10 @@ inline constexpr Index kChunk = 512;
 
 /// The x and y part of the 3D Laplacian, D2x p / dx^2 + D2y p / dy^2, for cells [i0, i1) into t[0, i1 - i0).
 /// The Laplacian is (D2x / dx^2 + D2y / dy^2) + D2z / dz^2, each axis summed unscaled and scaled once
-/// (stencils.hpp explains why), evaluated in two loops: one loop over the whole 25-point star needs 17 address
-/// streams, more than x86-64's 16 registers, and GCC spilled them (one extra load per stream per vector).
-/// The sum is the same float expression in the same order, so the results are bit for bit those of one loop.
+/// (stencils.hpp explains why), evaluated in two loops: one loop over the whole 25-point star has 17 address
+/// streams, more than x86-64's 16 registers, and GCC spilled them. The sum is the same float expression in
+/// the same order, so the results are bit for bit those of one loop. (A third loop, y apart from x, removed
+/// more spills but gained nothing measurable: the step waits on memory, not on these loads.)
 template <int R>
 [[gnu::flatten]] inline void laplacian_xy(const float* __restrict p, Index i0, Index i1, Index sy, float idx2,
                                           float idy2, float* __restrict t) {
@@ -130,21 +133,23 @@ template <int R>
 }
 
 /// Prefetches (for writing) the x-layer parts of a row of the given arrays. An x layer is a short piece of
-/// each row (pml cells), one row length apart from the next row's: the hardware prefetchers do not follow that,
-/// and each piece was a DRAM miss waited for (perf put as much time on the two x-layer loops as on the
+/// each row (pml cells), one row length apart from the next row's: the hardware prefetchers do not follow
+/// that, and each piece was a DRAM miss waited for (perf put as much time on the two x-layer loops as on the
 /// interior update of the whole row). Called for the next row while this one is computed.
-template <typename... Arrays>
-inline void prefetch_x_layers(const Zones& zx, Index row, Arrays*... arrays) {
+template <typename... Arrays> inline void prefetch_x_layers(const Zones& zx, Index row, Arrays*... arrays) {
     for (auto [b0, b1] : zx.reach)
         for (Index ix = b0; ix < b1 + 15; ix += 16)
             (__builtin_prefetch(arrays + row + std::min(ix, b1 - 1), 1, 3), ...);
 }
 
 /// Number of y blocks of kBlockRows rows in [y0, y1).
-inline std::int64_t y_blocks(const KernelGrid& g) { return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows; }
+inline std::int64_t y_blocks(const KernelGrid& g) {
+    return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows;
+}
 
 /// The row after (iz, iy) in the blocked sweep (rows yb..ye-1 of each plane in turn).
-inline Index next_row(const KernelGrid& g, std::int64_t iz, std::int64_t iy, std::int64_t yb, std::int64_t ye) {
+inline Index next_row(const KernelGrid& g, std::int64_t iz, std::int64_t iy, std::int64_t yb,
+                      std::int64_t ye) {
     return iy + 1 < ye ? g.row(iz, iy + 1) : g.row(iz + 1, yb);
 }
 
@@ -186,9 +191,9 @@ pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict
 }
 
 /// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary. Snap and Sec are template
-/// arguments, not run-time tests inside the loops: GCC does not vectorise a loop with a branch in it ("control
-/// flow in loop"), and the x-layer, fringe and y/z PML loops ran scalar that way (the PML cost 3x the
-/// interior).
+/// arguments, not run-time tests inside the loops: GCC does not vectorise a loop with a branch in it
+/// ("control flow in loop"), and the x-layer, fringe and y/z PML loops ran scalar that way (the PML cost 3x
+/// the interior).
 template <int R, bool Snap, bool Sec>
 [[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
                                          const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy,
@@ -248,10 +253,10 @@ template <int R, bool Snap, bool Sec>
     // y, then z: whole rows.
     if (zy.in_layer(iy) || zy.in_fringe(iy))
         pml_row_terms<R, Snap>(u, un, snap, c, f.psi_y, f.zeta_y, i0, i1, sy, zy.in_layer(iy), g.pml_y->a[iy],
-                         g.pml_y->b[iy], g.inv_dy, g.inv_dy2);
+                               g.pml_y->b[iy], g.inv_dy, g.inv_dy2);
     if (zz.in_layer(iz) || zz.in_fringe(iz))
         pml_row_terms<R, Snap>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, sz, zz.in_layer(iz), g.pml_z->a[iz],
-                         g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
+                               g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
     if constexpr (Sec) {
         const float* __restrict sec = f.secondary;
 #pragma omp simd
@@ -339,8 +344,9 @@ template <int R, bool Snap>
             const float* __restrict snap = f.snapshot;
             float* __restrict gr = f.grad_c;
             const float w = f.weight;
-            // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float (set_model
-            // divides the same way), one stream of 4 bytes per cell less in a step that is bandwidth-heavy.
+            // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float
+            // (set_model divides the same way), one stream of 4 bytes per cell less in a step that is
+            // bandwidth-heavy.
 #pragma omp simd
             for (Index i = j0; i < j1; ++i) {
                 gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
