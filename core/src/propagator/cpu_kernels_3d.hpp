@@ -17,13 +17,19 @@
 // psi and zeta stay exactly 0 there): C-PML on all six faces. A halo of R zero cells around the padded grid
 // is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are full padded
 // arrays (simple indexing; they are only read and written inside their layers and the R-cell fringes next to
-// them, so the untouched parts cost memory but no bandwidth). The state packs them into strips for
-// checkpoints (cpu_propagator_3d.cpp). PASSES per forward step: (1) psi_y on the y-layer rows and psi_z on
-// the z-layer planes; (2) per row: psi_x in the row's x layers (row-local, so it needs no pass of its own),
-// the interior update, then the PML terms on the cells whose stencil touches a layer (the layer plus R cells)
-// for x, y and z in that order, then the Born secondary; (3) source injection (by the caller). Pass (2) walks
-// y in blocks of kBlockRows rows and, inside a block, all planes in order, so that the 2R + 1 planes a z
-// stencil reads stay in cache (L2) between rows.
+// them, so the untouched parts cost memory but little bandwidth; an x layer is a short piece of each row, and
+// costs whole cache lines). The state packs them into strips for checkpoints (cpu_propagator_3d.cpp). PASSES
+// per forward step: (1) psi_y on the y-layer rows and psi_z on the z-layer planes; (2) per row: psi_x in the
+// row's x layers (row-local, so it needs no pass of its own), the interior update, then the PML terms on the
+// cells whose stencil touches a layer (the layer plus R cells) for x, y and z in that order, then the Born
+// secondary; (3) source injection (by the caller).
+// BLOCKING: pass (2) walks y in blocks of kBlockRows rows and, inside a block, all planes in order, so that
+// the 2R + 1 planes a z stencil reads stay in cache (L2) between rows. A thread takes a whole block (all
+// planes) at a time, handed out dynamically, so that a thread the OS preempts on a busy machine does not hold
+// the step back. Every loop is branch-free (snapshot, secondary: template arguments), so all of them
+// vectorise; the x-layer pieces of the next row are prefetched. DRAM traffic per cell and forward step at
+// order 8 on 256^3 + 20 is about 18 bytes for u (1.5 times: the blocks' y halo), u_next and c, plus about 10
+// for the memory variables (pass (1) re-reads u and psi, x pieces cost whole lines): about 28 bytes.
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -32,12 +38,12 @@
 //     r_ax  <- a (r_ax - D1ax(mu + t_ax))           w_ax := (b/a) r_ax   (= b * lambda_psi')
 //     mu^n   = 2 mu - mu_prev + c [ (D2x + D2y + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
 //     mu^n  += c R^T residual^n                      (by the caller)
-// PASSES: (A) s_x then r_x in the x layers of each row (row-local), s_y on the y-layer rows, s_z on the
-// z-layer planes; (B) r_y and r_z (they read s at neighbouring rows and planes); (C) per row: the gradient
-// term, the interior update, then the PML terms for x, y, z. GRADIENT: u^(n+1) depends on c only through c *
-// B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n /
-// c where it reads mu anyway. BORN: the scattered field obeys the same step with the extra term dc * B^n
-// added to u^(n+1) ("secondary").
+// PASSES: (A) s_y on the y-layer rows, s_z on the z-layer planes; (B) r_y and r_z (they read s at
+// neighbouring rows and planes); (C) per row, blocked as pass (2): s_x then r_x in the row's x layers
+// (row-local, so they need no pass of their own), the gradient term, the interior update, then the PML terms
+// for x, y, z. GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n =
+// sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n / c where it reads mu anyway. BORN: the
+// scattered field obeys the same step with the extra term dc * B^n added to u^(n+1) ("secondary").
 //
 // INVARIANTS: every cell is computed by the same arithmetic, in the same order, whatever the thread count,
 // the block size or the schedule (no reductions; threads only split rows and planes), so a state restored
@@ -61,8 +67,9 @@ using stencil::Index;
 // The row functions are [[gnu::flatten]]: with three axes GCC's inlining budget stopped inlining d2<4> into
 // the order 8 loops, which then did not vectorise at all (75 M/s instead of ~400 M/s single-threaded).
 
-/// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x kBlockRows rows x nx floats should fit in
-/// L2 (9 x 16 x 300 x 4 bytes = 173 kB at order 8 on a 300-cell row).
+/// Rows of y per cache block in pass (2) and (C): (2R + 1) planes x (kBlockRows + 2R) rows x nx floats should
+/// fit in L2 (9 x 24 x 304 x 4 bytes = 263 kB of the 512 kB at order 8 on a 304-cell row). 8 and 32 rows
+/// measured slower on 232^3 + 20.
 inline constexpr std::int64_t kBlockRows = 16;
 
 struct KernelGrid {
@@ -73,7 +80,7 @@ struct KernelGrid {
     float inv_dx = 0, inv_dy = 0, inv_dz = 0;
     float inv_dx2 = 0, inv_dy2 = 0, inv_dz2 = 0;
     const float* c = nullptr;     ///< v^2 dt^2
-    const float* inv_c = nullptr; ///< 1 / c
+    const float* inv_c = nullptr; ///< 1 / c (not read by these kernels: they divide, see adjoint_row)
     const PmlProfile* pml_x = nullptr;
     const PmlProfile* pml_y = nullptr;
     const PmlProfile* pml_z = nullptr;
@@ -107,11 +114,43 @@ struct AdjointFields {
     float weight = 1;                ///< gradient sampling weight
 };
 
-/// The 3D Laplacian (scaled), each axis summed unscaled and scaled once (stencils.hpp explains why).
+/// Cells per chunk of a row in the split Laplacian below (a stack buffer of 2 kB, in L1).
+inline constexpr Index kChunk = 512;
+
+/// The x and y part of the 3D Laplacian, D2x p / dx^2 + D2y p / dy^2, for cells [i0, i1) into t[0, i1 - i0).
+/// The Laplacian is (D2x / dx^2 + D2y / dy^2) + D2z / dz^2, each axis summed unscaled and scaled once
+/// (stencils.hpp explains why), evaluated in two loops: one loop over the whole 25-point star has 17 address
+/// streams, more than x86-64's 16 registers, and GCC spilled them. The sum is the same float expression in
+/// the same order, so the results are bit for bit those of one loop. (A third loop, y apart from x, removed
+/// more spills but gained nothing measurable: the step waits on memory, not on these loads.)
 template <int R>
-inline float laplacian3(const float* p, Index i, Index sy, Index sz, float idx2, float idy2, float idz2) {
+[[gnu::flatten]] inline void laplacian_xy(const float* __restrict p, Index i0, Index i1, Index sy, float idx2,
+                                          float idy2, float* __restrict t) {
     using stencil::d2;
-    return d2<R>(p, i, 1) * idx2 + d2<R>(p, i, sy) * idy2 + d2<R>(p, i, sz) * idz2;
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i)
+        t[i - i0] = d2<R>(p, i, 1) * idx2 + d2<R>(p, i, sy) * idy2;
+}
+
+/// Prefetches (for writing) the x-layer parts of a row of the given arrays. An x layer is a short piece of
+/// each row (pml cells), one row length apart from the next row's: the hardware prefetchers do not follow
+/// that, and each piece was a DRAM miss waited for (perf put as much time on the two x-layer loops as on the
+/// interior update of the whole row). Called for the next row while this one is computed.
+template <typename... Arrays> inline void prefetch_x_layers(const Zones& zx, Index row, Arrays*... arrays) {
+    for (auto [b0, b1] : zx.reach)
+        for (Index ix = b0; ix < b1 + 15; ix += 16)
+            (__builtin_prefetch(arrays + row + std::min(ix, b1 - 1), 1, 3), ...);
+}
+
+/// Number of y blocks of kBlockRows rows in [y0, y1).
+inline std::int64_t y_blocks(const KernelGrid& g) {
+    return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows;
+}
+
+/// The row after (iz, iy) in the blocked sweep (rows yb..ye-1 of each plane in turn).
+inline Index next_row(const KernelGrid& g, std::int64_t iz, std::int64_t iy, std::int64_t yb,
+                      std::int64_t ye) {
+    return iy + 1 < ye ? g.row(iz, iy + 1) : g.row(iz + 1, yb);
 }
 
 /// Memory-variable update of one whole row along a slow axis (stride st; a, b of that axis at this
@@ -126,7 +165,7 @@ template <int R>
 
 /// The PML terms of one whole row along a slow axis (stride st): D1 psi (+ zeta in the layer) added to
 /// u_next with weight c, and to the snapshot when there is one.
-template <int R>
+template <int R, bool Snap>
 [[gnu::flatten]] inline void
 pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict snap,
               const float* __restrict c, const float* __restrict psi, float* __restrict zeta, Index i0,
@@ -139,22 +178,26 @@ pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict
             zeta[i] = a * zeta[i] + b * (d2<R>(u, i, st) * inv_h2 + term);
             term += zeta[i];
             un[i] += c[i] * term;
-            if (snap) snap[i] += term;
+            if constexpr (Snap) snap[i] += term;
         }
     } else {
 #pragma omp simd
         for (Index i = i0; i < i1; ++i) {
             const float term = d1<R>(psi, i, st) * inv_h;
             un[i] += c[i] * term;
-            if (snap) snap[i] += term;
+            if constexpr (Snap) snap[i] += term;
         }
     }
 }
 
-/// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary.
-template <int R>
+/// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary. Snap and Sec are template
+/// arguments, not run-time tests inside the loops: GCC does not vectorise a loop with a branch in it
+/// ("control flow in loop"), and the x-layer, fringe and y/z PML loops ran scalar that way (the PML cost 3x
+/// the interior).
+template <int R, bool Snap, bool Sec>
 [[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
-                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy,
+                                         Index next) {
     using namespace stencil;
     const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
     const Index i0 = row + g.x0, i1 = row + g.x1;
@@ -164,6 +207,7 @@ template <int R>
     float* __restrict snap = f.snapshot;
     const float* __restrict c = g.c;
     const float idx = g.inv_dx, idx2 = g.inv_dx2;
+    prefetch_x_layers(zx, next, f.psi_x, f.zeta_x);
     // psi_x^n from u^n in this row's x layers (D1x reads this row only).
     float* __restrict psx = f.psi_x;
     for (auto [b0, b1] : zx.layers) {
@@ -171,17 +215,18 @@ template <int R>
         for (Index ix = b0; ix < b1; ++ix)
             psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
     }
-    if (snap) {
+    alignas(64) float lap_xy[kChunk];
+    const float idz2 = g.inv_dz2;
+    for (Index j0 = i0; j0 < i1; j0 += kChunk) {
+        const Index j1 = std::min(j0 + kChunk, i1);
+        laplacian_xy<R>(u, j0, j1, sy, idx2, g.inv_dy2, lap_xy);
+        const float* __restrict t = lap_xy;
 #pragma omp simd
-        for (Index i = i0; i < i1; ++i) {
-            const float lap = laplacian3<R>(u, i, sy, sz, idx2, g.inv_dy2, g.inv_dz2);
+        for (Index i = j0; i < j1; ++i) {
+            const float lap = t[i - j0] + d2<R>(u, i, sz) * idz2;
             un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
-            snap[i] = lap;
+            if constexpr (Snap) snap[i] = lap;
         }
-    } else {
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            un[i] = 2.0f * u[i] - un[i] + c[i] * laplacian3<R>(u, i, sy, sz, idx2, g.inv_dy2, g.inv_dz2);
     }
     // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
     float* __restrict zex = f.zeta_x;
@@ -193,7 +238,7 @@ template <int R>
             zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
             term += zex[i];
             un[i] += c[i] * term;
-            if (snap) snap[i] += term;
+            if constexpr (Snap) snap[i] += term;
         }
     }
     for (auto [b0, b1] : zx.fringes) {
@@ -202,17 +247,17 @@ template <int R>
             const Index i = row + ix;
             const float term = d1<R>(psx, i, 1) * idx;
             un[i] += c[i] * term;
-            if (snap) snap[i] += term;
+            if constexpr (Snap) snap[i] += term;
         }
     }
     // y, then z: whole rows.
     if (zy.in_layer(iy) || zy.in_fringe(iy))
-        pml_row_terms<R>(u, un, snap, c, f.psi_y, f.zeta_y, i0, i1, sy, zy.in_layer(iy), g.pml_y->a[iy],
-                         g.pml_y->b[iy], g.inv_dy, g.inv_dy2);
+        pml_row_terms<R, Snap>(u, un, snap, c, f.psi_y, f.zeta_y, i0, i1, sy, zy.in_layer(iy), g.pml_y->a[iy],
+                               g.pml_y->b[iy], g.inv_dy, g.inv_dy2);
     if (zz.in_layer(iz) || zz.in_fringe(iz))
-        pml_row_terms<R>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, sz, zz.in_layer(iz), g.pml_z->a[iz],
-                         g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
-    if (f.secondary) {
+        pml_row_terms<R, Snap>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, sz, zz.in_layer(iz), g.pml_z->a[iz],
+                               g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
+    if constexpr (Sec) {
         const float* __restrict sec = f.secondary;
 #pragma omp simd
         for (Index i = i0; i < i1; ++i)
@@ -227,7 +272,7 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
     {
         flush_denormals();
         // (1) psi_y^n and psi_z^n from u^n, in their layers only.
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
@@ -241,44 +286,78 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
             }
         }
         // (2) per row, y blocks outermost so that the z stencil's planes stay cached.
-        for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
-            const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
-#pragma omp for schedule(static) nowait
-            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
-                for (std::int64_t iy = yb; iy < ye; ++iy)
-                    forward_row<R>(g, f, zx, zy, zz, iz, iy);
-        }
+        const auto rows = [&]<bool Snap, bool Sec>() {
+#pragma omp for schedule(dynamic, 1) nowait
+            for (std::int64_t block = 0; block < y_blocks(g); ++block) {
+                const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
+                for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                    for (std::int64_t iy = yb; iy < ye; ++iy)
+                        forward_row<R, Snap, Sec>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
+            }
+        };
+        if (f.snapshot)
+            f.secondary ? rows.template operator()<true, true>() : rows.template operator()<true, false>();
+        else
+            f.secondary ? rows.template operator()<false, true>() : rows.template operator()<false, false>();
     }
 }
 
-/// Pass (C) on one row: gradient, interior adjoint update, PML terms.
-template <int R>
+/// Pass (C) on one row: gradient, interior adjoint update, PML terms (Snap: a snapshot is given, so the
+/// gradient is accumulated).
+template <int R, bool Snap>
 [[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
-                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy) {
+                                         const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy,
+                                         Index next) {
     using namespace stencil;
     const Index sy = g.nx, sz = g.ny * g.nx, row = g.row(iz, iy);
     const Index i0 = row + g.x0, i1 = row + g.x1;
     const float* __restrict mu = f.mu;
     float* __restrict mn = f.mu_next;
     const float* __restrict c = g.c;
-    if (f.snapshot) {
-        const float* __restrict snap = f.snapshot;
-        const float* __restrict ic = g.inv_c;
-        float* __restrict gr = f.grad_c;
-        const float w = f.weight;
+    const PmlProfile& px = *g.pml_x;
+    const float* bax = px.b_over_a.data();
+    prefetch_x_layers(zx, next, f.s_x, f.r_x);
+    // (A) for x, row-local: s_x <- a (mu + s_x), then r_x <- a (r_x - D1x(mu + t_x)) in this row's x layers.
+    {
+        float* __restrict sx = f.s_x;
+        float* __restrict rx = f.r_x;
+        for (auto [b0, b1] : zx.layers) {
 #pragma omp simd
-        for (Index i = i0; i < i1; ++i) {
-            gr[i] += w * (mu[i] * snap[i] * ic[i]);
-            mn[i] =
-                2.0f * mu[i] - mn[i] + c[i] * laplacian3<R>(mu, i, sy, sz, g.inv_dx2, g.inv_dy2, g.inv_dz2);
+            for (Index ix = b0; ix < b1; ++ix)
+                sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
         }
-    } else {
+        for (auto [b0, b1] : zx.layers) {
 #pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            mn[i] =
-                2.0f * mu[i] - mn[i] + c[i] * laplacian3<R>(mu, i, sy, sz, g.inv_dx2, g.inv_dy2, g.inv_dz2);
+            for (Index ix = b0; ix < b1; ++ix) {
+                const Index i = row + ix;
+                rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * g.inv_dx);
+            }
+        }
     }
-    const float* bax = g.pml_x->b_over_a.data();
+    alignas(64) float lap_xy[kChunk];
+    const float idz2 = g.inv_dz2;
+    for (Index j0 = i0; j0 < i1; j0 += kChunk) {
+        const Index j1 = std::min(j0 + kChunk, i1);
+        laplacian_xy<R>(mu, j0, j1, sy, g.inv_dx2, g.inv_dy2, lap_xy);
+        const float* __restrict t = lap_xy;
+        if constexpr (Snap) {
+            const float* __restrict snap = f.snapshot;
+            float* __restrict gr = f.grad_c;
+            const float w = f.weight;
+            // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float
+            // (set_model divides the same way), one stream of 4 bytes per cell less in a step that is
+            // bandwidth-heavy.
+#pragma omp simd
+            for (Index i = j0; i < j1; ++i) {
+                gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
+                mn[i] = 2.0f * mu[i] - mn[i] + c[i] * (t[i - j0] + d2<R>(mu, i, sz) * idz2);
+            }
+        } else {
+#pragma omp simd
+            for (Index i = j0; i < j1; ++i)
+                mn[i] = 2.0f * mu[i] - mn[i] + c[i] * (t[i - j0] + d2<R>(mu, i, sz) * idz2);
+        }
+    }
     for (auto [b0, b1] : zx.reach) {
 #pragma omp simd
         for (Index ix = b0; ix < b1; ++ix) {
@@ -329,37 +408,21 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
     const Zones zx = zones(px, R), zy = zones(py, R), zz = zones(pz, R);
     const Index sy = g.nx, sz = g.ny * g.nx;
     const float* __restrict mu = f.mu;
-    const float* bax = px.b_over_a.data();
 #pragma omp parallel
     {
         flush_denormals();
-        // (A) s <- a (mu + s) in the layers; r_x in the same row (row-local).
-#pragma omp for schedule(static)
+        // (A) s <- a (mu + s) in the y and z layers (s_x and r_x: in pass (C), row-local).
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
                 const Index row = g.row(iz, iy);
-                float* __restrict sx = f.s_x;
-                float* __restrict rx = f.r_x;
-                for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                    for (Index ix = b0; ix < b1; ++ix)
-                        sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
-                }
-                for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                    for (Index ix = b0; ix < b1; ++ix) {
-                        const Index i = row + ix;
-                        rx[i] = px.a[ix] *
-                                (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * g.inv_dx);
-                    }
-                }
                 if (zy.in_layer(iy)) s_row(f.s_y, mu, row + g.x0, row + g.x1, py.a[iy]);
                 if (z_layer) s_row(f.s_z, mu, row + g.x0, row + g.x1, pz.a[iz]);
             }
         }
         // (B) r_y, r_z (they read s_y, s_z of neighbouring rows and planes).
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, 4)
         for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
             const bool z_layer = zz.in_layer(iz);
             for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
@@ -373,12 +436,17 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
             }
         }
         // (C) mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r; gradient on the way.
-        for (std::int64_t yb = g.y0; yb < g.y1; yb += kBlockRows) {
-            const std::int64_t ye = std::min(yb + kBlockRows, g.y1);
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(dynamic, 1) nowait
+        for (std::int64_t block = 0; block < y_blocks(g); ++block) {
+            const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
             for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
-                for (std::int64_t iy = yb; iy < ye; ++iy)
-                    adjoint_row<R>(g, f, zx, zy, zz, iz, iy);
+                for (std::int64_t iy = yb; iy < ye; ++iy) {
+                    const Index next = next_row(g, iz, iy, yb, ye);
+                    if (f.snapshot)
+                        adjoint_row<R, true>(g, f, zx, zy, zz, iz, iy, next);
+                    else
+                        adjoint_row<R, false>(g, f, zx, zy, zz, iz, iy, next);
+                }
         }
     }
 }
