@@ -5,13 +5,13 @@
 #include "fwi/codec.hpp"
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
+#include "thread_count.hpp"
 #include "wavefields.hpp"
 
 #include <QtTest>
 #include <cmath>
 #include <cstring>
 #include <functional>
-#include <omp.h>
 
 using namespace fwi;
 using namespace fwi::test;
@@ -54,17 +54,6 @@ Field2D banded_ricker(std::int64_t bands, std::int64_t extra_rows, std::int64_t 
     return ricker_ring(bands * codec_chunk_rows(cols) + extra_rows, cols, 1.0, 9.0);
 }
 
-/// Sets the OpenMP thread count of this thread for a scope.
-class ThreadCount {
-  public:
-    explicit ThreadCount(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-    ~ThreadCount() { omp_set_num_threads(saved_); }
-    ThreadCount(const ThreadCount&) = delete;
-    ThreadCount& operator=(const ThreadCount&) = delete;
-
-  private:
-    int saved_;
-};
 
 // Where a frame keeps what the chunk-table tests edit (codec.hpp, chunk_table.hpp; native-endian).
 constexpr std::size_t header_checksum_at = 40;

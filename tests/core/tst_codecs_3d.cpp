@@ -7,13 +7,14 @@
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
+#include "thread_count.hpp"
 
 #include <QtTest>
 #include <cmath>
-#include <omp.h>
 #include <vector>
 
 using namespace fwi;
+using fwi::test::ThreadCount;
 
 namespace {
 
@@ -59,16 +60,6 @@ double max_error(const std::vector<float>& a, const std::vector<float>& b) {
     return e;
 }
 
-class ThreadCount {
-  public:
-    explicit ThreadCount(int n) : saved_(omp_get_max_threads()) { omp_set_num_threads(n); }
-    ~ThreadCount() { omp_set_num_threads(saved_); }
-    ThreadCount(const ThreadCount&) = delete;
-    ThreadCount& operator=(const ThreadCount&) = delete;
-
-  private:
-    int saved_;
-};
 
 } // namespace
 
