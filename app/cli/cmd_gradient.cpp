@@ -102,9 +102,8 @@ void add_gradient_command(CommandRegistry& r) {
                     {"compression_ratio", g.compression_ratio},
                     {"predicted_seconds", g.predicted_seconds},
                     // The model's self-check (later gradients of the same process learn from this run).
-                    {"measured_over_predicted", g.predicted_seconds > 0
-                                                    ? (g.seconds - g.planning_seconds) / g.predicted_seconds
-                                                    : 0.0},
+                    {"measured_over_predicted",
+                     g.predicted_seconds > 0 ? (g.seconds - g.planning_seconds) / g.predicted_seconds : 0.0},
                     {"schedule", g.schedule},
                     {"backend", sim->propagator().backend()},
                     {"planning_seconds", g.planning_seconds},

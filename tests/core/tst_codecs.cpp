@@ -54,7 +54,6 @@ Field2D banded_ricker(std::int64_t bands, std::int64_t extra_rows, std::int64_t 
     return ricker_ring(bands * codec_chunk_rows(cols) + extra_rows, cols, 1.0, 9.0);
 }
 
-
 // Where a frame keeps what the chunk-table tests edit (codec.hpp, chunk_table.hpp; native-endian).
 constexpr std::size_t header_checksum_at = 40;
 constexpr std::size_t table_at = codec_frame_header_bytes;

@@ -1,8 +1,8 @@
 // Codecs on 3D fields (plane_rows > 0, field.hpp): every codec round trips a volume (lossless bit for bit,
-// ZFP within its bound), ZFP's 4x4x4 blocks compress a smooth 3D wavefield better than coding its planes as one
-// 2D field at the same accuracy (and are more accurate at the same rate), bands hold whole groups of 4 planes
-// (bytes independent of the thread count), a frame decodes only with the plane size it was made with, and the
-// checkpoint store keeps that plane size.
+// ZFP within its bound), ZFP's 4x4x4 blocks compress a smooth 3D wavefield better than coding its planes as
+// one 2D field at the same accuracy (and are more accurate at the same rate), bands hold whole groups of 4
+// planes (bytes independent of the thread count), a frame decodes only with the plane size it was made with,
+// and the checkpoint store keeps that plane size.
 #include "codec/chunk_table.hpp"
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/codec.hpp"
@@ -59,7 +59,6 @@ double max_error(const std::vector<float>& a, const std::vector<float>& b) {
         e = std::max(e, std::abs(double(a[i]) - double(b[i])));
     return e;
 }
-
 
 } // namespace
 
@@ -156,10 +155,13 @@ class TestCodecs3D : public QObject {
             const auto codec = make_codec(spec);
             Volume out(v.nz, v.ny, v.nx);
             const auto volume = compress(*codec, v.cview());
-            QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(volume.data(), volume.size(), out.view(0)));
-            QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(volume.data(), volume.size(), out.view(40)));
+            QVERIFY_THROWS_EXCEPTION(FormatError,
+                                     codec->decompress(volume.data(), volume.size(), out.view(0)));
+            QVERIFY_THROWS_EXCEPTION(FormatError,
+                                     codec->decompress(volume.data(), volume.size(), out.view(40)));
             const auto planes = compress(*codec, v.cview(0));
-            QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(planes.data(), planes.size(), out.view()));
+            QVERIFY_THROWS_EXCEPTION(FormatError,
+                                     codec->decompress(planes.data(), planes.size(), out.view()));
             codec->decompress(planes.data(), planes.size(), out.view(0)); // and each with its own
             codec->decompress(volume.data(), volume.size(), out.view());
         }

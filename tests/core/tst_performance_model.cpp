@@ -112,7 +112,8 @@ class TestPerformanceModel : public QObject {
         c.retained_touched_bytes = std::uint64_t(10 * n * 1000); // more than the arena needs: nothing fresh
         QCOMPARE(predict(plan, n, c).first_touch_s, 0.0);
         c.snapshots_in_place = false; // snapshots through a store: kept arena memory does not serve them
-        QVERIFY(close(predict(plan, n, c).first_touch_s, 1e-3 * double(n) * double(c.stored_snapshot_bytes())));
+        QVERIFY(
+            close(predict(plan, n, c).first_touch_s, 1e-3 * double(n) * double(c.stored_snapshot_bytes())));
     }
 
     void peak_bytes_count_compressed_items() {

@@ -74,7 +74,8 @@ class TestSnapshotArena : public QObject {
         }
         QCOMPARE(retained_touched_bytes(), std::size_t(4 * slot));
         {
-            SnapshotArena smaller(2, floats); // served from the pool, trimmed: nothing fresh, nothing extra held
+            SnapshotArena smaller(2,
+                                  floats); // served from the pool, trimmed: nothing fresh, nothing extra held
             QCOMPARE(smaller.fresh_bytes(), std::uint64_t(0));
             QCOMPARE(smaller.acquire(3), first); // the same memory
             QCOMPARE(retained_touched_bytes(), std::size_t(0));
@@ -85,7 +86,7 @@ class TestSnapshotArena : public QObject {
             QCOMPARE(larger.fresh_bytes(), 3 * slot);
             float* last = nullptr;
             for (int s = 0; s < 5; ++s)
-                last = larger.acquire(s); // slots in order: the last one is in the grown part
+                last = larger.acquire(s);         // slots in order: the last one is in the grown part
             std::fill(last, last + floats, 1.0f); // every page of the grown mapping is writable
             QCOMPARE(last[floats - 1], 1.0f);
         }

@@ -103,15 +103,15 @@ void write_codec_seeds(const fs::path& dir) {
             write_file(dir / name, bytes);
         }
     }
-    // 3D frames (fuzz_codec.cpp: bits 3-4 of the first byte = 1 views the field as 4 planes, 2 as 8): one band
-    // of 8 planes of 6 x 10, and, for ZFP, 4 planes of 3 x 7 (partial blocks on every axis).
+    // 3D frames (fuzz_codec.cpp: bits 3-4 of the first byte = 1 views the field as 4 planes, 2 as 8): one
+    // band of 8 planes of 6 x 10, and, for ZFP, 4 planes of 3 x 7 (partial blocks on every axis).
     for (const auto& [planes, ny, nx] : {std::array<std::int64_t, 3>{8, 6, 10}, {4, 3, 7}}) {
         const std::int64_t rows = planes * ny;
         std::vector<float> field(std::size_t(rows * nx));
         for (std::int64_t r = 0; r < rows; ++r)
             for (std::int64_t c = 0; c < nx; ++c)
-                field[std::size_t(r * nx + c)] =
-                    std::sin(0.3f * float(c)) * std::cos(0.4f * float(r % ny)) * std::cos(0.2f * float(r / ny));
+                field[std::size_t(r * nx + c)] = std::sin(0.3f * float(c)) * std::cos(0.4f * float(r % ny)) *
+                                                 std::cos(0.2f * float(r / ny));
         for (std::size_t k = 0; k < std::size(codecs); ++k) {
             if (planes == 4 && std::string(codecs[k]).rfind("zfp", 0) != 0) continue;
             std::vector<std::byte> frame{std::byte(k + (planes == 4 ? 8 : 16))};

@@ -1,5 +1,6 @@
 #pragma once
-// Sets the OpenMP thread count of the calling thread for a scope (tests of results that must not depend on it).
+// Sets the OpenMP thread count of the calling thread for a scope (tests of results that must not depend on
+// it).
 #include <omp.h>
 
 namespace fwi::test {

@@ -93,7 +93,8 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
             h.checksum = frame_checksum(raw_checksum(field, layout), field.plane_rows);
         } else {
             h.payload_bytes = encoded.payload_bytes;
-            h.checksum = frame_checksum(checksum64(encoded.table.data(), encoded.table.size()), field.plane_rows);
+            h.checksum =
+                frame_checksum(checksum64(encoded.table.data(), encoded.table.size()), field.plane_rows);
         }
         // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
         // Growth stays geometric for callers that append many frames to one buffer.
