@@ -5,6 +5,7 @@
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
 #include "fwi/time_axis.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -15,10 +16,6 @@ namespace fwi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point a) {
-    return std::chrono::duration<double>(Clock::now() - a).count();
-}
-
 /// A vertical gradient from 1500 to 3000 m/s on 10 m cells (as the 2D bench), CFL step of the fastest
 /// velocity.
 std::unique_ptr<Propagator> make_bench_propagator_3d(const Bench3DCase& b) {

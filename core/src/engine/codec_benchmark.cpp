@@ -6,6 +6,7 @@
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
 #include "fwi/events.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -35,10 +36,6 @@ void add_pulses(FieldView u, std::int64_t margin, std::int64_t spacing) {
                     u.data[z * u.cols + x] += float(amplitude * std::exp(-r2 / (2 * sigma * sigma)));
                 }
         }
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// Restores the calling thread's OpenMP thread count on every path.

@@ -3,17 +3,11 @@
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/error.hpp"
 #include "fwi/run_plan.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 
 namespace fwi {
-namespace {
-
-double since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-} // namespace
 
 PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
                            std::chrono::steady_clock::time_point t0)
@@ -89,7 +83,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
                     const auto t0 = std::chrono::steady_clock::now();
                     p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
                                             slot != nullptr ? slot : snapshot_.data());
-                    measured_.snapshot_forward.add(since(t0), 1);
+                    measured_.snapshot_forward.add(seconds_since(t0), 1);
                     if (slot == nullptr)
                         storage_->put({ItemKind::Snapshot, 0, n},
                                       {ConstFieldView(snapshot_.data(), p.padded().rows(), p.padded().nx(),
@@ -97,13 +91,13 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
                 } else {
                     const auto t0 = std::chrono::steady_clock::now();
                     p.forward(state, 1, g, sim_.inner_source(), traces, inner_nt);
-                    measured_.forward.add(since(t0), 1);
+                    measured_.forward.add(seconds_since(t0), 1);
                 }
             }
         } else {
             const auto t0 = std::chrono::steady_clock::now();
             p.forward(state, end - from, g, sim_.inner_source(), traces, inner_nt);
-            measured_.forward.add(since(t0), end - from);
+            measured_.forward.add(seconds_since(t0), end - from);
         }
         forward_steps_ += end - from;
         computed_upto_ = std::max(computed_upto_, end);
@@ -173,7 +167,7 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
     }
     const auto t0 = std::chrono::steady_clock::now();
     p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));
-    measured_.adjoint.add(since(t0), 1);
+    measured_.adjoint.add(seconds_since(t0), 1);
     if (snap_in_place) storage_->free({ItemKind::Snapshot, 0, n});
     ++adjoint_steps_;
     if (n % 64 == 0 || n == 0) {

@@ -11,6 +11,7 @@
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -27,10 +28,6 @@ namespace fwi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 // Assumed disk tier (a local SSD behind the page cache) until a run with a disk tier measures its own
 // (with_disk_tier). Only the multilevel choice and the prediction use it.

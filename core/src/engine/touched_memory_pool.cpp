@@ -3,6 +3,7 @@
 #include "engine/snapshot_arena.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -23,10 +24,6 @@ TouchedBlock pool; // guarded by pool_mutex
 std::size_t page_rounded(std::size_t bytes) {
     const auto page = std::size_t(sysconf(_SC_PAGESIZE));
     return (bytes + page - 1) / page * page;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 /// `block` (touched up to its length) made `bytes` long: the tail unmapped, or the mapping grown and the new

@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "fwi/project_tools.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,10 +14,6 @@ namespace fwi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 const std::vector<double>& state_entry(const OptimizerState& s, const std::string& key, std::size_t size) {
     const auto it = s.find(key);
     if (it == s.end()) throw ConfigError("inversion state: '" + key + "' is missing");
@@ -139,7 +136,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
     auto publish = [&](IterationRecord r) {
         if (observer) {
             Event e;
-            e.wall_s = since(t0);
+            e.wall_s = seconds_since(t0);
             std::ostringstream text;
             text << "iteration " << r.iteration << " (stage " << r.stage << ", " << r.freq_hz
                  << " Hz): misfit " << r.misfit;
@@ -166,7 +163,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 const auto t = Clock::now();
                 objective.select_shots(0, 0);
                 optimizer.evaluate();
-                publish(make_record(0, since(t)));
+                publish(make_record(0, seconds_since(t)));
             }
             result.reason = StopReason::MaxIterations;
             while (pos.stage_iteration < stage.iterations) {
@@ -180,7 +177,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 }
                 ++pos.stage_iteration;
                 ++pos.iteration;
-                publish(make_record(s, since(t)));
+                publish(make_record(s, seconds_since(t)));
                 // A stage that stops early is saved as complete, so that a resume goes on with the next one.
                 const bool stalled =
                     setup.min_relative_decrease > 0 &&
@@ -208,7 +205,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
     // after a cancel, and matches result.state.
     result.model = Model{grid, optimizer.x()};
     result.evaluations = objective.evaluations();
-    result.seconds = since(t0);
+    result.seconds = seconds_since(t0);
     return result;
 }
 

@@ -4,6 +4,7 @@
 // workers went idle).
 #include "fwi/checkpoint_store.hpp"
 
+#include "runtime/seconds_since.hpp"
 #include "store/item_frames.hpp"
 #include "store/scratch_directory.hpp"
 #include "store/scratch_file.hpp"
@@ -24,7 +25,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using KeyTuple = std::tuple<int, int, std::int64_t>;
-/// A stored field's shape, plane_rows included: a 3D field's frames decode only into a view of the same planes.
+/// A stored field's shape, plane_rows included: a 3D field's frames decode only into a view of the same
+/// planes.
 struct Shape {
     std::int64_t rows = 0, cols = 0, plane_rows = 0;
     explicit Shape(const ConstFieldView& f) : rows(f.rows), cols(f.cols), plane_rows(f.plane_rows) {}
@@ -41,10 +43,6 @@ KeyTuple tuple_of(const StoreKey& k) {
 
 std::string describe(const StoreKey& k) {
     return (k.kind == ItemKind::State ? "state " : "snapshot ") + std::to_string(k.index);
-}
-
-double since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
 struct StoredItem {
@@ -192,7 +190,7 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
         item->path = new_path(tier, key);
         const auto t0 = Clock::now();
         detail::write_frames(item->path, encoded.frames); // throws with the partial file removed
-        io_s = since(t0);
+        io_s = seconds_since(t0);
     } else {
         item->frames = std::move(encoded.frames);
     }
@@ -237,7 +235,7 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
         if (!item->path.empty()) {
             const auto t0 = Clock::now();
             detail::write_frames(item->path, encoded.frames);
-            io_s = since(t0);
+            io_s = seconds_since(t0);
             encoded.frames = std::vector<std::vector<std::byte>>(); // the file holds them now
         }
     } catch (...) {
@@ -351,7 +349,7 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
     if (!item->path.empty()) {
         const auto t0 = Clock::now();
         const auto bytes = detail::read_file(item->path, item->accounted_bytes);
-        io_s = since(t0);
+        io_s = seconds_since(t0);
         decompress_s = detail::decode_item(*s.codec, bytes, item->frame_bytes, fields);
     } else {
         decompress_s = detail::decode_item(*s.codec, item->frames, fields);

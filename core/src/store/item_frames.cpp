@@ -1,6 +1,7 @@
 #include "store/item_frames.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -9,10 +10,6 @@ namespace fwi::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) {
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 } // namespace
 
 EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields) {
@@ -30,7 +27,7 @@ EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& f
         item.frames.emplace_back(scratch.begin(), scratch.end()); // exact size
         item.bytes += scratch.size();
     }
-    item.seconds = since(t0);
+    item.seconds = seconds_since(t0);
     return item;
 }
 
@@ -47,7 +44,7 @@ double decode_item(const Codec& codec, const std::vector<std::byte>& bytes,
         offset += frame_bytes[i];
     }
     if (offset != bytes.size()) throw FormatError("checkpoint store: item longer than its frames");
-    return since(t0);
+    return seconds_since(t0);
 }
 
 double decode_item(const Codec& codec, const std::vector<std::vector<std::byte>>& frames,
@@ -57,7 +54,7 @@ double decode_item(const Codec& codec, const std::vector<std::vector<std::byte>>
         throw FormatError("checkpoint store: item and request differ in fields");
     for (std::size_t i = 0; i < fields.size(); ++i)
         codec.decompress(frames[i].data(), frames[i].size(), fields[i]);
-    return since(t0);
+    return seconds_since(t0);
 }
 
 } // namespace fwi::detail
