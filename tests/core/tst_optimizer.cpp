@@ -102,8 +102,9 @@ class TestOptimizer : public QObject {
                                 });
         qInfo("%s: %d iterations (%d Wolfe-checked), %d evaluations, J = %.3g (%s)", to_string(o.method),
               r.iterations, wolfe_checked, r.evaluations, r.value, to_string(r.reason));
-        // The check must not be vacuous. How many iterations the float32 tail below J ~ 1e-7 takes depends on the
-        // CPU's rounding (AVX-512 machines take more), so the guard is a count, not a share of the iterations.
+        // The check must not be vacuous. How many iterations the float32 tail below J ~ 1e-7 takes depends on
+        // the CPU's rounding (AVX-512 machines take more), so the guard is a count, not a share of the
+        // iterations.
         QVERIFY(wolfe_checked >= 25);
         QCOMPARE(r.reason, StopReason::TargetReached);
         for (float v : r.x)

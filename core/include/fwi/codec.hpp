@@ -1,8 +1,9 @@
 #pragma once
 // Snapshot/state codecs. A codec turns one float field (row-major, cols = fast axis, see field.hpp) into
 // bytes and back. A 3D field (plane_rows > 0) is cut into bands of whole groups of 4 planes, ZFP codes it in
-// 4x4x4 blocks, and its frame decodes only into a view with the same plane_rows (FormatError otherwise). Lossless codecs round-trip bit for bit (NaN and inf payloads included). Lossy ZFP modes
-// state their error bound (fixed-accuracy: max |error| <= tolerance).
+// 4x4x4 blocks, and its frame decodes only into a view with the same plane_rows (FormatError otherwise).
+// Lossless codecs round-trip bit for bit (NaN and inf payloads included). Lossy ZFP modes state their error
+// bound (fixed-accuracy: max |error| <= tolerance).
 //
 // Every compressed field is one self-describing frame: a 48-byte header (magic, codec id, codec parameter,
 // rows, cols, payload size, checksum) followed by the payload. decompress() checks all of it before a

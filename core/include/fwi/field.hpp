@@ -12,8 +12,8 @@ namespace fwi {
 
 struct FieldView {
     float* data = nullptr;
-    std::int64_t rows = 0; ///< slow axis
-    std::int64_t cols = 0; ///< fast axis
+    std::int64_t rows = 0;       ///< slow axis
+    std::int64_t cols = 0;       ///< fast axis
     std::int64_t plane_rows = 0; ///< rows per z-plane (ny) of a 3D field; 0 for a 2D field
     std::int64_t size() const { return rows * cols; }
     std::span<float> span() const { return {data, std::size_t(size())}; }

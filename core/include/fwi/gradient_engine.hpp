@@ -55,8 +55,8 @@ struct GradientResult {
 
 /// The sum over the shots is the shot-ordered one of communicator.hpp: each shot's gradient on its own, then
 /// added in list order. Distributed, the step and checkpoint counts are the job's (summed over the ranks) and
-/// peak_snapshot_bytes the largest rank's; peak_bytes_per_tier stays this rank's. Throws ConfigError (bad settings, observed data of the wrong shape), BudgetExceeded,
-/// ResourceError, Cancelled.
+/// peak_snapshot_bytes the largest rank's; peak_bytes_per_tier stays this rank's. Throws ConfigError (bad
+/// settings, observed data of the wrong shape), BudgetExceeded, ResourceError, Cancelled.
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options);
 

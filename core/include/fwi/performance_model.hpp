@@ -65,10 +65,10 @@ struct Prediction {
     double recompute_s = 0; ///< every further forward step (in Advance or inside Reverse)
     double adjoint_s = 0;
     double store_s =
-        0;             ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
+        0; ///< tier writes of states and snapshots (codec time excluded), first touch of the peak
     double first_touch_s = 0; ///< the part of store_s spent touching memory the process never used
-    double load_s = 0; ///< tier reads of states and snapshots (codec time excluded)
-    double codec_s = 0; ///< compression and decompression
+    double load_s = 0;        ///< tier reads of states and snapshots (codec time excluded)
+    double codec_s = 0;       ///< compression and decompression
     std::vector<std::uint64_t>
         peak_bytes; ///< per tier (as PlanCounts' vectors); the snapshot tier includes the buffer
     std::uint64_t peak_total_bytes = 0; ///< most bytes held at once over all tiers

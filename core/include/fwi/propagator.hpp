@@ -34,7 +34,7 @@ struct PaddedGrid {
     std::int64_t ny() const { return model.ny() + 2 * origin_y(); }
     std::int64_t nx() const { return model.nx() + 2 * origin(); }
     std::int64_t cells() const { return nz() * ny() * nx(); }
-    std::int64_t rows() const { return nz() * ny(); } ///< rows of x (a field's FieldView rows)
+    std::int64_t rows() const { return nz() * ny(); }                ///< rows of x (a field's FieldView rows)
     std::int64_t plane_rows() const { return three_d() ? ny() : 0; } ///< a field's FieldView plane_rows
     /// Cells the kernels compute per step (everything but the halo): model + PML.
     std::int64_t computed_cells() const {

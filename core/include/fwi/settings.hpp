@@ -23,7 +23,8 @@ struct PropagationSettings {
 };
 
 struct GradientSettings {
-    std::string schedule = "all"; ///< all | uniform:K | revolve:S | multilevel:R,D | online:S | adaptive[:S] | auto
+    std::string schedule =
+        "all"; ///< all | uniform:K | revolve:S | multilevel:R,D | online:S | adaptive[:S] | auto
     std::string compression =
         "none";                     ///< none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:B | ...
     std::uint64_t budget_bytes = 0; ///< RAM tier budget; 0 = unlimited
