@@ -20,14 +20,16 @@ namespace fwi {
 /// headers carry no spacing.
 struct RawLayout {
     std::int64_t nz = 0, nx = 0;
-    std::int64_t ny = 0; ///< raw only: > 0 makes the file a 3D volume (nz, ny, nx); 0 = a 2D model
     double dz_m = 0, dx_m = 0;
-    double dy_m = 0; ///< 3D only (raw, .npy, SEG-Y fallback)
     /// Raw only. true ("x-major"): one vertical trace per column, z fast: 2D element (iz, ix) at ix * nz +
     /// iz, 3D element (iz, iy, ix) at (ix * ny + iy) * nz + iz, i.e. Fortran order of (z, y, x), as the
     /// shipped files and Overthrust-style volumes. false ("z-major"): our own (z, [y,] x) C order, x fast.
     bool x_major = true;
     std::string units = "auto"; ///< auto | m/s | km/s; auto treats a maximum below 20 as km/s
+    // Last, so that positional initialisers of 2D layouts ({nz, nx, dz, dx, x_major, units}) keep their
+    // meaning.
+    std::int64_t ny = 0; ///< raw only: > 0 makes the file a 3D volume (nz, ny, nx); 0 = a 2D model
+    double dy_m = 0;     ///< 3D only (raw, .npy, SEG-Y fallback)
 };
 
 /// What was detected or converted, to tell the user.
