@@ -59,7 +59,7 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
         break;
     case Format::hdf5:
         r.format = "hdf5";
-        model = read_model_hdf5(path, "", {layout.dz_m, layout.dx_m});
+        model = read_model_hdf5(path, "", {layout.dz_m, layout.dy_m, layout.dx_m});
         r.spacing_note = "spacing from the file (or the given layout if the file has none)";
         break;
     case Format::raw:
