@@ -59,6 +59,10 @@ Model load_model_for_project(const std::string& spec, const Experiment& experime
     layout.nx = grid.nx();
     layout.dz_m = grid.dz();
     layout.dx_m = grid.dx();
+    if (grid.rank == 3) {
+        layout.ny = grid.ny();
+        layout.dy_m = grid.dy();
+    }
     Model m = load_model_spec(spec, layout, quiet);
     if (!(m.grid == grid)) {
         std::ostringstream msg;

@@ -52,10 +52,10 @@ void add_demo_command(CommandRegistry& r) {
     cmd->add_flag(
         "--3d", o->three_d,
         "the 3D demo: Marmousi-II extruded along y at 40 m, a gradient whose store-all need is over "
-        "10 GB run within --budget (defaults: 1 shot, 3 Hz, 4 s, schedule auto; docs/3d.md)");
+        "10 GB run within --budget (defaults: 1 shot, 3 Hz, 3.5 s, schedule auto; docs/3d.md)");
     cmd->add_option("--budget", o->demo3d.budget, "--3d: RAM budget of the gradient (default 1.5G)");
     cmd->add_option("--compress", o->demo3d.compression, "--3d: codec of the gradient's checkpoints");
-    cmd->add_option("--ny", o->demo3d.ny, "--3d: cells across (40 m each; default 80)")
+    cmd->add_option("--ny", o->demo3d.ny, "--3d: cells across (40 m each; default 64)")
         ->check(CLI::Range(4, 2000));
     cmd->callback([o, &r, cmd] {
         *r.selected = [o, &r, cmd]() -> nlohmann::json {

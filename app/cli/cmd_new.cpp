@@ -76,11 +76,12 @@ void add_new_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             o->layout.x_major = !o->z_major;
             Model truth = load_model_spec(o->model, o->layout, r.quiet);
-            if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m);
+            if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m, o->resample_m);
             Model initial;
             if (!o->initial.empty()) {
                 initial = load_model_spec(o->initial, o->layout, r.quiet);
-                if (o->resample_m > 0) initial = resample_model(initial, o->resample_m, o->resample_m);
+                if (o->resample_m > 0)
+                    initial = resample_model(initial, o->resample_m, o->resample_m, o->resample_m);
                 if (!(initial.grid == truth.grid))
                     throw ConfigError("initial model grid differs from the true model's grid");
             } else {

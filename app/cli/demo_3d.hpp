@@ -9,8 +9,8 @@ struct Demo3DOptions {
     std::string out = "fwi-demo-3d", backend = "auto", schedule = "auto", compression = "none";
     std::string budget = "1.5G";
     int shots = 1;
-    double freq_hz = 3, duration_s = 4;
-    int ny = 80; ///< cells across (40 m each)
+    double freq_hz = 3, duration_s = 3.5;
+    int ny = 64; ///< cells across (40 m each)
 };
 
 /// Builds the 3D Marmousi-II project (the 2D sections at 40 m extruded along y), models the observed data,

@@ -6,6 +6,8 @@
 #include "fwi/npy.hpp"
 #include "fwi/project.hpp"
 
+#include <QFile>
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QTemporaryDir>
@@ -162,6 +164,76 @@ class TestCli3D : public QObject {
                  qPrintable(QString::number(j["slope1"].toDouble())));
         QVERIFY2(std::abs(j["slope2"].toDouble() - 2) < 0.1,
                  qPrintable(QString::number(j["slope2"].toDouble())));
+    }
+
+    void new_makes_areal_surveys_of_a_3d_model() {
+        const QStringList small{"--resample", "40",  "--freq",  "5", "--dt",  "0.004",
+                                "--duration", "0.4", "--order", "4", "--pml", "6"};
+        Run r = fwi_cli(QStringList{"--json", "new", path("areal.fwi"), "--model", "builtin:layered3d",
+                                    "--shots-x", "3", "--shots-y", "2", "--receivers-x", "5", "--receivers-y",
+                                    "4"} +
+                        small);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject j = json_of(r);
+        QCOMPARE(j["rank"].toInt(), 3);
+        QCOMPARE(j["ny"].toInt(), 21); // 81 cells at 10 m resampled to 40 m
+        QCOMPARE(j["shots"].toInt(), 6);
+        QCOMPARE(j["receivers"].toInt(), 20);
+        // By spacing: 800 m / 200 m + 1 = 5 receivers per axis.
+        r = fwi_cli(QStringList{"--json", "new", path("spaced.fwi"), "--model", "builtin:layered3d",
+                                "--receiver-spacing", "200"} +
+                    small);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["receivers"].toInt(), 25);
+        QCOMPARE(json_of(r)["shots"].toInt(), 4); // the 3D default: 2 x 2
+        // Points from files.
+        QFile sources(path("sources.txt"));
+        QVERIFY(sources.open(QIODevice::WriteOnly));
+        sources.write("# x y z\n100 200 20\n700 600 20\n");
+        sources.close();
+        r = fwi_cli(QStringList{"--json", "new", path("files.fwi"), "--model", "builtin:layered3d",
+                                "--source-file", path("sources.txt"), "--receiver-file",
+                                path("sources.txt")} +
+                    small);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["shots"].toInt(), 2);
+        const fwi::Project p = fwi::load_project(path("files.fwi").toStdString());
+        QCOMPARE(p.experiment.acquisition.shots[1].source, (fwi::Point{700, 20, 600}));
+        // A (nz, ny, nx) .npy volume, with its spacing given.
+        const fwi::Model volume = layered_volume();
+        fwi::write_npy(path("volume.npy").toStdString(), {{14, 12, 16}, volume.vp_mps});
+        r = fwi_cli({"--json", "new", path("npy.fwi"), "--model", path("volume.npy"), "--dz", "20", "--dy",
+                     "20", "--dx", "20", "--freq", "8", "--duration", "0.3", "--order", "4", "--pml", "6"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["ny"].toInt(), 12);
+        const fwi::Project q = fwi::load_project(path("npy.fwi").toStdString());
+        QCOMPARE(q.experiment.true_model.vp_mps, volume.vp_mps);
+    }
+
+    void bad_3d_surveys_are_clear_errors() {
+        const QStringList small{"--resample", "40", "--freq", "5", "--dt", "0.004", "--duration", "0.4"};
+        Run r = fwi_cli(QStringList{"new", path("wide.fwi"), "--model", "builtin:layered3d", "--shots-y", "2",
+                                    "--source-y1", "5000"} +
+                        small);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("shot 2 source") && r.err.contains("y=5000") &&
+                     r.err.contains("y in [0, 800] m"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(path("wide.fwi")));
+        r = fwi_cli({"new", path("flat.fwi"), "--model", "builtin:layered", "--shots-y", "3"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--shots-y needs a 3D model"), r.err.constData());
+    }
+
+    void invert_lowers_the_misfit_in_3d() {
+        Run r = fwi_cli({"--json", "invert", project_, "--iterations", "2", "--smooth", "40"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonArray misfits = json_of(r)["misfit_history"].toArray();
+        QVERIFY2(misfits.size() >= 2 && misfits.last().toDouble() < 0.9 * misfits.first().toDouble(),
+                 r.out.constData());
+        const fwi::Project p = fwi::load_project(project_.toStdString());
+        QCOMPARE(p.experiment.current_model.grid.rank, 3);
+        QVERIFY(!p.history.empty());
     }
 
     void plot_draws_three_slices() {
