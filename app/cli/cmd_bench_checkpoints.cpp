@@ -73,8 +73,8 @@ std::pair<double, double> state_codec_cost(Simulation& sim, int shot, const std:
 
 void add_bench_checkpoints_command(CommandRegistry& r) {
     struct Options {
-        std::string project, markdown, scratch, backend = "auto";
-        int shot = -1;
+        std::string project, markdown, scratch, backend = "auto", budget;
+        int shot = -1, sampling_interval = 1;
         std::string configs =
             "all/none;uniform:10/none;uniform:40/none;revolve:10/none;revolve:40/none;revolve:160/"
             "none;online:40/none;"
@@ -92,6 +92,11 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->add_option("--scratch", o->scratch, "directory for the disk tier of multilevel rows");
     cmd->add_option("--markdown", o->markdown, "also write the table as Markdown to this file");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
+    cmd->add_option("--budget", o->budget,
+                    "memory budget RAM[,DISK] of the auto and adaptive rows (the others run unbudgeted, so that "
+                    "all/none is the store-all reference)");
+    cmd->add_option("--sampling-interval", o->sampling_interval, "gradient sampling interval of every row")
+        ->check(CLI::Range(1, 1000000));
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
             const std::vector<Config> configs = parse_configs(o->configs);
@@ -114,6 +119,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
             GradientResult reference;
             { // warm-up (first-touch page faults, thread pools, codec libraries): not reported
                 GradientOptions warm;
+                warm.settings.sampling_interval = o->sampling_interval;
                 warm.shots = {shot};
                 warm.keep_modelled = false;
                 warm.cancel = &interrupt_token();
@@ -124,6 +130,9 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 opt.settings.schedule = c.schedule;
                 opt.settings.compression = c.codec;
                 opt.settings.scratch_dir = o->scratch;
+                opt.settings.sampling_interval = o->sampling_interval;
+                if (!o->budget.empty() && (c.schedule == "auto" || c.schedule.rfind("adaptive", 0) == 0))
+                    apply_budget(opt.settings, o->budget);
                 opt.shots = {shot};
                 opt.keep_modelled = false;
                 opt.cancel = &interrupt_token();
@@ -140,7 +149,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 char line[512];
                 std::snprintf(
                     line, sizeof line, "| %s | %s | %.2f | %lld | %s | %s | %.1e | %.1f | %.2f | %s |\n",
-                    g.schedule.c_str(), c.codec.c_str(), rel_time, (long long)g.recompute_steps,
+                    (c.schedule == "auto" ? "auto: " + g.schedule : g.schedule).c_str(), c.codec.c_str(), rel_time, (long long)g.recompute_steps,
                     format_bytes(double(tier(0))).c_str(),
                     tier(1) ? format_bytes(double(tier(1))).c_str() : "-", error, g.compression_ratio,
                     g.predicted_seconds / (g.seconds - g.planning_seconds),
