@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <utility>
@@ -20,15 +21,19 @@ class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QSpinBox;
+class QStackedWidget;
 
 namespace fwi::ui {
 
 class AcquisitionEditor;
+class VolumeSlicesView;
 class WavefieldPanel;
 
 struct MainWindow::Impl {
     ProjectDocument* doc = nullptr;
     ModelView* view = nullptr;
+    VolumeSlicesView* volume = nullptr; ///< the central view of a 3D project
+    QStackedWidget* central = nullptr;  ///< view (2D) or volume (3D)
     AcquisitionPanel* acquisition = nullptr;
     AcquisitionEditor* editor = nullptr;
     SettingsPanel* settings = nullptr;
@@ -50,6 +55,11 @@ struct MainWindow::Impl {
     QString shown = "current";
     std::string backend = "auto";
     int gradient_runs = 0;
+    /// Live 3D slices: the run's clock, whether the first wavefield should bring the slices to it, and
+    /// what one shown field cost last (seconds: worker copy, slicing, drawing), for the throttle.
+    QElapsedTimer live_clock;
+    bool live_switch = false;
+    double live_cost_per_field_s = 0;
     bool record_movie = false; ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
@@ -69,6 +79,7 @@ struct MainWindow::Impl {
                                               : e.current_model;
         return m.grid.cells() > 0 && !m.vp_mps.empty() ? m : doc->display_model();
     }
+    bool three_d() const { return doc->display_model().grid.rank == 3; }
     std::vector<std::pair<QString, VtkWidget*>> exportable_views() const {
         return {{QObject::tr("model"), view},
                 {QObject::tr("wavefield"), wavefield},

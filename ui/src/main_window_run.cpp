@@ -12,6 +12,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 #include "fwi/ui/wavefield_panel.hpp"
 #include "main_window_impl.hpp"
 
@@ -32,6 +33,7 @@ namespace fwi::ui {
 
 namespace {
 constexpr int max_recent = 8;
+constexpr double live_budget = 0.03; // of a 3D run's time for its live slices
 
 QString autosave_path(const QString& project_path) {
     if (!project_path.isEmpty()) return project_path + ".autosave";
@@ -68,6 +70,10 @@ void MainWindow::connect_jobs() {
     });
     connect(r, &JobRunner::field, this, [this](FieldFramePtr frame) {
         const Grid& g = d_->doc->display_model().grid;
+        if (g.rank == 3) { // a volume: the central slices show it (the 2D docks would draw one tall image)
+            show_live_volume(frame);
+            return;
+        }
         const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
         const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
         if (d_->record_movie) d_->wavefield_panel->record_frame(frame);
@@ -81,6 +87,12 @@ void MainWindow::connect_jobs() {
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
+        if (d_->three_d()) {
+            d_->volume->reset_field_cost();
+            d_->volume->clear_field(VolumeSlicesView::Layer::Wavefield); // the last run's
+            d_->live_clock.start();
+            d_->live_switch = true;
+        }
         d_->progress->setValue(0);
         d_->progress->setVisible(true);
         update_actions();
@@ -95,6 +107,7 @@ void MainWindow::connect_jobs() {
             d_->progress->setVisible(false);
             fwi::release_retained_snapshot_memory(); // kept across a job's gradients; idle, hold nothing
             d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
+            if (d_->three_d()) log_live_volume_cost(seconds);
             d_->actions.pause->setChecked(false);
             update_actions();
             switch (outcome) {
@@ -167,8 +180,14 @@ bool MainWindow::run_gradient() {
         const GradientResult& r = out.result;
         d_->doc->edit_gradient_result(r.gradient, r.misfit, tr("Compute gradient"));
         const Grid& g = working_model(d_->doc->experiment()).grid;
-        if (std::int64_t(r.gradient.size()) == g.cells())
+        if (g.rank == 3) {
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(r.gradient),
+                                  tr("gradient, misfit %1").arg(r.misfit, 0, 'g', 6));
+            d_->volume->show_layer(VolumeSlicesView::Layer::Gradient);
+        } else if (std::int64_t(r.gradient.size()) == g.cells()) {
             d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+        }
         d_->gathers->set_gathers(out.observed, r.modelled);
         d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
         log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), %6")
@@ -308,8 +327,65 @@ void MainWindow::show_stored_results() {
     }
     d_->gathers->set_gathers(std::move(observed), {});
     const Grid& g = d_->doc->display_model().grid;
-    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells())
-        d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    d_->volume->clear_fields();
+    d_->volume->show_layer(VolumeSlicesView::Layer::Model);
+    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells()) {
+        if (g.rank == 3)
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(p.gradient),
+                                  tr("stored gradient"));
+        else
+            d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    }
+}
+
+void MainWindow::show_live_volume(const FieldFramePtr& frame) {
+    const Grid& g = d_->doc->display_model().grid;
+    if (frame->rows != g.rows() || frame->cols != g.nx()) return;
+    // Throttle: live slices may cost at most 3% of the run so far (5% is the limit; drawing is counted late).
+    // A field is shown only when the cost so far plus one more (as the fields before cost; the first of the
+    // first run is free to measure it) stays in that budget. Drawing is counted when it happens, after the
+    // field is shown, so the budget catches up with it at the next field.
+    const double cost_s =
+        d_->runner->field_copy_seconds() + d_->volume->field_seconds() + d_->volume->render_seconds();
+    const int shown = d_->volume->fields_shown();
+    if (shown > 0) d_->live_cost_per_field_s = cost_s / shown;
+    if (cost_s + d_->live_cost_per_field_s > live_budget * double(d_->live_clock.elapsed()) * 1e-3) return;
+    // The frame's own buffer, shared: no copy on the GUI thread beyond the three slices.
+    VolumeSlicesView::Volume values(frame, &frame->values);
+    if (d_->live_switch && frame->kind != FieldKind::Gradient) {
+        d_->live_switch = false;
+        d_->volume->show_layer(VolumeSlicesView::Layer::Wavefield);
+    }
+    switch (frame->kind) {
+    case FieldKind::Gradient:
+        d_->volume->set_field(VolumeSlicesView::Layer::Gradient, values, tr("gradient so far"));
+        break;
+    case FieldKind::AdjointWavefield:
+        d_->volume->set_field(VolumeSlicesView::Layer::Wavefield, values,
+                              tr("adjoint wavefield, step %1").arg(frame->step));
+        break;
+    default:
+        d_->volume->set_field(VolumeSlicesView::Layer::Wavefield, values,
+                              tr("wavefield, step %1").arg(frame->step));
+        break;
+    }
+}
+
+void MainWindow::log_live_volume_cost(double run_seconds) {
+    const double copy_s = d_->runner->field_copy_seconds();
+    const double show_s = d_->volume->field_seconds();
+    const double render_s = d_->volume->render_seconds();
+    const double share = run_seconds > 0 ? 100.0 * (copy_s + show_s + render_s) / run_seconds : 0.0;
+    log(tr("Live 3D slices: %1 field(s) copied in %2 s on the worker, %3 shown in %4 s and drawn in %5 s on "
+           "the GUI thread: %6% of the run's %7 s")
+            .arg(d_->runner->fields_copied())
+            .arg(copy_s, 0, 'f', 4)
+            .arg(d_->volume->fields_shown())
+            .arg(show_s, 0, 'f', 4)
+            .arg(render_s, 0, 'f', 4)
+            .arg(share, 0, 'f', 2)
+            .arg(run_seconds, 0, 'f', 2));
 }
 
 bool MainWindow::save_project_as(const QString& path) {
