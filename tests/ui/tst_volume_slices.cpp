@@ -2,6 +2,7 @@
 // draws the three planes where the sliders put them, an areal drag on the depth slice places the right grid
 // of sources, and a 3D gradient run started from the GUI shows live slices at a small cost.
 #include "fwi/error.hpp"
+#include "fwi/ui/acquisition_panel.hpp"
 #include "fwi/ui/areal_acquisition.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
@@ -11,11 +12,13 @@
 #include "fwi/ui/volume_slices_view.hpp"
 #include "ui_test_main.hpp"
 
+#include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStackedWidget>
+#include <QTableView>
 #include <QUndoStack>
 
 using namespace fwi;
@@ -310,7 +313,18 @@ void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {
             QVERIFY(std::abs(s.x_m - (30 + 85.0 * ix)) < 2 * tol &&
                     std::abs(s.y_m - (40 + 120.0 * iy)) < 2 * tol);
         }
-    // The depth slice (the map) draws them: press on one does not start a move; undo removes the grid.
+    w.grab().save(test::output_path("tst_volume_slices_window.png"));
+    // The table shows y in 3D, and editing it moves the point in y only.
+    QTableView* table = w.acquisition_panel()->table_view();
+    QVERIFY(!table->isColumnHidden(AcquisitionTableModel::YColumn));
+    AcquisitionTableModel* model = w.acquisition_panel()->table_model();
+    const QModelIndex y_cell = model->index(4, AcquisitionTableModel::YColumn); // source 4: ix 0, iy 1
+    QCOMPARE(model->data(y_cell, Qt::EditRole).toDouble(), shots[4].source.y_m);
+    const Point before = shots[4].source;
+    model->setData(y_cell, "150", Qt::EditRole);
+    QCOMPARE(shots[4].source, (Point{before.x_m, before.z_m, 150.0}));
+    w.document()->undo_stack()->undo();
+    // Undo removes the grid in one step.
     w.document()->undo_stack()->undo();
     QCOMPARE(w.document()->experiment().acquisition.shots.size(), std::size_t(1));
     // A rectangle reaching outside the model (y beyond 190 m) is refused with a message.
@@ -385,6 +399,8 @@ void TestVolumeSlices::gradient_run_shows_live_slices() {
     const double cost_s = w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
     auto* log = w.findChild<QPlainTextEdit*>("log");
     QVERIFY(log && log->toPlainText().contains("Live 3D slices"));
+    QFile log_file(test::output_path("tst_volume_slices_log.txt"));
+    if (log_file.open(QIODevice::WriteOnly)) log_file.write(log->toPlainText().toUtf8());
     qInfo("gradient run %.3f s: %d fields copied in %.4f s, %d shown in %.4f s, drawn in %.4f s (%.2f%%)",
           run_s, w.job_runner()->fields_copied(), w.job_runner()->field_copy_seconds(), v->fields_shown(),
           v->field_seconds(), v->render_seconds(), 100 * cost_s / run_s);

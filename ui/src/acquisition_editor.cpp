@@ -97,6 +97,7 @@ void AcquisitionEditor::refresh() {
     const Acquisition& acq = doc_->experiment().acquisition;
     view_->set_points(sources_of(acq), receivers_of(acq, doc_->active_shot()));
     if (volume_) volume_->set_points(sources_of(acq), receivers_of(acq, doc_->active_shot()));
+    panel_->set_three_d(model_source_().grid.rank == 3);
     panel_->set_acquisition(acq, doc_->active_shot());
     panel_->set_selection(view_->selection());
 }

@@ -379,6 +379,10 @@ void MainWindow::update_actions() {
     a.cancel->setEnabled(running);
     a.open->setEnabled(!running);
     a.new_project->setEnabled(!running);
+    // The point-by-point gestures belong to the 2D model view; a 3D project places points with the depth
+    // slice's areal drag and edits them in the table.
+    for (QAction* mode : {a.mode_receiver, a.mode_source, a.mode_line, a.line_dialog})
+        mode->setEnabled(!d_->three_d());
 }
 
 void MainWindow::log(const QString& text) {

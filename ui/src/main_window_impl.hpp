@@ -6,6 +6,9 @@
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/project_document.hpp"
+#include "fwi/ui/slice_view.hpp"
+#include "fwi/ui/volume_3d_view.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 #include "process_memory.hpp"
 
 #include <QAction>
@@ -26,7 +29,6 @@ class QStackedWidget;
 namespace fwi::ui {
 
 class AcquisitionEditor;
-class VolumeSlicesView;
 class WavefieldPanel;
 
 struct MainWindow::Impl {
@@ -81,6 +83,14 @@ struct MainWindow::Impl {
     }
     bool three_d() const { return doc->display_model().grid.rank == 3; }
     std::vector<std::pair<QString, VtkWidget*>> exportable_views() const {
+        if (three_d()) // the 2D docks show nothing of a 3D run
+            return {{QObject::tr("inline slice"), volume->slice_view(SliceAxis::Inline)},
+                    {QObject::tr("crossline slice"), volume->slice_view(SliceAxis::Crossline)},
+                    {QObject::tr("depth slice"), volume->slice_view(SliceAxis::Depth)},
+                    {QObject::tr("3D view"), volume->volume_view()},
+                    {QObject::tr("observed gather"), gathers->observed_view()},
+                    {QObject::tr("modelled gather"), gathers->modelled_view()},
+                    {QObject::tr("gather difference"), gathers->residual_view()}};
         return {{QObject::tr("model"), view},
                 {QObject::tr("wavefield"), wavefield},
                 {QObject::tr("gradient"), gradient},

@@ -123,14 +123,17 @@ void VolumeSlicesView::build_controls() {
         d_->sliders[a]->setObjectName(QString("slider_") + slice_name(axis));
         d_->labels[a] = new QLabel(this);
         d_->labels[a]->setObjectName(QString("position_") + slice_name(axis));
-        d_->labels[a]->setMinimumWidth(150);
         auto* name = new QLabel(QString("<b>%1</b>").arg(tr(slice_name(axis))), this);
-        name->setMinimumWidth(70);
         header->addWidget(name);
-        header->addWidget(d_->sliders[a], 1);
+        header->addStretch(1);
         header->addWidget(d_->labels[a]);
         cell->addLayout(header);
+        cell->addWidget(d_->sliders[a]);
         cell->addWidget(d_->views[a], 1);
+        // One colour range for the three: one colour bar (top right) is enough, and the room goes to the
+        // pictures.
+        d_->views[a]->set_compact(true);
+        d_->views[a]->set_colorbar_visible(axis == SliceAxis::Crossline);
         grid->addLayout(cell, axis == SliceAxis::Depth ? 1 : 0, axis == SliceAxis::Crossline ? 1 : 0);
         connect(d_->sliders[a], &QSlider::valueChanged, this, [this, axis](int v) {
             if (!d_->updating_sliders) set_slice_index(axis, v);
