@@ -31,13 +31,22 @@ void check_picture_name(const std::string& path, const std::string& option) {
         throw ConfigError(option + " " + path + ": a picture is written as .png or .svg");
 }
 
+std::string grid_text(const Grid& g) {
+    std::ostringstream s;
+    if (g.rank == 3)
+        s << g.nz() << " x " << g.ny() << " x " << g.nx() << " cells at " << g.dz() << " x " << g.dy()
+          << " x " << g.dx() << " m";
+    else
+        s << g.nz() << " x " << g.nx() << " cells at " << g.dz() << " x " << g.dx() << " m";
+    return s.str();
+}
+
 Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet) {
     if (spec.rfind("builtin:", 0) == 0) return builtin_model(spec.substr(8));
     LoadReport report;
     Model m = load_model(spec, layout, &report);
     if (!quiet) {
-        std::cerr << "fwi: loaded " << spec << " (" << report.format << ", " << m.grid.nz() << " x "
-                  << m.grid.nx() << " cells at " << m.grid.dz() << " x " << m.grid.dx() << " m)\n";
+        std::cerr << "fwi: loaded " << spec << " (" << report.format << ", " << grid_text(m.grid) << ")\n";
         if (!report.units_note.empty()) std::cerr << "fwi: " << report.units_note << "\n";
     }
     return m;
@@ -53,9 +62,8 @@ Model load_model_for_project(const std::string& spec, const Experiment& experime
     Model m = load_model_spec(spec, layout, quiet);
     if (!(m.grid == grid)) {
         std::ostringstream msg;
-        msg << "model " << spec << " is " << m.grid.nz() << " x " << m.grid.nx() << " cells at "
-            << m.grid.dz() << " x " << m.grid.dx() << " m; the project's grid is " << grid.nz() << " x "
-            << grid.nx() << " cells at " << grid.dz() << " x " << grid.dx() << " m";
+        msg << "model " << spec << " is " << grid_text(m.grid) << "; the project's grid is "
+            << grid_text(grid);
         throw ConfigError(msg.str());
     }
     return m;
@@ -79,7 +87,9 @@ void write_model_array(const std::string& path, const Grid& grid, const std::vec
     m.vp_mps = values;
     const std::string ext = extension_of(path);
     if (ext == ".npy")
-        write_npy(path, NpyArray{{grid.nz(), grid.nx()}, values});
+        write_npy(path, NpyArray{grid.rank == 3 ? std::vector<std::int64_t>{grid.nz(), grid.ny(), grid.nx()}
+                                                : std::vector<std::int64_t>{grid.nz(), grid.nx()},
+                                 values});
     else if (ext == ".h5" || ext == ".hdf5")
         write_model_hdf5(path, m);
     else

@@ -11,6 +11,8 @@
 
 namespace fwi::cli {
 
+/// "101 x 201 cells at 10 x 10 m" (2D) or "40 x 50 x 60 cells at 20 x 20 x 20 m" (3D): z first, as arrays.
+std::string grid_text(const Grid& grid);
 /// "builtin:NAME" or a file path (with the raw layout for files that need one).
 Model load_model_spec(const std::string& spec, const RawLayout& layout, bool quiet);
 /// A model to run on a project's grid (`--model` of forward and gradient): a file without spacing (.npy, raw)

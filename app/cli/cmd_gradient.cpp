@@ -11,6 +11,7 @@
 #include "interrupt.hpp"
 #include "job.hpp"
 #include "progress.hpp"
+#include "slice_pictures.hpp"
 
 #include <iostream>
 #include <memory>
@@ -79,8 +80,12 @@ void add_gradient_command(CommandRegistry& r) {
             opt.cancel = &interrupt_token();
             const GradientResult g = compute_gradient(*sim, model, observed, opt);
             if (writes_outputs() && !o->out.empty()) write_model_array(o->out, model.grid, g.gradient);
+            std::vector<std::string> pictures;
             if (writes_outputs() && !o->png.empty())
-                write_figure(o->png, gradient_figure(model, g.gradient, "Misfit gradient"));
+                pictures = write_pictures(o->png, model, g.gradient,
+                                          [](const Model& m, const std::vector<float>& v) {
+                                              return gradient_figure(m, v, "Misfit gradient");
+                                          });
             if (writes_outputs() && o->store) {
                 p.gradient = g.gradient;
                 p.misfit = g.misfit;
@@ -91,23 +96,26 @@ void add_gradient_command(CommandRegistry& r) {
                           << g.forward_steps << " forward + " << g.adjoint_steps << " adjoint steps ("
                           << g.recompute_steps << " recomputed), peak snapshots "
                           << format_bytes(double(g.peak_snapshot_bytes)) << ", " << g.seconds << " s\n";
-            return {{"misfit", g.misfit},
-                    {"forward_steps", g.forward_steps},
-                    {"adjoint_steps", g.adjoint_steps},
-                    {"recompute_steps", g.recompute_steps},
-                    {"checkpoint_writes", g.checkpoint_writes},
-                    {"checkpoint_reads", g.checkpoint_reads},
-                    {"peak_snapshot_bytes", g.peak_snapshot_bytes},
-                    {"peak_bytes_per_tier", g.peak_bytes_per_tier},
-                    {"compression_ratio", g.compression_ratio},
-                    {"predicted_seconds", g.predicted_seconds},
-                    // The model's self-check (later gradients of the same process learn from this run).
-                    {"measured_over_predicted",
-                     g.predicted_seconds > 0 ? (g.seconds - g.planning_seconds) / g.predicted_seconds : 0.0},
-                    {"schedule", g.schedule},
-                    {"backend", sim->propagator().backend()},
-                    {"planning_seconds", g.planning_seconds},
-                    {"seconds", g.seconds}};
+            nlohmann::json out = {
+                {"misfit", g.misfit},
+                {"forward_steps", g.forward_steps},
+                {"adjoint_steps", g.adjoint_steps},
+                {"recompute_steps", g.recompute_steps},
+                {"checkpoint_writes", g.checkpoint_writes},
+                {"checkpoint_reads", g.checkpoint_reads},
+                {"peak_snapshot_bytes", g.peak_snapshot_bytes},
+                {"peak_bytes_per_tier", g.peak_bytes_per_tier},
+                {"compression_ratio", g.compression_ratio},
+                {"predicted_seconds", g.predicted_seconds},
+                // The model's self-check (later gradients of the same process learn from this run).
+                {"measured_over_predicted",
+                 g.predicted_seconds > 0 ? (g.seconds - g.planning_seconds) / g.predicted_seconds : 0.0},
+                {"schedule", g.schedule},
+                {"backend", sim->propagator().backend()},
+                {"planning_seconds", g.planning_seconds},
+                {"seconds", g.seconds}};
+            if (!pictures.empty()) out["pictures"] = pictures;
+            return out;
         };
     });
 }

@@ -13,8 +13,14 @@ namespace fwi::cli {
 namespace {
 nlohmann::json model_json(const Model& m) {
     if (m.vp_mps.empty()) return nullptr;
-    return {{"nz", m.grid.nz()},   {"nx", m.grid.nx()},           {"dz_m", m.grid.dz()},
-            {"dx_m", m.grid.dx()}, {"min_mps", m.min_velocity()}, {"max_mps", m.max_velocity()}};
+    nlohmann::json j{{"rank", m.grid.rank},        {"nz", m.grid.nz()},   {"nx", m.grid.nx()},
+                     {"dz_m", m.grid.dz()},        {"dx_m", m.grid.dx()}, {"min_mps", m.min_velocity()},
+                     {"max_mps", m.max_velocity()}};
+    if (m.grid.rank == 3) {
+        j["ny"] = m.grid.ny();
+        j["dy_m"] = m.grid.dy();
+    }
+    return j;
 }
 } // namespace
 

@@ -8,6 +8,7 @@
 #include "fwi/project.hpp"
 #include "fwi/smoothing.hpp"
 #include "fwi/time_axis.hpp"
+#include "survey_options.hpp"
 
 #include <cmath>
 #include <iostream>
@@ -23,9 +24,12 @@ void add_new_command(CommandRegistry& r) {
         double resample_m = 0, smooth_m = 0;
         int shots = 10, receivers = 100;
         double sx0 = -1, sx1 = -1, sz = -1, rx0 = -1, rx1 = -1, rz = -1;
+        AreaOptions area;
         double duration_s = 0;
         PropagationSettings prop;
         std::string wavelet;
+        CLI::Option* shots_option = nullptr;
+        CLI::Option* receivers_option = nullptr;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd =
@@ -46,15 +50,17 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");
     cmd->add_option("--resample", o->resample_m,
                     "resample the models to this spacing (m; averaged over the new cells when coarser)");
-    cmd->add_option("--shots", o->shots, "number of shots along the source line")
-        ->check(CLI::Range(1, 100000));
+    o->shots_option = cmd->add_option("--shots", o->shots, "number of shots along the source line")
+                          ->check(CLI::Range(1, 100000));
     cmd->add_option("--source-x0", o->sx0, "first source x (m); default 5% of the width");
     cmd->add_option("--source-x1", o->sx1, "last source x (m); default 95% of the width");
     cmd->add_option("--source-z", o->sz, "source depth (m); default 2 cells");
-    cmd->add_option("--receivers", o->receivers, "receivers per shot")->check(CLI::Range(1, 1000000));
+    o->receivers_option =
+        cmd->add_option("--receivers", o->receivers, "receivers per shot")->check(CLI::Range(1, 1000000));
     cmd->add_option("--receiver-x0", o->rx0, "first receiver x (m); default 0");
     cmd->add_option("--receiver-x1", o->rx1, "last receiver x (m); default the width");
     cmd->add_option("--receiver-z", o->rz, "receiver depth (m); default 2 cells");
+    add_area_options(cmd, o->area);
     cmd->add_option("--freq", o->prop.freq_hz, "Ricker peak frequency (Hz)");
     cmd->add_option("--dt", o->prop.dt_s, "data sample interval (s)");
     cmd->add_option("--nt", o->prop.nt, "data samples per trace");
@@ -83,14 +89,21 @@ void add_new_command(CommandRegistry& r) {
             const Grid& g = truth.grid;
             const double w = g.width_m();
             const double sz = o->sz >= 0 ? o->sz : 2 * g.dz(), rz = o->rz >= 0 ? o->rz : 2 * g.dz();
+            SurveyLayout line;
+            line.shots = o->shots;
+            line.receivers = o->receivers;
+            line.shots_given = o->shots_option->count() > 0;
+            line.receivers_given = o->receivers_option->count() > 0;
+            line.sources = {1, 1, o->sx0 >= 0 ? o->sx0 : 0.05 * w, o->sx1 >= 0 ? o->sx1 : 0.95 * w, 0, 0, sz};
+            line.receiver_line = {1, 1, o->rx0 >= 0 ? o->rx0 : 0, o->rx1 >= 0 ? o->rx1 : w, 0, 0, rz};
             Project p;
             p.experiment.true_model = truth;
             p.experiment.initial_model = initial;
             p.experiment.current_model = initial;
-            p.experiment.acquisition =
-                surface_survey(o->shots, o->sx0 >= 0 ? o->sx0 : 0.05 * w, o->sx1 >= 0 ? o->sx1 : 0.95 * w, sz,
-                               o->receivers, o->rx0 >= 0 ? o->rx0 : 0, o->rx1 >= 0 ? o->rx1 : w, rz);
+            p.experiment.acquisition = make_survey(g, line, o->area);
             validate_acquisition(p.experiment.acquisition, g);
+            const auto shots = p.experiment.acquisition.shots.size();
+            const auto receivers = p.experiment.acquisition.shots.front().receivers.size();
             PropagationSettings prop = o->prop;
             if (o->duration_s > 0) prop.nt = std::int64_t(std::llround(o->duration_s / prop.dt_s)) + 1;
             if (!o->wavelet.empty()) {
@@ -114,22 +127,28 @@ void add_new_command(CommandRegistry& r) {
             p.metadata["model_source"] = o->model;
             save_project(o->project, p);
             if (!r.quiet)
-                std::cerr << "fwi: wrote " << o->project << ": " << g.nz() << " x " << g.nx() << " cells, "
-                          << o->shots << " shots x " << o->receivers << " receivers, " << prop.nt
-                          << " samples at " << prop.dt_s << " s (" << t.step_ratio
-                          << " inner steps per sample)\n";
-            return {{"project", o->project},
-                    {"nz", g.nz()},
-                    {"nx", g.nx()},
-                    {"dz_m", g.dz()},
-                    {"dx_m", g.dx()},
-                    {"shots", o->shots},
-                    {"receivers", o->receivers},
-                    {"nt", prop.nt},
-                    {"dt_s", prop.dt_s},
-                    {"step_ratio", t.step_ratio},
-                    {"inner_dt_s", t.inner_dt_s},
-                    {"warning", warning}};
+                std::cerr << "fwi: wrote " << o->project << ": " << g.nz() << " x "
+                          << (g.rank == 3 ? std::to_string(g.ny()) + " x " : "") << g.nx() << " cells, "
+                          << shots << " shots x " << receivers << " receivers, " << prop.nt << " samples at "
+                          << prop.dt_s << " s (" << t.step_ratio << " inner steps per sample)\n";
+            nlohmann::json out = {{"project", o->project},
+                                  {"rank", g.rank},
+                                  {"nz", g.nz()},
+                                  {"nx", g.nx()},
+                                  {"dz_m", g.dz()},
+                                  {"dx_m", g.dx()},
+                                  {"shots", shots},
+                                  {"receivers", receivers},
+                                  {"nt", prop.nt},
+                                  {"dt_s", prop.dt_s},
+                                  {"step_ratio", t.step_ratio},
+                                  {"inner_dt_s", t.inner_dt_s},
+                                  {"warning", warning}};
+            if (g.rank == 3) {
+                out["ny"] = g.ny();
+                out["dy_m"] = g.dy();
+            }
+            return out;
         };
     });
 }

@@ -8,6 +8,7 @@
 #include "fwi/project_tools.hpp"
 #include "fwi/simulation.hpp"
 #include "fwi/standard_figures.hpp"
+#include "slice_pictures.hpp"
 #include "snapshot_at.hpp"
 
 #include <cctype>
@@ -57,19 +58,34 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
     nlohmann::json j{{"what", o.what}, {"out", o.out}};
     if (o.what == "model") {
         const Model& m = chosen_model(e, which);
-        const Figure f =
-            model_figure(m, o.title.empty() ? capitalised(which) + " model" : o.title, o.vmin, o.vmax);
-        write_figure(o.out, f);
+        // One colour scale for all three slices of a volume: the volume's own range unless given.
+        const bool own_range = !(o.vmin < o.vmax);
+        const double vmin = own_range ? m.min_velocity() : o.vmin,
+                     vmax = own_range ? m.max_velocity() : o.vmax;
+        double range[2] = {0, 0};
+        j["pictures"] =
+            write_pictures(o.out, m, m.vp_mps, [&](const Model& slice, const std::vector<float>&) {
+                const Figure f = model_figure(
+                    slice, o.title.empty() ? capitalised(which) + " model" : o.title,
+                    m.grid.rank == 3 || !own_range ? vmin : 0, m.grid.rank == 3 || !own_range ? vmax : 0);
+                range[0] = f.vmin, range[1] = f.vmax;
+                return f;
+            });
         j["model"] = which;
-        j["range_mps"] = {f.vmin, f.vmax};
+        j["range_mps"] = {range[0], range[1]};
     } else if (o.what == "gradient") {
         if (p.gradient.empty())
             throw ConfigError("project " + o.project + " holds no gradient: run `fwi gradient " + o.project +
                               " --store` first");
-        const Figure f = gradient_figure(working_model(e), p.gradient,
-                                         o.title.empty() ? "Misfit gradient" : o.title, percent);
-        write_figure(o.out, f);
-        j["clip"] = f.vmax;
+        double clip = 0;
+        j["pictures"] = write_pictures(
+            o.out, working_model(e), p.gradient, [&](const Model& m, const std::vector<float>& v) {
+                const Figure f =
+                    gradient_figure(m, v, o.title.empty() ? "Misfit gradient" : o.title, percent);
+                clip = std::max(clip, f.vmax);
+                return f;
+            });
+        j["clip"] = clip;
     } else if (o.what == "gather") {
         if (p.observed.empty())
             throw ConfigError("project " + o.project + " holds no observed data: run `fwi forward " +
@@ -98,15 +114,29 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
         sim->forward({int(s)}, &snap);
         if (snap.step() < 0) throw ConfigError("no wavefield snapshot at or after " + seconds(t));
         const double at = double(snap.step()) * dt;
-        const Figure f = wavefield_figure(
-            m, snap.pressure(),
-            o.title.empty() ? "Wavefield, shot " + std::to_string(s) + ", t = " + seconds(at) : o.title,
-            percent);
-        write_figure(o.out, f);
+        // In 3D the slices go through the source, where the wavefield is.
+        const Grid& g = m.grid;
+        const Point& source = e.acquisition.shots[s].source;
+        const std::array<std::int64_t, 3> centre{std::llround(source.z_m / g.dz()),
+                                                 g.rank == 3 ? std::llround(source.y_m / g.dy()) : 0,
+                                                 std::llround(source.x_m / g.dx())};
+        double clip = 0;
+        j["pictures"] = write_pictures(
+            o.out, m, snap.pressure(),
+            [&](const Model& slice, const std::vector<float>& v) {
+                const Figure f = wavefield_figure(slice, v,
+                                                  o.title.empty() ? "Wavefield, shot " + std::to_string(s) +
+                                                                        ", t = " + seconds(at)
+                                                                  : o.title,
+                                                  percent);
+                clip = std::max(clip, f.vmax);
+                return f;
+            },
+            centre);
         j["shot"] = s;
         j["time_s"] = at;
         j["model"] = which;
-        j["clip"] = f.vmax;
+        j["clip"] = clip;
     }
     if (o.what != "model") j["percentile"] = percent;
     return j;
@@ -145,8 +175,12 @@ void add_plot_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             check_picture_name(o->out, "--out");
             const nlohmann::json j = plot(load_project(o->project), *o);
-            if (!r.quiet)
-                std::cerr << "fwi: " << o->what << " of " << o->project << " drawn in " << o->out << "\n";
+            if (!r.quiet) {
+                std::string files;
+                for (const auto& file : j.value("pictures", std::vector<std::string>{o->out}))
+                    files += (files.empty() ? "" : ", ") + file;
+                std::cerr << "fwi: " << o->what << " of " << o->project << " drawn in " << files << "\n";
+            }
             return j;
         };
     });

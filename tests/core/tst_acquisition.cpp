@@ -1,4 +1,5 @@
-// Acquisition geometry helpers, the Ricker wavelet, and the check that an acquisition fits its model.
+// Acquisition geometry helpers (lines, areal grids, point files), the Ricker wavelet, and the check that an
+// acquisition fits its model.
 #include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
@@ -8,7 +9,15 @@
 #include <cmath>
 #include <limits>
 
+#include <QTemporaryDir>
+
 using namespace fwi;
+
+namespace {
+bool write_text(const QString& path, const std::string& text) {
+    return fwi_test::write_bytes(path.toStdString(), std::vector<char>(text.begin(), text.end()));
+}
+} // namespace
 
 class TestAcquisition : public QObject {
     Q_OBJECT
@@ -79,6 +88,48 @@ class TestAcquisition : public QObject {
         acq.shots[2].receivers.clear();
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 has no receivers");
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(Acquisition{}, m_grid), "no shots");
+    }
+
+    void areal_grid_is_y_slow_x_fast_and_ends_exactly() {
+        const Grid cube(51, 41, 61, 10, 10, 10); // 600 m along x, 400 m along y
+        const auto points = grid_of_points({3, 2, 100, 500.1, 50, 350.3, 20});
+        QCOMPARE(points.size(), std::size_t(6));
+        QCOMPARE(points[0], (Point{100, 20, 50}));
+        QCOMPARE(points[1], (Point{300.05, 20, 50}));
+        QCOMPARE(points[2], (Point{500.1, 20, 50})); // exactly x1
+        QCOMPARE(points[5], (Point{500.1, 20, 350.3}));
+        const Acquisition acq = fixed_spread(points, grid_of_points({5, 5, 0, 600, 0, 400, 0}));
+        QCOMPARE(acq.shots.size(), std::size_t(6));
+        QCOMPARE(acq.receiver_count(), std::size_t(150));
+        validate_acquisition(acq, cube);
+        const auto line = grid_of_points({4, 1, 0, 600, 200, 999, 0}); // count 1: y0, not y1
+        QCOMPARE(line[3], (Point{600, 0, 200}));
+        FWI_VERIFY_ERROR(ConfigError, grid_of_points({0, 3, 0, 1, 0, 1, 0}), "0 x 3 points");
+        FWI_VERIFY_ERROR(ConfigError, grid_of_points({100000, 1000, 0, 1, 0, 1, 0}), "100000 x 1000");
+        // A grid that does not fit the volume names the first point outside it, with y.
+        const Acquisition wide = fixed_spread(grid_of_points({2, 2, 0, 600, 0, 450, 0}), points);
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(wide, cube), "shot 2 source", "y=450",
+                         "y in [0, 400] m");
+    }
+
+    void points_file_reads_2d_and_3d_rows() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("points.txt");
+        QVERIFY(write_text(path, "# x y z\n10 20 30\n\n  1.5,2.5,\t3.5  # comment\r\n"));
+        const auto points = read_points_file(path.toStdString(), 3);
+        QCOMPARE(points.size(), std::size_t(2));
+        QCOMPARE(points[0], (Point{10, 30, 20}));
+        QCOMPARE(points[1], (Point{1.5, 3.5, 2.5}));
+        FWI_VERIFY_ERROR(FormatError, read_points_file(path.toStdString(), 2), "line 2", "3 numbers",
+                         "\"x z\"");
+        QVERIFY(write_text(path, "1 2\n3 nan\n"));
+        FWI_VERIFY_ERROR(FormatError, read_points_file(path.toStdString(), 2), "line 2", "'nan'");
+        QVERIFY(write_text(path, "1 2x\n"));
+        FWI_VERIFY_ERROR(FormatError, read_points_file(path.toStdString(), 2), "line 1", "'2x'");
+        QVERIFY(write_text(path, "# nothing\n\n"));
+        FWI_VERIFY_ERROR(FormatError, read_points_file(path.toStdString(), 3), "no points");
+        FWI_VERIFY_ERROR(ResourceError, read_points_file(dir.filePath("absent.txt").toStdString(), 2),
+                         "absent.txt");
     }
 
     void gather_size_is_checked() {

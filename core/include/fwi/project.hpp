@@ -1,8 +1,8 @@
 #pragma once
 // The project: everything FWI Studio persists, in one HDF5 file (.fwi). The GUI and the CLI read and write
 // the same files. The schema (every group, dataset and attribute, with types, shapes and units) and its
-// versioning policy are in docs/file-format.md. Arrays keep the product's axis order: (z, x), x fast
-// (grid.hpp).
+// versioning policy are in docs/file-format.md. Arrays keep the product's axis order: (z, x) or (z, y, x),
+// x fast (grid.hpp).
 #include "fwi/model.hpp"
 #include "fwi/settings.hpp"
 
@@ -14,8 +14,9 @@
 
 namespace fwi {
 
-/// The schema version this build writes, and the newest it reads (root attribute "fwi_studio_schema").
-inline constexpr int project_schema_version = 2;
+/// The newest schema version this build reads (root attribute "fwi_studio_schema"). It writes 2D projects as
+/// schema 2 (readable by builds before 3D) and 3D projects as schema 3 (3D models and [z, y, x] points).
+inline constexpr int project_schema_version = 3;
 
 /// The observed traces of one shot.
 struct ShotRecord {

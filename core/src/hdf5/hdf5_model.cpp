@@ -34,7 +34,8 @@ Model read_model(const std::string& path, const std::string& dataset,
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
     const std::string name = dataset.empty() ? find_model_dataset(root) : dataset;
-    return h5::read_model(root.open_dataset(name), &root, fallback_spacing_m);
+    return h5::read_model(root.open_dataset(name), &root,
+                          {fallback_spacing_m[0], 0, fallback_spacing_m[1]});
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 #pragma once
 // How a velocity model lies in any FWI Studio HDF5 file (standalone model files and projects alike, see
-// docs/file-format.md): one float32 dataset of shape (nz, nx), x fast, with attributes spacing_m = [dz, dx]
-// (float64, metres) and units = "m/s".
+// docs/file-format.md): one float32 dataset of shape (nz, nx) in 2D or (nz, ny, nx) in 3D, x fast, with
+// attributes spacing_m = [dz, dx] or [dz, dy, dx] (float64, metres) and units = "m/s". The dataset's rank is
+// the model's rank.
 #include "fwi/model.hpp"
 #include "hdf5/h5.hpp"
 
@@ -14,14 +15,16 @@ namespace fwi::h5 {
 /// values do not fill the grid or the grid is empty or has a non-positive spacing.
 void write_model(const Group& group, const std::string& name, const Model& model, const std::string& what);
 
-/// Reads a model dataset (rank 2, non-empty, numeric). The spacing comes from the dataset's spacing_m
-/// attribute, else from `spacing_holder`'s (may be null; e.g. the file root), else from `fallback_spacing_m`
-/// when both are positive, else ConfigError. Values in units = "km/s" are converted to m/s; other units are a
+/// Reads a model dataset (rank 2 or 3, non-empty, numeric). The spacing comes from the dataset's spacing_m
+/// attribute, else from `spacing_holder`'s (may be null; e.g. the file root), both with one value per axis,
+/// else from `fallback_spacing_m` = {dz, dy, dx} (dy unused for a 2D dataset) when the values used are
+/// positive, else ConfigError. Values in units = "km/s" are converted to m/s; other units are a
 /// FormatError.
 Model read_model(const Dataset& dataset, const Object* spacing_holder = nullptr,
-                 std::array<double, 2> fallback_spacing_m = {0, 0});
+                 std::array<double, 3> fallback_spacing_m = {0, 0, 0});
 
-/// Writes `values` (model cells of `grid`) as (nz, nx) when they fill the grid, else as a flat (n) array.
+/// Writes `values` (model cells of `grid`) as (nz, nx) or (nz, ny, nx) when they fill the grid, else as a
+/// flat (n) array.
 void write_cells(const Group& group, const std::string& name, const std::vector<float>& values,
                  const Grid& grid);
 

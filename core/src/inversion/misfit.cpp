@@ -98,7 +98,9 @@ std::vector<float> offset_weights(const DataWindow& w, const Gather& g) {
     validate_window(w);
     std::vector<float> out(g.receivers.size());
     for (std::size_t r = 0; r < g.receivers.size(); ++r) {
-        const double off = std::hypot(g.receivers[r].x_m - g.source.x_m, g.receivers[r].z_m - g.source.z_m);
+        // y is 0 for every point of a 2D survey, so one formula serves both ranks.
+        const Point& p = g.receivers[r];
+        const double off = std::hypot(p.x_m - g.source.x_m, p.y_m - g.source.y_m, p.z_m - g.source.z_m);
         const bool inside = off >= w.min_offset_m && (w.max_offset_m <= 0 || off <= w.max_offset_m);
         out[r] = inside ? 1.0f : 0.0f;
     }

@@ -1,6 +1,7 @@
 // Shot gathers as HDF5 (layout in docs/data-formats.md): /gathers with attribute shot_count, and per shot a
 // dataset shot_NNNN of shape (receivers, samples) with attributes dt_s, source_xz_m [x, z] and receivers_xz_m
-// (x0, z0, x1, ...).
+// (x0, z0, x1, ...); in 3D surveys (any y not 0) also source_y_m and receivers_y_m (y0, y1, ...), so that 2D
+// files keep their form.
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/isolated_read.hpp"
@@ -42,6 +43,13 @@ std::vector<Gather> read_gathers(const std::string& path) {
         g.source = {source[0], source[1]};
         for (std::size_t r = 0; r + 1 < receivers.size(); r += 2)
             g.receivers.push_back({receivers[r], receivers[r + 1]});
+        if (d.has_attribute("source_y_m") || d.has_attribute("receivers_y_m")) {
+            g.source.y_m = d.attribute<double>("source_y_m");
+            const auto ys = d.attribute<std::vector<double>>("receivers_y_m");
+            if (ys.size() != g.receivers.size()) d.fail("receivers_y_m must hold 1 value per receiver");
+            for (std::size_t r = 0; r < ys.size(); ++r)
+                g.receivers[r].y_m = ys[r];
+        }
         g.traces = d.read<float>();
         validate_gather(g, path + " shot " + std::to_string(s));
         gathers.push_back(std::move(g));
@@ -59,16 +67,23 @@ void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gath
         group.set_attribute("shot_count", std::int64_t(gathers.size()));
         for (std::size_t s = 0; s < gathers.size(); ++s) {
             const Gather& g = gathers[s];
-            std::vector<double> receivers;
+            std::vector<double> receivers, receivers_y;
+            bool has_y = g.source.y_m != 0;
             for (const Point& r : g.receivers) {
                 receivers.push_back(r.x_m);
                 receivers.push_back(r.z_m);
+                receivers_y.push_back(r.y_m);
+                has_y = has_y || r.y_m != 0;
             }
             const h5::Dataset d = group.write_dataset<float>(shot_name(s), g.traces,
                                                              {std::int64_t(g.receivers.size()), g.samples});
             d.set_attribute("dt_s", g.dt_s);
             d.set_attribute("source_xz_m", std::vector<double>{g.source.x_m, g.source.z_m});
             d.set_attribute("receivers_xz_m", receivers);
+            if (has_y) {
+                d.set_attribute("source_y_m", g.source.y_m);
+                d.set_attribute("receivers_y_m", receivers_y);
+            }
         }
     });
 }

@@ -42,7 +42,7 @@ std::string gathers_text_header(const std::vector<Gather>& gathers, int scalar) 
 
 double max_abs_position(const std::vector<Gather>& gathers) {
     double m = 0;
-    auto take = [&](const Point& p) { m = std::max({m, std::abs(p.x_m), std::abs(p.z_m)}); };
+    auto take = [&](const Point& p) { m = std::max({m, std::abs(p.x_m), std::abs(p.y_m), std::abs(p.z_m)}); };
     for (const Gather& g : gathers) {
         take(g.source);
         for (const Point& r : g.receivers)
@@ -72,7 +72,9 @@ void check_gathers_for_segy(const std::string& path, const std::vector<Gather>& 
             throw ConfigError(msg.str());
         }
         traces += g.receivers.size();
-        auto finite = [](const Point& p) { return std::isfinite(p.x_m) && std::isfinite(p.z_m); };
+        auto finite = [](const Point& p) {
+            return std::isfinite(p.x_m) && std::isfinite(p.y_m) && std::isfinite(p.z_m);
+        };
         if (!finite(g.source))
             throw ConfigError("SEG-Y '" + path + "': shot " + std::to_string(s) + " source is not finite");
         for (std::size_t r = 0; r < g.receivers.size(); ++r) {
@@ -125,13 +127,17 @@ void write_gathers_segy(const std::string& path, const std::vector<Gather>& gath
             th.set(SEGY_TR_NUMBER_ORIG_FIELD, int(r) + 1);
             th.set(SEGY_TR_NUM_IN_ENSEMBLE, int(r) + 1);
             th.set(SEGY_TR_TRACE_ID, 1);
-            th.set(SEGY_TR_OFFSET, detail::scaled_coordinate(rec.x_m - g.source.x_m, 1));
+            // The signed source-receiver distance (sign of the x difference; y is 0 in 2D surveys).
+            const double dx = rec.x_m - g.source.x_m, dy = rec.y_m - g.source.y_m;
+            th.set(SEGY_TR_OFFSET, detail::scaled_coordinate(std::copysign(std::hypot(dx, dy), dx), 1));
             th.set(SEGY_TR_RECV_GROUP_ELEV, detail::scaled_coordinate(-rec.z_m, scalar));
             th.set(SEGY_TR_SOURCE_DEPTH, detail::scaled_coordinate(g.source.z_m, scalar));
             th.set(SEGY_TR_ELEV_SCALAR, scalar);
             th.set(SEGY_TR_SOURCE_GROUP_SCALAR, scalar);
             th.set(SEGY_TR_SOURCE_X, sx);
             th.set(SEGY_TR_GROUP_X, gx);
+            th.set(SEGY_TR_SOURCE_Y, detail::scaled_coordinate(g.source.y_m, scalar));
+            th.set(SEGY_TR_GROUP_Y, detail::scaled_coordinate(rec.y_m, scalar));
             th.set(SEGY_TR_COORD_UNITS, 1);
             th.set(SEGY_TR_SAMPLE_COUNT, samples);
             th.set(SEGY_TR_SAMPLE_INTER, interval);
@@ -169,7 +175,8 @@ std::vector<Gather> read_gathers_segy(const std::string& path) {
         if (gathers.empty() || record != current_record) {
             Gather g;
             g.source = {detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_X), scalar),
-                        detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_DEPTH), elev_scalar)};
+                        detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_DEPTH), elev_scalar),
+                        detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_Y), scalar)};
             g.samples = samples;
             g.dt_s = dt_s;
             gathers.push_back(std::move(g));
@@ -180,7 +187,8 @@ std::vector<Gather> read_gathers_segy(const std::string& path) {
         // surface.
         g.receivers.push_back(
             {detail::unscaled_coordinate(th.get(SEGY_TR_GROUP_X), scalar),
-             0.0 - detail::unscaled_coordinate(th.get(SEGY_TR_RECV_GROUP_ELEV), elev_scalar)});
+             0.0 - detail::unscaled_coordinate(th.get(SEGY_TR_RECV_GROUP_ELEV), elev_scalar),
+             detail::unscaled_coordinate(th.get(SEGY_TR_GROUP_Y), scalar)});
         const std::vector<float> samples_of_trace = file.read_trace(t);
         g.traces.insert(g.traces.end(), samples_of_trace.begin(), samples_of_trace.end());
     }

@@ -15,53 +15,62 @@ std::string indexed_name(const std::string& prefix, std::size_t index) {
 
 namespace {
 
-constexpr const char* point_columns = "z_m x_m";
+const char* point_columns(int rank) {
+    return rank == 3 ? "z_m y_m x_m" : "z_m x_m";
+}
 
-void append_point(std::vector<double>& rows, const Point& p) {
+void append_point(std::vector<double>& rows, const Point& p, int rank) {
     rows.push_back(p.z_m);
+    if (rank == 3) rows.push_back(p.y_m);
     rows.push_back(p.x_m);
 }
 
-/// Reads an (n, 2) float64 array of [z_m, x_m] rows; `rows` < 0: any n up to `max_rows`.
+/// Reads an (n, 2) float64 array of [z_m, x_m] rows or an (n, 3) one of [z_m, y_m, x_m] rows; `rows` < 0:
+/// any n up to `max_rows`. `columns` is set to the width found.
 std::vector<Point> read_points(const h5::Group& group, const std::string& name, std::int64_t rows,
-                               std::int64_t max_rows) {
+                               std::int64_t max_rows, std::int64_t& columns) {
     const h5::Dataset dataset = group.open_dataset(name);
     const auto shape = dataset.shape();
-    if (shape.size() != 2 || shape[1] != 2) dataset.fail("must have shape (n, 2) with rows [z_m, x_m]");
-    if (rows >= 0) dataset.require_shape({rows, 2}, "one row per shot");
+    if (shape.size() != 2 || (shape[1] != 2 && shape[1] != 3))
+        dataset.fail("must have shape (n, 2) with rows [z_m, x_m] or (n, 3) with rows [z_m, y_m, x_m]");
+    columns = shape[1];
+    if (rows >= 0) dataset.require_shape({rows, columns}, "one row per shot");
     if (shape[0] > max_rows)
         dataset.fail("declares " + std::to_string(shape[0]) + " points, more than " +
                      std::to_string(max_rows));
     const auto values = dataset.read<double>();
     std::vector<Point> points(static_cast<std::size_t>(shape[0]));
-    for (std::size_t i = 0; i < points.size(); ++i)
-        points[i] = Point{values[2 * i + 1], values[2 * i]};
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        const double* row = values.data() + std::size_t(columns) * i;
+        points[i] = columns == 3 ? Point{row[2], row[0], row[1]} : Point{row[1], row[0]};
+    }
     return points;
 }
 
 } // namespace
 
-void write_acquisition(const h5::Group& root, const Acquisition& acquisition) {
+void write_acquisition(const h5::Group& root, const Acquisition& acquisition, int rank) {
+    const std::int64_t columns = rank == 3 ? 3 : 2;
     const h5::Group group = root.create_group("acquisition");
     const auto shots = std::int64_t(acquisition.shots.size());
     std::vector<double> sources;
     std::vector<double> receivers;
     std::vector<std::int64_t> offsets{0};
     for (const auto& shot : acquisition.shots) {
-        append_point(sources, shot.source);
+        append_point(sources, shot.source, rank);
         for (const auto& r : shot.receivers)
-            append_point(receivers, r);
+            append_point(receivers, r, rank);
         offsets.push_back(offsets.back() + std::int64_t(shot.receivers.size()));
     }
     group.set_attribute("shot_count", shots);
-    group.write_dataset<double>("sources", sources, {shots, 2})
-        .set_attribute("columns", std::string(point_columns));
-    group.write_dataset<double>("receivers", receivers, {offsets.back(), 2})
-        .set_attribute("columns", std::string(point_columns));
+    group.write_dataset<double>("sources", sources, {shots, columns})
+        .set_attribute("columns", std::string(point_columns(rank)));
+    group.write_dataset<double>("receivers", receivers, {offsets.back(), columns})
+        .set_attribute("columns", std::string(point_columns(rank)));
     group.write_dataset<std::int64_t>("receiver_offsets", offsets, {shots + 1});
 }
 
-Acquisition read_acquisition(const h5::Group& root) {
+Acquisition read_acquisition(const h5::Group& root, int rank) {
     const h5::Group group = root.open_group("acquisition");
     const std::int64_t shots = group.attribute<std::int64_t>("shot_count");
     if (shots < 0 || shots > max_shots)
@@ -69,8 +78,15 @@ Acquisition read_acquisition(const h5::Group& root) {
     // Shapes first, values after: nothing is allocated for a count the file contradicts.
     const h5::Dataset offsets_dataset = group.open_dataset("receiver_offsets");
     offsets_dataset.require_shape({shots + 1}, "shot_count + 1 offsets");
-    const auto sources = read_points(group, "sources", shots, max_shots);
-    const auto receivers = read_points(group, "receivers", -1, max_receivers);
+    std::int64_t source_columns = 0, receiver_columns = 0;
+    const auto sources = read_points(group, "sources", shots, max_shots, source_columns);
+    const auto receivers = read_points(group, "receivers", -1, max_receivers, receiver_columns);
+    if (source_columns != receiver_columns)
+        group.fail("has sources with " + std::to_string(source_columns) + " coordinates but receivers with " +
+                   std::to_string(receiver_columns));
+    if (source_columns != (rank == 3 ? 3 : 2))
+        group.fail("has points with " + std::to_string(source_columns) + " coordinates in a " +
+                   std::to_string(rank) + "D project");
     const auto offsets = offsets_dataset.read<std::int64_t>({shots + 1});
     // Every offset is checked before any is used: non-decreasing from 0 to the receiver count.
     if (offsets.front() != 0 || offsets.back() != std::int64_t(receivers.size()))

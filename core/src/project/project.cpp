@@ -58,6 +58,22 @@ std::map<std::string, std::string> read_metadata(const h5::Group& root) {
     return metadata;
 }
 
+/// The rank of the project's models; ConfigError when they disagree (a 2D starting model for a 3D true
+/// model cannot be saved, nor run).
+int project_rank(const Project& project) {
+    int rank = 0;
+    for (const auto& slot : model_slots) {
+        const Model& model = project.experiment.*slot.model;
+        if (model.vp_mps.empty()) continue;
+        if (rank != 0 && model.grid.rank != rank)
+            throw ConfigError(std::string("project: the ") + slot.name + " model is " +
+                              std::to_string(model.grid.rank) + "D but another model is " +
+                              std::to_string(rank) + "D; all models of a project have the same rank");
+        rank = model.grid.rank;
+    }
+    return rank == 0 ? 2 : rank;
+}
+
 Project read_project(const std::string& path) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
@@ -71,7 +87,13 @@ Project read_project(const std::string& path) {
     for (const auto& slot : model_slots) // each model has its own grid (docs/file-format.md)
         if (models.has(slot.name))
             project.experiment.*slot.model = h5::read_model(models.open_dataset(slot.name));
-    project.experiment.acquisition = project_io::read_acquisition(root);
+    int rank = 2;
+    try {
+        rank = project_rank(project);
+    } catch (const ConfigError& e) { // a file mixing ranks is damaged
+        root.fail(e.what());
+    }
+    project.experiment.acquisition = project_io::read_acquisition(root, rank);
     project_io::read_settings(root, project.experiment);
     project.observed = project_io::read_observed(root);
     project_io::read_results(root, project);
@@ -92,14 +114,16 @@ void check_project_saveable(const std::string& path) {
 void save_project(const std::string& path, const Project& project) {
     const auto lock = h5::lock_library();
     h5::write_atomically(path, [&](const h5::Group& root) {
-        root.set_attribute(schema_attribute, std::int64_t(project_schema_version));
+        const int rank = project_rank(project);
+        // A 2D project is written as schema 2, which builds before 3D read too; a 3D one needs schema 3.
+        root.set_attribute(schema_attribute, std::int64_t(rank == 3 ? 3 : 2));
         const h5::Group models = root.create_group("models");
         for (const auto& slot : model_slots) {
             const Model& model = project.experiment.*slot.model;
             if (!model.vp_mps.empty())
                 h5::write_model(models, slot.name, model, std::string(slot.name) + " model");
         }
-        project_io::write_acquisition(root, project.experiment.acquisition);
+        project_io::write_acquisition(root, project.experiment.acquisition, rank);
         project_io::write_settings(root, project.experiment);
         project_io::write_observed(root, project.observed);
         project_io::write_results(root, project);

@@ -23,8 +23,10 @@ inline constexpr std::int64_t max_observed_values = std::int64_t(1) << 33;
 void write_settings(const h5::Group& root, const Experiment& experiment);
 void read_settings(const h5::Group& root, Experiment& experiment);
 
-void write_acquisition(const h5::Group& root, const Acquisition& acquisition);
-Acquisition read_acquisition(const h5::Group& root);
+/// Points are rows [z_m, x_m] in a 2D project (rank 2) and [z_m, y_m, x_m] in a 3D one (rank 3).
+void write_acquisition(const h5::Group& root, const Acquisition& acquisition, int rank);
+/// FormatError when the points' width does not match `rank` (the project's models').
+Acquisition read_acquisition(const h5::Group& root, int rank);
 
 void write_observed(const h5::Group& root, const std::vector<ShotRecord>& observed);
 std::vector<ShotRecord> read_observed(const h5::Group& root);

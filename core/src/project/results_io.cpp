@@ -15,12 +15,12 @@ void check_state_name(const std::string& name) {
         throw ConfigError("optimizer state name '" + name + "' cannot be saved (empty, '.' or contains '/')");
 }
 
-/// A per-cell array: (nz, nx) of its model, or flat when it was saved without a matching grid (see
-/// write_cells).
+/// A per-cell array: (nz, nx) or (nz, ny, nx) of its model, or flat when it was saved without a matching grid
+/// (see write_cells).
 std::vector<float> read_cells(const h5::Group& group, const std::string& name) {
     if (!group.has(name)) return {};
     const h5::Dataset dataset = group.open_dataset(name);
-    if (dataset.shape().size() > 2) dataset.fail("must have one or two dimensions");
+    if (dataset.shape().size() > 3) dataset.fail("must have one, two or three dimensions");
     return dataset.read<float>();
 }
 
