@@ -4,8 +4,10 @@
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
 #include "fwi/ui/areal_acquisition.hpp"
+#include "fwi/ui/demo_projects.hpp"
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
+#include "fwi/ui/model_view.hpp"
 #include "fwi/ui/project_document.hpp"
 #include "fwi/ui/slice_view.hpp"
 #include "fwi/ui/volume_3d_view.hpp"
@@ -19,6 +21,7 @@
 #include <QSlider>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QUndoStack>
 
 using namespace fwi;
@@ -97,6 +100,7 @@ class TestVolumeSlices : public QObject {
     void volume_view_draws_the_three_planes();
     void areal_drag_adds_a_grid_of_sources();
     void gradient_run_shows_live_slices();
+    void opens_a_3d_project_file();
 };
 
 void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
@@ -411,6 +415,49 @@ void TestVolumeSlices::gradient_run_shows_live_slices() {
     QVERIFY(layers.count() >= 2);
     QCOMPARE(layers.at(0).at(0).value<VolumeSlicesView::Layer>(), VolumeSlicesView::Layer::Wavefield);
     QVERIFY2(cost_s < 0.05 * run_s, qPrintable(log->toPlainText().section('\n', -3)));
+}
+
+void TestVolumeSlices::opens_a_3d_project_file() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("block3d.fwi");
+    Project p = block_project();
+    p.gradient.assign(std::size_t(p.experiment.true_model.grid.cells()), 0.0f);
+    p.gradient[p.experiment.true_model.grid.index(19, 13, 7)] = 2.5f; // recognisable
+    save_project(path.toStdString(), p);
+
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_project(path));
+    VolumeSlicesView* v = w.volume_view();
+    QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(), v);
+    QCOMPARE(v->grid(), p.experiment.true_model.grid);
+    w.show_model("true");
+    v->set_slice_index(SliceAxis::Inline, 13);
+    v->set_slice_index(SliceAxis::Crossline, 7);
+    v->set_slice_index(SliceAxis::Depth, 19);
+    float value = 0;
+    QVERIFY(v->slice_view(SliceAxis::Crossline)->value_at(13 * h, 19 * h, value));
+    QCOMPARE(value, 3000.0f);
+    QVERIFY(v->slice_view(SliceAxis::Depth)->value_at(0, 0, value));
+    QCOMPARE(value, background(19));
+    // The points keep their y: the table shows it.
+    AcquisitionTableModel* table = w.acquisition_panel()->table_model();
+    QCOMPARE(table->data(table->index(0, AcquisitionTableModel::YColumn), Qt::EditRole).toDouble(), 95.0);
+    QVERIFY(!w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
+    // The stored gradient is offered as the gradient layer.
+    v->show_layer(VolumeSlicesView::Layer::Gradient);
+    QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(7 * h, 19 * h, value));
+    QCOMPARE(value, 2.5f);
+    QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(8 * h, 19 * h, value));
+    QCOMPARE(value, 0.0f);
+    // Opening a 2D project brings the 2D model view back.
+    QVERIFY(w.open_demo(demo_names().front()));
+    QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(),
+             static_cast<QWidget*>(w.model_view()));
+    QVERIFY(w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
 }
 
 FWI_UI_TEST_MAIN(TestVolumeSlices)
