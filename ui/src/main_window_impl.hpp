@@ -62,7 +62,8 @@ struct MainWindow::Impl {
     QElapsedTimer live_clock;
     bool live_switch = false;
     double live_cost_per_field_s = 0;
-    bool record_movie = false; ///< a forward run's wavefield frames are kept for the movie
+    double live_drawn_at_last_field_s = -1; ///< the views' render_seconds() when the last field was shown
+    bool record_movie = false;              ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
     struct Actions {

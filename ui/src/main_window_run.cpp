@@ -89,6 +89,7 @@ void MainWindow::connect_jobs() {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
         if (d_->three_d()) {
             d_->volume->reset_field_cost();
+            d_->live_drawn_at_last_field_s = -1;
             d_->volume->clear_field(VolumeSlicesView::Layer::Wavefield); // the last run's
             d_->live_clock.start();
             d_->live_switch = true;
@@ -107,7 +108,7 @@ void MainWindow::connect_jobs() {
             d_->progress->setVisible(false);
             fwi::release_retained_snapshot_memory(); // kept across a job's gradients; idle, hold nothing
             d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
-            if (d_->three_d()) log_live_volume_cost(seconds);
+            if (d_->three_d() && d_->runner->fields_copied() > 0) log_live_volume_cost(seconds);
             d_->actions.pause->setChecked(false);
             update_actions();
             switch (outcome) {
@@ -346,11 +347,15 @@ void MainWindow::show_live_volume(const FieldFramePtr& frame) {
     // A field is shown only when the cost so far plus one more (as the fields before cost; the first of the
     // first run is free to measure it) stays in that budget. Drawing is counted when it happens, after the
     // field is shown, so the budget catches up with it at the next field.
-    const double cost_s =
-        d_->runner->field_copy_seconds() + d_->volume->field_seconds() + d_->volume->render_seconds();
+    // A field is not replaced before it has been drawn: its drawing would not be counted yet, and nobody
+    // would have seen it.
+    const double drawn_s = d_->volume->render_seconds();
     const int shown = d_->volume->fields_shown();
+    if (shown > 0 && drawn_s <= d_->live_drawn_at_last_field_s) return;
+    const double cost_s = d_->runner->field_copy_seconds() + d_->volume->field_seconds() + drawn_s;
     if (shown > 0) d_->live_cost_per_field_s = cost_s / shown;
     if (cost_s + d_->live_cost_per_field_s > live_budget * double(d_->live_clock.elapsed()) * 1e-3) return;
+    d_->live_drawn_at_last_field_s = drawn_s;
     // The frame's own buffer, shared: no copy on the GUI thread beyond the three slices.
     VolumeSlicesView::Volume values(frame, &frame->values);
     if (d_->live_switch && frame->kind != FieldKind::Gradient) {
