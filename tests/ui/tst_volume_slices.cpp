@@ -363,8 +363,13 @@ void TestVolumeSlices::gradient_run_shows_live_slices() {
     QVERIFY2(finished.at(0).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
              qPrintable(finished.at(0).at(2).toString()));
     QCOMPARE(w.document()->project().observed.size(), std::size_t(1));
-    QVERIFY2(v->fields_shown() > 0, "the forward run showed no live wavefield");
-    QCOMPARE(v->layer(), VolumeSlicesView::Layer::Wavefield);
+    // A short run may show no live field at all: the first one waits until its drawing (as the views'
+    // last paints took) fits the budget. Whatever it showed stayed within it.
+    const double forward_s = finished.at(0).at(3).toDouble();
+    const double forward_cost_s =
+        w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
+    QVERIFY2(forward_cost_s < 0.05 * forward_s,
+             qPrintable(QString("forward: %1 s of %2 s").arg(forward_cost_s).arg(forward_s)));
     v->show_layer(VolumeSlicesView::Layer::Model);
     QTest::qWait(300); // drawn before the run starts: not the run's cost
 

@@ -62,6 +62,7 @@ struct MainWindow::Impl {
     QElapsedTimer live_clock;
     bool live_switch = false;
     double live_cost_per_field_s = 0;
+    double live_cost_at_last_field_s = 0;   ///< the live cost so far when the last field was shown
     double live_drawn_at_last_field_s = -1; ///< the views' render_seconds() when the last field was shown
     bool record_movie = false;              ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).

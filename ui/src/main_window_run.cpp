@@ -90,7 +90,8 @@ void MainWindow::connect_jobs() {
         if (d_->three_d()) {
             d_->volume->reset_field_cost();
             d_->live_drawn_at_last_field_s = -1;
-            d_->volume->clear_field(VolumeSlicesView::Layer::Wavefield); // the last run's
+            d_->live_cost_at_last_field_s = 0;
+            d_->volume->mark_stale(VolumeSlicesView::Layer::Wavefield); // until this run's first one
             d_->live_clock.start();
             d_->live_switch = true;
         }
@@ -343,19 +344,23 @@ void MainWindow::show_stored_results() {
 void MainWindow::show_live_volume(const FieldFramePtr& frame) {
     const Grid& g = d_->doc->display_model().grid;
     if (frame->rows != g.rows() || frame->cols != g.nx()) return;
-    // Throttle: live slices may cost at most 3% of the run so far (5% is the limit; drawing is counted late).
-    // A field is shown only when the cost so far plus one more (as the fields before cost; the first of the
-    // first run is free to measure it) stays in that budget. Drawing is counted when it happens, after the
-    // field is shown, so the budget catches up with it at the next field.
+    // Throttle: live slices may cost at most 3% of the run so far (5% is the limit). A field is shown only
+    // when the cost so far plus one more stays in that budget; one more costs what the last one did
+    // (worker copies, slicing and drawing since it was shown), or for a run's first what the last run's
+    // last one did or what the views' last paints took, whichever is more. Drawing is counted when it
+    // happens, after the field is shown.
     // A field is not replaced before it has been drawn: its drawing would not be counted yet, and nobody
     // would have seen it.
     const double drawn_s = d_->volume->render_seconds();
     const int shown = d_->volume->fields_shown();
     if (shown > 0 && drawn_s <= d_->live_drawn_at_last_field_s) return;
     const double cost_s = d_->runner->field_copy_seconds() + d_->volume->field_seconds() + drawn_s;
-    if (shown > 0) d_->live_cost_per_field_s = cost_s / shown;
+    d_->live_cost_per_field_s =
+        shown > 0 ? cost_s - d_->live_cost_at_last_field_s
+                  : std::max(d_->live_cost_per_field_s, d_->volume->draw_estimate_seconds());
     if (cost_s + d_->live_cost_per_field_s > live_budget * double(d_->live_clock.elapsed()) * 1e-3) return;
     d_->live_drawn_at_last_field_s = drawn_s;
+    d_->live_cost_at_last_field_s = cost_s;
     // The frame's own buffer, shared: no copy on the GUI thread beyond the three slices.
     VolumeSlicesView::Volume values(frame, &frame->values);
     if (d_->live_switch && frame->kind != FieldKind::Gradient) {

@@ -233,6 +233,14 @@ void VolumeSlicesView::clear_field(Layer layer) {
     }
 }
 
+void VolumeSlicesView::mark_stale(Layer layer) {
+    QString& caption = d_->captions[std::size_t(layer)];
+    if (layer == Layer::Model || !d_->fields[std::size_t(layer)] || caption.endsWith(tr(" (last run)")))
+        return;
+    caption += tr(" (last run)");
+    if (layer == d_->layer) d_->caption->setText(caption);
+}
+
 void VolumeSlicesView::show_layer(Layer layer) {
     const bool changed = layer != d_->layer;
     d_->layer = layer;
@@ -315,6 +323,13 @@ double VolumeSlicesView::render_seconds() const {
     for (SliceView* v : d_->views)
         s += v->render_seconds();
     return s - d_->render_baseline_s;
+}
+
+double VolumeSlicesView::draw_estimate_seconds() const {
+    double s = d_->volume->last_render_seconds();
+    for (SliceView* v : d_->views)
+        s += v->last_render_seconds();
+    return s;
 }
 
 void VolumeSlicesView::reset_field_cost() {

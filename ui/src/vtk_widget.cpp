@@ -41,7 +41,7 @@ struct VtkWidget::Impl {
     vtkNew<vtkCallbackCommand> callback;
     bool context_ready = false;
     QMetaObject::Connection context_connection;
-    std::int64_t render_ns = 0;
+    std::int64_t render_ns = 0, last_render_ns = 0;
 };
 
 namespace {
@@ -175,6 +175,10 @@ double VtkWidget::render_seconds() const {
     return double(d_->render_ns) * 1e-9;
 }
 
+double VtkWidget::last_render_seconds() const {
+    return double(d_->last_render_ns) * 1e-9;
+}
+
 void VtkWidget::paintGL() {
     if (!d_->context_ready) return;
     QElapsedTimer clock;
@@ -205,7 +209,8 @@ void VtkWidget::paintGL() {
     state->ResetGLClearColorState();
     state->ResetGLColorMaskState();
     state->ResetGLViewportState();
-    d_->render_ns += clock.nsecsElapsed();
+    d_->last_render_ns = clock.nsecsElapsed();
+    d_->render_ns += d_->last_render_ns;
 }
 
 QImage VtkWidget::snapshot() {

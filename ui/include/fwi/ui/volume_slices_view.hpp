@@ -50,6 +50,9 @@ class VolumeSlicesView : public QWidget {
     void set_field(Layer layer, Volume values, const QString& caption);
     void clear_fields();
     void clear_field(Layer layer);
+    /// Marks the layer's field as a previous run's (its caption says so) without redrawing anything: a new
+    /// run keeps showing it until its own first field arrives, and pays no repaint for the switch.
+    void mark_stale(Layer layer);
     void show_layer(Layer layer);
     Layer layer() const;
     /// The values the slices show now (the model's velocities for Layer::Model).
@@ -73,6 +76,8 @@ class VolumeSlicesView : public QWidget {
     int fields_shown() const;
     /// Seconds the three slices and the 3D view spent painting since the last reset.
     double render_seconds() const;
+    /// What drawing one more field will cost: the last paint of each of the four views, summed.
+    double draw_estimate_seconds() const;
     void reset_field_cost();
 
   signals:

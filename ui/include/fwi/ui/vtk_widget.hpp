@@ -40,6 +40,8 @@ class VtkWidget : public QOpenGLWidget {
     void request_render();
     /// Seconds this widget has spent painting (paintGL) since it was made: what drawing it costs.
     double render_seconds() const;
+    /// Seconds the last paint took (0 before the first): what drawing new data will cost.
+    double last_render_seconds() const;
 
   protected:
     /// Right click: "Save picture…" (PNG of what the view shows: axes, titles, colour bar), plus what
