@@ -443,6 +443,7 @@ void TestVolumeSlices::opens_a_3d_project_file() {
     v->set_slice_index(SliceAxis::Inline, 13);
     v->set_slice_index(SliceAxis::Crossline, 7);
     v->set_slice_index(SliceAxis::Depth, 19);
+    w.grab().save(test::output_path("tst_volume_slices_true_model.png"));
     float value = 0;
     QVERIFY(v->slice_view(SliceAxis::Crossline)->value_at(13 * h, 19 * h, value));
     QCOMPARE(value, 3000.0f);
