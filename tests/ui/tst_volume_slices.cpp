@@ -17,6 +17,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStackedWidget>
@@ -321,6 +322,8 @@ void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {
     // The table shows y in 3D, and editing it moves the point in y only.
     QTableView* table = w.acquisition_panel()->table_view();
     QVERIFY(!table->isColumnHidden(AcquisitionTableModel::YColumn));
+    auto* add_line = w.acquisition_panel()->findChild<QPushButton*>("acquisition_add_line");
+    QVERIFY(add_line && !add_line->isEnabled());
     AcquisitionTableModel* model = w.acquisition_panel()->table_model();
     const QModelIndex y_cell = model->index(4, AcquisitionTableModel::YColumn); // source 4: ix 0, iy 1
     QCOMPARE(model->data(y_cell, Qt::EditRole).toDouble(), shots[4].source.y_m);

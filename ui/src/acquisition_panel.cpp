@@ -207,7 +207,8 @@ AcquisitionPanel::AcquisitionPanel(QWidget* parent) : QWidget(parent) {
     shot_->setRange(0, 0);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    auto* add_line = new QPushButton(tr("Add receiver line…"), this);
+    auto* add_line = add_line_ = new QPushButton(tr("Add receiver line…"), this);
+    add_line->setObjectName("acquisition_add_line");
     auto* remove = new QPushButton(tr("Delete selected"), this);
 
     auto* top = new QHBoxLayout;
@@ -245,6 +246,9 @@ QTableView* AcquisitionPanel::table_view() const {
 
 void AcquisitionPanel::set_three_d(bool three_d) {
     view_->setColumnHidden(AcquisitionTableModel::YColumn, !three_d);
+    add_line_->setEnabled(!three_d);
+    add_line_->setToolTip(three_d ? tr("3D: drag a rectangle on the depth slice (Areal grid: Receivers)")
+                                  : QString());
 }
 
 void AcquisitionPanel::set_acquisition(const Acquisition& acq, int active_shot) {

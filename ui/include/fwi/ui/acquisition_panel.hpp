@@ -14,6 +14,7 @@
 class QDoubleSpinBox;
 class QItemSelection;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 class QTableView;
 
@@ -74,7 +75,8 @@ class AcquisitionPanel : public QWidget {
     AcquisitionTableModel* table_model() const;
     QTableView* table_view() const;
     void set_acquisition(const Acquisition& acq, int active_shot);
-    /// Shows the y column (3D projects; hidden by default).
+    /// Shows the y column (3D projects; hidden by default) and, in 3D, disables the receiver-line button
+    /// (its dialog enters x and z only).
     void set_three_d(bool three_d);
     void set_selection(const std::vector<PointRef>& refs);
     std::vector<PointRef> selection() const;
@@ -90,6 +92,7 @@ class AcquisitionPanel : public QWidget {
     QTableView* view_;
     QSpinBox* shot_;
     QLabel* summary_;
+    QPushButton* add_line_ = nullptr;
     bool syncing_ = false;
 };
 
