@@ -43,8 +43,10 @@ void add_new_command(CommandRegistry& r) {
                     "Gaussian smoothing length (m) for the default initial model; default 4 cells x 10");
     cmd->add_option("--nz", o->layout.nz, "raw files: cells in z");
     cmd->add_option("--nx", o->layout.nx, "raw files: cells in x");
+    cmd->add_option("--ny", o->layout.ny, "raw files: cells in y (makes the file a 3D volume)");
     cmd->add_option("--dz", o->layout.dz_m, "cell size in z (m), where the file does not say");
     cmd->add_option("--dx", o->layout.dx_m, "cell size in x (m), where the file does not say");
+    cmd->add_option("--dy", o->layout.dy_m, "cell size in y (m) of a 3D model, where the file does not say");
     cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")
         ->check(CLI::IsMember({"auto", "m/s", "km/s"}));
     cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");

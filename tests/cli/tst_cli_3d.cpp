@@ -133,6 +133,24 @@ class TestCli3D : public QObject {
             QVERIFY2(QFileInfo(path(name)).size() > 1000, name);
     }
 
+    // A sampled run keeps every k-th snapshot, and its memory is what those need: a budget between the
+    // sampled and the unsampled store-all need runs (the arena was once sized for every step's snapshot and
+    // refused).
+    void sampled_snapshots_are_sized_as_kept() {
+        Run all = fwi_cli({"--json", "gradient", project_, "--schedule", "all"});
+        QVERIFY2(all.code == 0, all.err.constData());
+        const double every_step = json_of(all)["peak_snapshot_bytes"].toDouble();
+        const QString budget = QString::number(qint64(0.7 * every_step));
+        for (const char* schedule : {"all", "auto"}) {
+            Run r = fwi_cli({"--json", "gradient", project_, "--schedule", schedule, "--sampling-interval",
+                             "2", "--budget", budget});
+            QVERIFY2(r.code == 0, r.err.constData());
+            const double held = json_of(r)["peak_snapshot_bytes"].toDouble();
+            QVERIFY2(held <= 0.51 * every_step && held >= 0.49 * every_step,
+                     qPrintable(QString::number(held)));
+        }
+    }
+
     void plan_and_taylor_run_in_3d() {
         Run r = fwi_cli({"--json", "plan", project_, "--budget", "200K"});
         QVERIFY2(r.code == 0, r.err.constData());

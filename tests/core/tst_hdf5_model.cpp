@@ -21,14 +21,18 @@ Model make_model(std::int64_t nz, std::int64_t nx, double dz, double dx, unsigne
 
 /// Writes a file with 2D float32 datasets (no attributes) named `names`, with h5import; false if h5import is
 /// absent.
-bool import_datasets(const QTemporaryDir& dir, const QString& output, const QStringList& names) {
+// Datasets of the twelve values 1 .. 12, shaped 3 x 4 unless `dims` says otherwise (e.g. "2 3 2").
+bool import_datasets(const QTemporaryDir& dir, const QString& output, const QStringList& names,
+                     const QString& dims = "3 4") {
     test::write_bytes(dir.filePath("values.txt"), "1 2 3 4\n5 6 7 8\n9 10 11 12\n");
     QStringList arguments;
     for (const auto& name : names) {
         const QString config = dir.filePath(name + ".conf");
-        test::write_bytes(config, QString("PATH %1\nINPUT-CLASS TEXTFP\nRANK 2\nDIMENSION-SIZES 3 4\n"
+        test::write_bytes(config, QString("PATH %1\nINPUT-CLASS TEXTFP\nRANK %2\nDIMENSION-SIZES %3\n"
                                           "OUTPUT-CLASS FP\nOUTPUT-SIZE 32\nOUTPUT-BYTE-ORDER LE\n")
                                       .arg(name)
+                                      .arg(dims.split(' ').size())
+                                      .arg(dims)
                                       .toUtf8());
         arguments << dir.filePath("values.txt") << "-c" << config;
     }
@@ -129,7 +133,7 @@ class TestHdf5Model : public QObject {
         QTemporaryDir dir;
         const QString file = dir.filePath("one.h5");
         if (!import_datasets(dir, file, {"velocity"})) QSKIP("h5import is not installed");
-        const Model m = read_model_hdf5(file.toStdString(), "/velocity", {2.0, 3.0});
+        const Model m = read_model_hdf5(file.toStdString(), "/velocity", {2.0, 0, 3.0});
         QCOMPARE(m.grid, Grid(3, 4, 2.0, 3.0));
         QCOMPARE(m.at(1, 2), 7.0f); // row-major (z, x): row 1, column 2 of the text
     }
@@ -138,11 +142,27 @@ class TestHdf5Model : public QObject {
         QTemporaryDir dir;
         const QString file = dir.filePath("one.h5");
         if (!import_datasets(dir, file, {"velocity"})) QSKIP("h5import is not installed");
-        const Model m = read_model_hdf5(file.toStdString(), "", {5.0, 6.0});
+        const Model m = read_model_hdf5(file.toStdString(), "", {5.0, 0, 6.0});
         QCOMPARE(m.grid, Grid(3, 4, 5.0, 6.0));
         QCOMPARE(m.vp_mps.back(), 12.0f);
         // No spacing_m attribute and no fallback: the user must say.
         QVERIFY_THROWS_EXCEPTION(ConfigError, read_model_hdf5(file.toStdString()));
+    }
+
+    void findsTheOnlyVolumeAndUsesTheFallbackSpacing() {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("cube.h5");
+        if (!import_datasets(dir, file, {"velocity"}, "2 3 2")) QSKIP("h5import is not installed");
+        const Model m = read_model_hdf5(file.toStdString(), "", {5.0, 6.0, 7.0});
+        QCOMPARE(m.grid, Grid(2, 3, 2, 5.0, 6.0, 7.0));
+        QCOMPARE(m.vp_mps[m.grid.index(1, 0, 1)], 8.0f); // (z, y, x) row-major: value (1 * 3 + 0) * 2 + 1
+        // A volume needs dy: a 2D fallback is not enough, and the message names the three spacings.
+        try {
+            read_model_hdf5(file.toStdString(), "", {5.0, 0, 7.0});
+            QFAIL("no exception");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("[dz, dy, dx]") != std::string::npos, e.what());
+        }
     }
 
     void severalCandidatesOrAMissingNameIsFormatError() {
@@ -150,13 +170,13 @@ class TestHdf5Model : public QObject {
         const QString file = dir.filePath("two.h5");
         if (!import_datasets(dir, file, {"a", "b"})) QSKIP("h5import is not installed");
         try {
-            read_model_hdf5(file.toStdString(), "", {1, 1});
+            read_model_hdf5(file.toStdString(), "", {1, 1, 1});
             QFAIL("no exception");
         } catch (const FormatError& e) {
             QVERIFY2(std::string(e.what()).find("several") != std::string::npos, e.what());
         }
         try {
-            read_model_hdf5(file.toStdString(), "vp", {1, 1});
+            read_model_hdf5(file.toStdString(), "vp", {1, 1, 1});
             QFAIL("no exception");
         } catch (const FormatError& e) {
             QVERIFY2(std::string(e.what()).find("vp") != std::string::npos, e.what());

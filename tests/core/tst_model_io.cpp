@@ -202,11 +202,16 @@ class TestModelIo : public QObject {
         }
     }
 
-    void npy_models_need_two_dimensions_and_spacing() {
+    void npy_models_need_two_or_three_dimensions_and_spacing() {
+        // A 3D array is a volume (tst_model_io_3d): it needs dy as well; a 1D array is no model.
         fwi::NpyArray cube{{2, 3, 4}, std::vector<float>(24, 2000.0f)};
         write_npy(path("cube.npy"), cube);
-        FWI_VERIFY_ERROR(FormatError, load_model(path("cube.npy"), RawLayout{0, 0, 10, 10}), "cube.npy",
-                         "3 dimensions");
+        FWI_VERIFY_ERROR(ConfigError, load_model(path("cube.npy"), RawLayout{0, 0, 10, 10}), "cube.npy",
+                         "give dy too");
+        fwi::NpyArray line{{24}, std::vector<float>(24, 2000.0f)};
+        write_npy(path("line.npy"), line);
+        FWI_VERIFY_ERROR(FormatError, load_model(path("line.npy"), RawLayout{0, 0, 10, 10}), "line.npy",
+                         "1 dimensions");
         save_model(path("flat.npy"), test_model(3, 4, 10, 10));
         FWI_VERIFY_ERROR(ConfigError, load_model(path("flat.npy")), "flat.npy", "hold no spacing");
     }

@@ -221,6 +221,26 @@ class TestPropagator3D : public QObject {
             },
             "reference velocity"));
     }
+
+    // 2000^3 cells need 23 arrays of 32 GiB for any gradient: refused before anything is allocated, with the
+    // minimum named (no machine running these tests has 700 GiB).
+    void a_grid_beyond_this_machine_is_refused_naming_the_minimum() {
+        PropagatorSetup s;
+        s.grid = Grid(2000, 2000, 2000, 10, 10, 10);
+        s.order = 8;
+        s.pml_width = 20;
+        s.dt_s = 0.001;
+        s.pml_velocity_mps = 3000;
+        try {
+            CpuPropagator3D p(s);
+            QFAIL("a 2000^3 grid was accepted");
+        } catch (const ResourceError& e) {
+            const QString message = e.what();
+            QVERIFY2(message.contains("2048 x 2048 x 2048 cells (PML included) needs at least 736 GiB") &&
+                         message.contains("this machine has"),
+                     e.what());
+        }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestPropagator3D)

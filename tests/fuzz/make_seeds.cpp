@@ -29,6 +29,17 @@ Model small_model(std::int64_t nz, std::int64_t nx, float base) {
     return m;
 }
 
+// (z, y, x) volume with every axis distinct, for the 3D model readers.
+Model small_volume(std::int64_t nz, std::int64_t ny, std::int64_t nx, float base) {
+    Model m;
+    m.grid = Grid(nz, ny, nx, 10.0, 7.5, 12.5);
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix)
+                m.vp_mps.push_back(base + 50.0f * float(iz) + 5.0f * float(iy) + float(ix));
+    return m;
+}
+
 std::vector<Gather> small_gathers() {
     std::vector<Gather> gathers;
     for (int s = 0; s < 2; ++s) {
@@ -158,6 +169,9 @@ int main(int argc, char** argv) {
     write_model_segy((root / "segy_model/model_4x5.segy").string(), small_model(4, 5, 1500));
     write_gathers_segy((root / "segy_gathers/gathers_2x3x6.segy").string(), small_gathers());
     write_model_hdf5((root / "hdf5_model/model_4x5.h5").string(), small_model(4, 5, 1500));
+    write_model_npy((root / "npy/volume_3x2x4.npy").string(), small_volume(3, 2, 4, 1500));
+    write_model_segy((root / "segy_model/volume_3x2x4.segy").string(), small_volume(3, 2, 4, 1500));
+    write_model_hdf5((root / "hdf5_model/volume_3x2x4.h5").string(), small_volume(3, 2, 4, 1500));
     write_gathers_hdf5((root / "hdf5_gathers/gathers_2x3x6.h5").string(), small_gathers());
     save_project((root / "project/small.fwi").string(), small_project());
     save_project((root / "project/empty.fwi").string(), Project{});

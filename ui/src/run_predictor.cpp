@@ -245,7 +245,7 @@ QString RunPrediction::summary() const {
                               n += w;
                           return n;
                       }())
-                      .arg(c.peak_snapshots);
+                      .arg(c.peak_kept_snapshots);
     return s;
 }
 

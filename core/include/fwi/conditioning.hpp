@@ -14,10 +14,12 @@
 //       truncated kernel is normalised by its full sum (not renormalised at the edges), which keeps K
 //       symmetric and C symmetric positive semi-definite (cells near the model's edges are smoothed with less
 //       weight).
-// Arrays are on the model grid, layout (z, x) as in grid.hpp.
+// Arrays are on the model grid, layout (z, x) or (z, y, x) as in grid.hpp; everything here works in 2D and
+// 3D.
 #include "fwi/acquisition.hpp"
 #include "fwi/model.hpp"
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -31,18 +33,25 @@ struct MaskOptions {
     bool operator==(const MaskOptions&) const = default;
 };
 
-/// 1 for cells the inversion may change, 0 for fixed ones. ConfigError for negative options.
+/// 1 for cells the inversion may change, 0 for fixed ones (in 3D the source radius is a 3D distance).
+/// ConfigError for negative options.
 std::vector<float> build_mask(const Model& start_model, const Acquisition& acquisition,
                               const MaskOptions& options);
 
 /// K applied in place: separable Gaussian with standard deviations (sigma_z_m, sigma_x_m) in metres, kernel
 /// truncated at 3 sigma and normalised by its full sum (symmetric; see above). 0 leaves that axis alone.
+/// 2D grids only (ConfigError for a 3D one).
 void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m, double sigma_x_m);
+/// The same with sigma_y_m along y in 3D (a 2D grid ignores it); passes along x, y, then z.
+void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m, double sigma_y_m,
+                               double sigma_x_m);
 
 struct PreconditionerOptions {
     double smoothing_z_m = 0;           ///< sigma of K K along z (0 = none)
     double smoothing_x_m = 0;           ///< sigma of K K along x (0 = none)
     double illumination_epsilon = 0.01; ///< stabilisation relative to max E
+    /// sigma of K K along y, 3D only; unset = smoothing_x_m (lateral smoothing is usually isotropic).
+    std::optional<double> smoothing_y_m;
     bool operator==(const PreconditionerOptions&) const = default;
 };
 

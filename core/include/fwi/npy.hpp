@@ -1,6 +1,7 @@
 #pragma once
 // A small reader/writer for NumPy .npy files (format versions 1.0, 2.0 and 3.0).
-// In FWI Studio a 2D model in .npy is (nz, nx) in C order, i.e. the same layout as grid.hpp; traces are
+// In FWI Studio a 2D model in .npy is (nz, nx) and a 3D one (nz, ny, nx), in C order, i.e. the same layout as
+// grid.hpp; traces are
 // (receivers, samples) and several shots (shots, receivers, samples).
 #include <cstdint>
 #include <string>

@@ -63,6 +63,9 @@ struct PlanCounts {
     std::int64_t reverse_forward_steps = 0; ///< forward steps done inside Reverse (no snapshot buffered)
     std::int64_t snapshot_steps = 0;        ///< snapshots kept by AdvanceSnapshots
     std::int64_t peak_snapshots = 0;        ///< most snapshots buffered at once
+    /// Most snapshots kept at once when only every k-th step's is kept (the gradient's sampling interval k):
+    /// what the run holds in memory. Equal to peak_snapshots for k = 1 and from simulate_plan.
+    std::int64_t peak_kept_snapshots = 0;
     std::vector<std::int64_t> writes;       ///< Store count per tier
     std::vector<std::int64_t> reads;        ///< Restore count per tier
     std::vector<int> peak_slots;            ///< most slots occupied at once per tier

@@ -46,7 +46,7 @@ class ItemStorage {
 };
 
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory). `peak_snapshots` is
-/// the most snapshots of `snapshot_floats` floats the plan holds at once: uncompressed in-memory runs keep
+/// the most snapshots of `snapshot_floats` floats the run keeps at once (PlanCounts::peak_kept_snapshots): uncompressed in-memory runs keep
 /// them in a SnapshotArena of that size (written and read in place), its bytes taken from the memory budget.
 /// `exact_sizes`: every put compresses on the caller's thread (its OpenMP team), so bytes_in_use() is exact
 /// as soon as put() returns (the adaptive schedule plans on it); otherwise codecs run on store workers.

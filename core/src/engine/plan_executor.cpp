@@ -23,7 +23,7 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     tiers_ = resolved.tiers;
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
-    storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_snapshots,
+    storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
                                  sim.propagator().padded().cells(), adaptive_ != nullptr);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }

@@ -58,7 +58,7 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
         const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
         throw ResourceError("schedule " + r.schedule + " needs " + need + " of memory for one shot (" +
-                            std::to_string(r.prediction.counts.peak_snapshots) + " snapshots of " +
+                            std::to_string(r.prediction.counts.peak_kept_snapshots) + " snapshots of " +
                             bytes_text(r.costs.snapshot_bytes) + " and states of " +
                             bytes_text(r.costs.state_bytes) + "); the memory budget is " + budget +
                             ". Choose fewer slots, a codec, or --schedule auto");

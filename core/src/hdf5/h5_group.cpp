@@ -3,6 +3,7 @@
 #include "hdf5/h5.hpp"
 
 #include "hdf5/h5_types.hpp"
+#include "runtime/machine_memory.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -315,7 +316,7 @@ template <DatasetElement T> std::vector<T> Dataset::read() const {
         if (declared > 2048.0 * stored + double(1 << 20))
             fail("declares " + std::to_string(n) + " values but stores only " +
                  std::to_string(static_cast<long long>(stored)) + " bytes (damaged or truncated file)");
-        const double physical = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+        const double physical = double(fwi::detail::physical_memory_bytes());
         if (physical > 0 && double(n) * double(sizeof(T)) > 0.5 * physical)
             throw ResourceError("'" + file_path() + "': " + path() + ": " + std::to_string(n) +
                                 " values need more than half of this machine's memory");

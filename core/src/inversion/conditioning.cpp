@@ -48,32 +48,54 @@ std::vector<float> build_mask(const Model& start, const Acquisition& acquisition
     if (!(o.water_depth_m >= 0) || !(o.water_velocity_mps >= 0) || !(o.source_radius_m >= 0))
         throw ConfigError("gradient mask: water depth, water velocity and source radius must be >= 0");
     const Grid& g = start.grid;
-    if (g.rank != 2) throw ConfigError("gradient mask: 3D models are not supported yet");
     if (start.vp_mps.size() != std::size_t(g.cells()))
         throw ConfigError("gradient mask: the starting model is empty");
+    // In 2D ny == 1 and the y distance is 0, so the loop and the distance are the 2D ones.
+    const bool three_d = g.rank == 3;
     std::vector<float> mask(std::size_t(g.cells()), 1.0f);
     for (std::int64_t iz = 0; iz < g.nz(); ++iz)
-        for (std::int64_t ix = 0; ix < g.nx(); ++ix) {
-            const double z = double(iz) * g.dz(), x = double(ix) * g.dx();
-            bool fixed = z < o.water_depth_m;
-            if (o.water_velocity_mps > 0 && start.at(iz, ix) <= o.water_velocity_mps) fixed = true;
-            if (o.source_radius_m > 0)
-                for (const Shot& s : acquisition.shots)
-                    if (std::hypot(x - s.source.x_m, z - s.source.z_m) < o.source_radius_m) fixed = true;
-            if (fixed) mask[g.index(iz, ix)] = 0.0f;
-        }
+        for (std::int64_t iy = 0; iy < g.ny(); ++iy)
+            for (std::int64_t ix = 0; ix < g.nx(); ++ix) {
+                const std::size_t cell = g.index(iz, iy, ix);
+                const double z = double(iz) * g.dz(), y = double(iy) * g.dy(), x = double(ix) * g.dx();
+                bool fixed = z < o.water_depth_m;
+                if (o.water_velocity_mps > 0 && start.vp_mps[cell] <= o.water_velocity_mps) fixed = true;
+                if (o.source_radius_m > 0)
+                    for (const Shot& s : acquisition.shots) {
+                        const double r =
+                            three_d ? std::hypot(x - s.source.x_m, y - s.source.y_m, z - s.source.z_m)
+                                    : std::hypot(x - s.source.x_m, z - s.source.z_m);
+                        if (r < o.source_radius_m) fixed = true;
+                    }
+                if (fixed) mask[cell] = 0.0f;
+            }
     return mask;
 }
 
 void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m,
                                double sigma_x_m) {
+    if (grid.rank == 3)
+        throw ConfigError(
+            "smoothing: a 3D grid needs a y smoothing length too (symmetric_gaussian_smooth with "
+            "sigma_y_m)");
+    symmetric_gaussian_smooth(field, grid, sigma_z_m, 0, sigma_x_m);
+}
+
+void symmetric_gaussian_smooth(std::span<double> field, const Grid& grid, double sigma_z_m, double sigma_y_m,
+                               double sigma_x_m) {
     if (field.size() != std::size_t(grid.cells()))
         throw ConfigError("smoothing: " + std::to_string(field.size()) + " values for a grid of " +
                           std::to_string(grid.cells()) + " cells");
-    if (!(sigma_z_m >= 0) || !(sigma_x_m >= 0)) throw ConfigError("smoothing lengths must be >= 0 m");
-    if (grid.rank != 2) throw ConfigError("smoothing: 3D grids are not supported yet");
-    smooth_lines(field, grid.nz(), grid.nx(), 1, grid.nx(), sigma_x_m / grid.dx());
-    smooth_lines(field, grid.nx(), grid.nz(), grid.nx(), 1, sigma_z_m / grid.dz());
+    if (!(sigma_z_m >= 0) || !(sigma_x_m >= 0) || !(sigma_y_m >= 0))
+        throw ConfigError("smoothing lengths must be >= 0 m");
+    const std::int64_t nz = grid.nz(), ny = grid.ny(), nx = grid.nx(), plane = ny * nx;
+    // x, y, z in that order; in 2D (ny == 1) exactly the former x then z passes.
+    smooth_lines(field, nz * ny, nx, 1, nx, sigma_x_m / grid.dx());
+    if (grid.rank == 3 && sigma_y_m > 0)
+        for (std::int64_t iz = 0; iz < nz; ++iz)
+            smooth_lines(field.subspan(std::size_t(iz * plane), std::size_t(plane)), nx, ny, nx, 1,
+                         sigma_y_m / grid.dy());
+    smooth_lines(field, plane, nz, plane, 1, sigma_z_m / grid.dz());
 }
 
 GradientPreconditioner::GradientPreconditioner(const Grid& grid, std::vector<float> mask,
@@ -85,7 +107,8 @@ GradientPreconditioner::GradientPreconditioner(const Grid& grid, std::vector<flo
         throw ConfigError("preconditioner: mask size differs from the grid");
     if (!(options.illumination_epsilon > 0))
         throw ConfigError("preconditioner: illumination epsilon must be > 0");
-    if (!(options.smoothing_z_m >= 0) || !(options.smoothing_x_m >= 0))
+    if (!(options.smoothing_z_m >= 0) || !(options.smoothing_x_m >= 0) ||
+        !(options.smoothing_y_m.value_or(0) >= 0))
         throw ConfigError("preconditioner: smoothing lengths must be >= 0 m");
     if (!illumination.empty()) {
         if (illumination.size() != cells)
@@ -115,9 +138,11 @@ void GradientPreconditioner::apply(std::vector<double>& v) const {
     scale(sqrt_d_);
     // K K with K of sigma / sqrt(2) along each axis.
     const double sz = options_.smoothing_z_m / std::sqrt(2.0), sx = options_.smoothing_x_m / std::sqrt(2.0);
-    if (sz > 0 || sx > 0) {
-        symmetric_gaussian_smooth(v, grid_, sz, sx);
-        symmetric_gaussian_smooth(v, grid_, sz, sx);
+    const double sy =
+        grid_.rank == 3 ? options_.smoothing_y_m.value_or(options_.smoothing_x_m) / std::sqrt(2.0) : 0;
+    if (sz > 0 || sx > 0 || sy > 0) {
+        symmetric_gaussian_smooth(v, grid_, sz, sy, sx);
+        symmetric_gaussian_smooth(v, grid_, sz, sy, sx);
     }
     scale(sqrt_d_);
     scale(mask_);

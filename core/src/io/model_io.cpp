@@ -50,16 +50,16 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
     switch (format_of(path)) {
     case Format::npy:
         r.format = "npy";
-        model = read_model_npy(path, layout.dz_m, layout.dx_m);
+        model = read_model_npy(path, layout.dz_m, layout.dx_m, layout.dy_m);
         r.spacing_note = "spacing from the given layout (.npy holds none)";
         break;
     case Format::segy:
         r.format = "segy";
-        model = read_model_segy(path, layout.dz_m, layout.dx_m, &r.spacing_note);
+        model = read_model_segy(path, layout.dz_m, layout.dx_m, &r.spacing_note, layout.dy_m);
         break;
     case Format::hdf5:
         r.format = "hdf5";
-        model = read_model_hdf5(path, "", {layout.dz_m, layout.dx_m});
+        model = read_model_hdf5(path, "", {layout.dz_m, layout.dy_m, layout.dx_m});
         r.spacing_note = "spacing from the file (or the given layout if the file has none)";
         break;
     case Format::raw:

@@ -1,7 +1,10 @@
-// The synthetic teaching models and the name table that also reaches the shipped benchmark models.
+// The synthetic 2D teaching models and the name table that also reaches the shipped benchmark models and the
+// 3D models (builtin_models_3d.cpp).
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/resources.hpp"
+#include "model/blank_model.hpp"
+#include "model/builtin_models_3d.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,29 +14,11 @@
 namespace fwi {
 namespace {
 
-constexpr double max_model_cells = 2e8;
-
 Model empty_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m, const char* what) {
-    if (nz <= 0 || nx <= 0 || double(nz) * double(nx) > max_model_cells || !(dz_m > 0) || !(dx_m > 0) ||
-        !std::isfinite(dz_m) || !std::isfinite(dx_m)) {
-        std::ostringstream msg;
-        msg << what << ": grid " << nz << " x " << nx << " cells at dz=" << dz_m << " m, dx=" << dx_m
-            << " m is not usable (need positive sizes and spacing, at most " << max_model_cells << " cells)";
-        throw ConfigError(msg.str());
-    }
-    Model m;
-    m.grid = Grid(nz, nx, dz_m, dx_m);
-    m.vp_mps.resize(std::size_t(m.grid.cells()));
-    return m;
+    return detail::blank_model(Grid(nz, nx, dz_m, dx_m), what);
 }
 
-void check_velocity(double v, const char* what, const char* field) {
-    if (!(v > 0) || !std::isfinite(v)) {
-        std::ostringstream msg;
-        msg << what << ": " << field << " = " << v << " m/s must be positive and finite";
-        throw ConfigError(msg.str());
-    }
-}
+using detail::check_velocity;
 
 // Teaching defaults: 2 km x 1 km at 10 m, small enough to run a full inversion in seconds.
 constexpr std::int64_t teach_nz = 101, teach_nx = 201;
@@ -118,8 +103,8 @@ Model gradient_model(std::int64_t nz, std::int64_t nx, double dz_m, double dx_m,
 }
 
 std::vector<std::string> builtin_model_names() {
-    return {"homogeneous",      "layered",           "circle",  "gradient", "marmousi2",
-            "marmousi2-smooth", "marmousi2-start1d", "marmousi"};
+    return {"homogeneous",       "layered",  "circle",    "gradient", "marmousi2",   "marmousi2-smooth",
+            "marmousi2-start1d", "marmousi", "layered3d", "salt3d",   "marmousi2-3d"};
 }
 
 Model builtin_model(const std::string& name) {
@@ -133,6 +118,7 @@ Model builtin_model(const std::string& name) {
     if (name == "marmousi2-smooth") return load_marmousi2("smooth");
     if (name == "marmousi2-start1d") return load_marmousi2("start1d");
     if (name == "marmousi") return load_marmousi();
+    if (Model m = detail::builtin_model_3d(name); !m.vp_mps.empty()) return m;
     std::ostringstream msg;
     msg << "unknown built-in model '" << name << "' (known:";
     for (const auto& known : builtin_model_names())

@@ -74,51 +74,84 @@ std::int64_t resampled_count(std::int64_t n_old, double d_old, double d_new) {
     return std::int64_t(std::llround(double(n_old - 1) * d_old / d_new)) + 1;
 }
 
+// One separable pass: `in` is (outer, n, inner) row-major, the result (outer, taps.size(), inner). The sum
+// runs over the taps in order, so a pass whose taps are {1, 0} copies exactly.
+std::vector<double> resample_axis(const std::vector<double>& in, std::int64_t outer, std::int64_t n,
+                                  std::int64_t inner, const std::vector<AxisTaps>& taps) {
+    const auto n_new = std::int64_t(taps.size());
+    std::vector<double> out(std::size_t(outer * n_new * inner));
+    for (std::int64_t o = 0; o < outer; ++o)
+        for (std::int64_t i = 0; i < n_new; ++i) {
+            const AxisTaps& t = taps[std::size_t(i)];
+            double* dst = out.data() + (o * n_new + i) * inner;
+            for (std::int64_t j = 0; j < inner; ++j) {
+                double v = 0;
+                for (std::size_t k = 0; k < t.index.size(); ++k)
+                    v += t.weight[k] * in[std::size_t((o * n + t.index[k]) * inner + j)];
+                dst[j] = v;
+            }
+        }
+    return out;
+}
+
+void check_spacing(double dz_m, double dy_m, double dx_m, bool three_d) {
+    const auto bad = [](double d) { return !(d > 0) || !std::isfinite(d); };
+    if (!bad(dz_m) && !bad(dx_m) && !(three_d && bad(dy_m))) return;
+    std::ostringstream msg;
+    msg << "resample: new spacing (dz=" << dz_m << " m, ";
+    if (three_d) msg << "dy=" << dy_m << " m, ";
+    msg << "dx=" << dx_m << " m) must be positive and finite";
+    throw ConfigError(msg.str());
+}
+
+// Along x, then y (3D), then z; the 2D result is that of the former 2D-only code bit for bit (same taps, same
+// order of the sums, double until the last pass).
+Model resample(const Model& model, double dz_m, double dy_m, double dx_m) {
+    const Grid& g = model.grid;
+    const bool three_d = g.rank == 3;
+    const double nz_new = std::round(double(g.nz() - 1) * g.dz() / dz_m) + 1;
+    const double ny_new = three_d ? std::round(double(g.ny() - 1) * g.dy() / dy_m) + 1 : 1;
+    const double nx_new = std::round(double(g.nx() - 1) * g.dx() / dx_m) + 1;
+    if (nz_new * ny_new * nx_new > max_resampled_cells) {
+        std::ostringstream msg;
+        msg << "resample: spacing (dz=" << dz_m << " m, ";
+        if (three_d) msg << "dy=" << dy_m << " m, ";
+        msg << "dx=" << dx_m << " m) would give " << nz_new << " x ";
+        if (three_d) msg << ny_new << " x ";
+        msg << nx_new << " cells (limit " << max_resampled_cells << ")";
+        throw ConfigError(msg.str());
+    }
+    Model out;
+    const std::int64_t nz = resampled_count(g.nz(), g.dz(), dz_m), nx = resampled_count(g.nx(), g.dx(), dx_m);
+    out.grid = three_d ? Grid(nz, resampled_count(g.ny(), g.dy(), dy_m), nx, dz_m, dy_m, dx_m)
+                       : Grid(nz, nx, dz_m, dx_m);
+    const std::int64_t ny_old = g.ny(), ny = out.grid.ny();
+    std::vector<double> v(model.vp_mps.begin(), model.vp_mps.end());
+    v = resample_axis(v, g.nz() * ny_old, g.nx(), 1, axis_taps(g.nx(), g.dx(), nx, dx_m));
+    if (three_d) v = resample_axis(v, g.nz(), ny_old, nx, axis_taps(ny_old, g.dy(), ny, dy_m));
+    v = resample_axis(v, 1, g.nz(), ny * nx, axis_taps(g.nz(), g.dz(), nz, dz_m));
+    out.vp_mps.resize(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+        out.vp_mps[i] = float(v[i]);
+    return out;
+}
+
 } // namespace
 
 Model resample_model(const Model& model, double dz_m, double dx_m) {
     validate_model(model, "model to resample");
-    if (model.grid.rank != 2) throw ConfigError("resample: 3D models are not supported yet");
-    if (!(dz_m > 0) || !(dx_m > 0) || !std::isfinite(dz_m) || !std::isfinite(dx_m)) {
-        std::ostringstream msg;
-        msg << "resample: new spacing (dz=" << dz_m << " m, dx=" << dx_m << " m) must be positive and finite";
-        throw ConfigError(msg.str());
-    }
-    const Grid& g = model.grid;
-    const double nz_new = std::round(double(g.nz() - 1) * g.dz() / dz_m) + 1;
-    const double nx_new = std::round(double(g.nx() - 1) * g.dx() / dx_m) + 1;
-    if (nz_new * nx_new > max_resampled_cells) {
-        std::ostringstream msg;
-        msg << "resample: spacing (dz=" << dz_m << " m, dx=" << dx_m << " m) would give " << nz_new << " x "
-            << nx_new << " cells (limit " << max_resampled_cells << ")";
-        throw ConfigError(msg.str());
-    }
-    Model out;
-    out.grid = Grid(resampled_count(g.nz(), g.dz(), dz_m), resampled_count(g.nx(), g.dx(), dx_m), dz_m, dx_m);
-    const auto tz = axis_taps(g.nz(), g.dz(), out.grid.nz(), dz_m);
-    const auto tx = axis_taps(g.nx(), g.dx(), out.grid.nx(), dx_m);
-    // Separable: along x into (old nz) x (new nx), then along z.
-    const std::int64_t nx_out = out.grid.nx();
-    std::vector<double> rows(std::size_t(g.nz() * nx_out));
-    for (std::int64_t iz = 0; iz < g.nz(); ++iz)
-        for (std::int64_t ix = 0; ix < nx_out; ++ix) {
-            const AxisTaps& t = tx[std::size_t(ix)];
-            double v = 0;
-            for (std::size_t k = 0; k < t.index.size(); ++k)
-                v += t.weight[k] * double(model.at(iz, t.index[k]));
-            rows[std::size_t(iz * nx_out + ix)] = v;
-        }
-    out.vp_mps.resize(std::size_t(out.grid.cells()));
-    for (std::int64_t iz = 0; iz < out.grid.nz(); ++iz) {
-        const AxisTaps& t = tz[std::size_t(iz)];
-        for (std::int64_t ix = 0; ix < nx_out; ++ix) {
-            double v = 0;
-            for (std::size_t k = 0; k < t.index.size(); ++k)
-                v += t.weight[k] * rows[std::size_t(t.index[k] * nx_out + ix)];
-            out.vp_mps[out.grid.index(iz, ix)] = float(v);
-        }
-    }
-    return out;
+    if (model.grid.rank == 3)
+        throw ConfigError(
+            "resample: a 3D model needs a new y spacing too (resample_model(model, dz, dy, dx))");
+    check_spacing(dz_m, 0, dx_m, false);
+    return resample(model, dz_m, 0, dx_m);
+}
+
+Model resample_model(const Model& model, double dz_m, double dy_m, double dx_m) {
+    validate_model(model, "model to resample");
+    if (model.grid.rank == 2) return resample_model(model, dz_m, dx_m);
+    check_spacing(dz_m, dy_m, dx_m, true);
+    return resample(model, dz_m, dy_m, dx_m);
 }
 
 } // namespace fwi

@@ -47,14 +47,29 @@ void smooth_lines(std::span<float> f, std::int64_t n, std::int64_t len, std::int
 } // namespace
 
 void gaussian_smooth(std::span<float> field, const Grid& grid, double sigma_z_m, double sigma_x_m) {
-    if (grid.rank != 2) throw ConfigError("smoothing: 3D models are not supported yet");
+    if (grid.rank == 3)
+        throw ConfigError(
+            "smoothing: a 3D grid needs a y smoothing length too (gaussian_smooth with sigma_y_m)");
     smooth_lines(field, grid.nz(), grid.nx(), 1, grid.nx(), sigma_x_m / grid.dx());
     smooth_lines(field, grid.nx(), grid.nz(), grid.nx(), 1, sigma_z_m / grid.dz());
 }
 
+void gaussian_smooth(std::span<float> field, const Grid& grid, double sigma_z_m, double sigma_y_m,
+                     double sigma_x_m) {
+    if (grid.rank != 3) return gaussian_smooth(field, grid, sigma_z_m, sigma_x_m);
+    const std::int64_t nz = grid.nz(), ny = grid.ny(), nx = grid.nx(), plane = ny * nx;
+    // x first and z last, as in 2D, so that a field that does not vary along y gives the 2D result.
+    smooth_lines(field, nz * ny, nx, 1, nx, sigma_x_m / grid.dx());
+    if (sigma_y_m > 0 && ny > 1)
+        for (std::int64_t iz = 0; iz < nz; ++iz)
+            smooth_lines(field.subspan(std::size_t(iz * plane), std::size_t(plane)), nx, ny, nx, 1,
+                         sigma_y_m / grid.dy());
+    smooth_lines(field, plane, nz, plane, 1, sigma_z_m / grid.dz());
+}
+
 Model smoothed_model(const Model& model, double sigma_m) {
     Model m = model;
-    gaussian_smooth(m.vp_mps, m.grid, sigma_m, sigma_m);
+    gaussian_smooth(m.vp_mps, m.grid, sigma_m, sigma_m, sigma_m);
     return m;
 }
 

@@ -4,6 +4,7 @@
 #include "propagator/cpu_kernels_3d.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
+#include "runtime/machine_memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,12 +102,35 @@ PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
                             s.pml_reflection);
 }
 
+/// A gradient on this grid holds at least 23 padded arrays at once, whatever the schedule: the propagator's
+/// 4 (velocity, v^2 dt^2, its inverse, the gradient), a forward and an adjoint state of 8 each, and one
+/// checkpoint and one snapshot (about 3 more). A grid whose minimum exceeds the machine's memory is refused
+/// here, before anything large is allocated, instead of failing (or swapping) part-way.
+void check_working_memory(const PaddedGrid& g) {
+    constexpr double arrays = 23;
+    const double need = arrays * double(g.cells()) * sizeof(float);
+    const double have = double(detail::physical_memory_bytes());
+    if (have > 0 && need > have) {
+        std::ostringstream m;
+        m.precision(3);
+        m << "the 3D grid of " << g.nz() << " x " << g.ny() << " x " << g.nx()
+          << " cells (PML included) needs at least " << need / double(1 << 30)
+          << " GiB for a gradient with any checkpoint schedule (wavefields, C-PML memory variables, one "
+             "checkpoint and one snapshot: "
+          << arrays << " arrays of " << double(g.cells()) * sizeof(float) / double(1 << 30)
+          << " GiB); this machine has " << have / double(1 << 30)
+          << " GiB. Use a coarser grid (fwi new --resample), a smaller model or a machine with more memory";
+        throw ResourceError(m.str());
+    }
+}
+
 } // namespace
 
 CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
     if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    check_working_memory(grid_);
     pml_z_ = axis_profile(setup, grid_.halo, 0);
     pml_y_ = axis_profile(setup, grid_.halo, 1);
     pml_x_ = axis_profile(setup, grid_.halo, 2);

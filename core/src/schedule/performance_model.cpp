@@ -146,7 +146,7 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     // Only memory the process never touched costs a first touch; the arena's part of the peak may come from
     // the memory kept from the previous run.
     const std::uint64_t arena_peak =
-        costs.snapshots_in_place ? static_cast<std::uint64_t>(p.counts.peak_snapshots) * snap_b : 0;
+        costs.snapshots_in_place ? static_cast<std::uint64_t>(p.counts.peak_kept_snapshots) * snap_b : 0;
     const std::uint64_t reused = std::min(arena_peak, costs.retained_touched_bytes);
     p.first_touch_s = costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes - reused);
     p.store_s += p.first_touch_s;

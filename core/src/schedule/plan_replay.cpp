@@ -74,6 +74,7 @@ void PlanReplay::apply(const Action& a, std::size_t index) {
             held_sampled_ += last_sampled_added_;
             counts_.snapshot_steps += a.to - a.from;
             counts_.peak_snapshots = std::max(counts_.peak_snapshots, held_);
+            counts_.peak_kept_snapshots = std::max(counts_.peak_kept_snapshots, held_sampled_);
         }
         current_ = a.to;
         break;
