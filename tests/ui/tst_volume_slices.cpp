@@ -102,6 +102,7 @@ class TestVolumeSlices : public QObject {
     void areal_drag_adds_a_grid_of_sources();
     void gradient_run_shows_live_slices();
     void opens_a_3d_project_file();
+    void inversion_updates_the_slices();
 };
 
 void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
@@ -471,6 +472,41 @@ void TestVolumeSlices::opens_a_3d_project_file() {
     QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(),
              static_cast<QWidget*>(w.model_view()));
     QVERIFY(w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
+}
+
+void TestVolumeSlices::inversion_updates_the_slices() {
+    MainWindow w;
+    Project p = block_project();
+    p.experiment.propagation.nt = 300;
+    p.experiment.inversion.iterations = 2;
+    w.document()->reset(std::move(p), {});
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
+    QVERIFY(w.run_forward());
+    QVERIFY(w.job_runner()->wait(120000));
+    VolumeSlicesView* v = w.volume_view();
+    QVERIFY(w.run_invert());
+    QVERIFY(w.job_runner()->wait(300000));
+    QCOMPARE(finished.count(), 2);
+    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(1).at(2).toString()));
+    const Project& done = w.document()->project();
+    QCOMPARE(done.history.size(), std::size_t(3)); // iteration 0 (the start) and two
+    QVERIFY(done.experiment.current_model.vp_mps != done.experiment.initial_model.vp_mps);
+    // The slices show the current model, and the gradient layer the last iteration's gradient.
+    v->show_layer(VolumeSlicesView::Layer::Model);
+    const Grid& g = done.experiment.current_model.grid;
+    const std::int64_t iy = v->slice_index(SliceAxis::Inline);
+    float value = 0;
+    for (std::int64_t iz : {0, 5, 19})
+        for (std::int64_t ix : {0, 7, 20}) {
+            QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(ix * h, iz * h, value));
+            QCOMPARE(value, done.experiment.current_model.vp_mps[g.index(iz, iy, ix)]);
+        }
+    v->show_layer(VolumeSlicesView::Layer::Gradient);
+    QCOMPARE(*v->shown_volume(), done.history.back().gradient);
 }
 
 FWI_UI_TEST_MAIN(TestVolumeSlices)

@@ -255,10 +255,18 @@ bool MainWindow::run_invert(bool resume) {
 void MainWindow::show_iteration(const IterationRecord& r) {
     d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
     const Grid& g = r.model.grid;
-    if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
-    if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
-    if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
-        d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    if (g.rank == 3) { // the central slices show the iteration's model and its gradient
+        if (!r.model.vp_mps.empty() && d_->shown == "current") d_->volume->set_model(r.model);
+        if (!r.gradient.empty())
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(r.gradient),
+                                  tr("gradient, iteration %1").arg(r.iteration));
+    } else {
+        if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
+        if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
+        if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
+            d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    }
     QString text = tr("Inversion: iteration %1 (stage %2%3), misfit %4")
                        .arg(r.iteration)
                        .arg(r.stage)
