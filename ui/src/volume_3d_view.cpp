@@ -22,6 +22,7 @@
 
 #include <array>
 #include <cmath>
+#include <numbers>
 
 namespace fwi::ui {
 namespace {
@@ -212,7 +213,7 @@ void Volume3DView::pan(double dx_px, double dy_px) {
                              direction[0] * up[1] - direction[1] * up[0]};
     const double distance = camera->GetDistance();
     const double metres_per_px =
-        2.0 * distance * std::tan(camera->GetViewAngle() * M_PI / 360.0) / std::max(height(), 1);
+        2.0 * distance * std::tan(camera->GetViewAngle() * std::numbers::pi / 360.0) / std::max(height(), 1);
     for (int i = 0; i < 3; ++i) {
         const double shift = (-dx_px * right[i] + dy_px * up[i]) * metres_per_px;
         focal[i] += shift;
