@@ -33,15 +33,24 @@ void require_ref(const Acquisition& acq, PointRef ref, int shot) {
 
 bool inside_model(const Grid& grid, Point p) {
     // The small tolerance accepts points typed as the exact edge value after a float round trip.
-    const double tol = 1e-9 * std::max(grid.width_m(), grid.depth_m());
-    return p.x_m >= -tol && p.z_m >= -tol && p.x_m <= grid.width_m() + tol && p.z_m <= grid.depth_m() + tol;
+    const double tol = 1e-9 * std::max({grid.width_m(), grid.depth_m(), grid.breadth_m()});
+    const bool in_xz =
+        p.x_m >= -tol && p.z_m >= -tol && p.x_m <= grid.width_m() + tol && p.z_m <= grid.depth_m() + tol;
+    if (grid.rank != 3) return in_xz; // 2D ignores y
+    return in_xz && p.y_m >= -tol && p.y_m <= grid.breadth_m() + tol;
 }
 
 std::string outside_message(const Grid& grid, Point p, PointKind kind) {
     if (inside_model(grid, p)) return {};
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%s at (%.1f, %.1f) m is outside the model (x 0..%.1f m, z 0..%.1f m)",
-                  kind_name(kind), p.x_m, p.z_m, grid.width_m(), grid.depth_m());
+    if (grid.rank == 3)
+        std::snprintf(buf, sizeof buf,
+                      "%s at (x %.1f, y %.1f, z %.1f) m is outside the model (x 0..%.1f m, y 0..%.1f m, z "
+                      "0..%.1f m)",
+                      kind_name(kind), p.x_m, p.y_m, p.z_m, grid.width_m(), grid.breadth_m(), grid.depth_m());
+    else
+        std::snprintf(buf, sizeof buf, "%s at (%.1f, %.1f) m is outside the model (x 0..%.1f m, z 0..%.1f m)",
+                      kind_name(kind), p.x_m, p.z_m, grid.width_m(), grid.depth_m());
     return buf;
 }
 
@@ -133,7 +142,8 @@ Acquisition with_receiver_line(const Acquisition& acq, const Grid& grid, Point f
     Acquisition out = acq;
     for (int i = 0; i < count; ++i) {
         const double t = count == 1 ? 0.0 : double(i) / double(count - 1);
-        const Point p{from.x_m + t * (to.x_m - from.x_m), from.z_m + t * (to.z_m - from.z_m)};
+        const Point p{from.x_m + t * (to.x_m - from.x_m), from.z_m + t * (to.z_m - from.z_m),
+                      from.y_m + t * (to.y_m - from.y_m)};
         out = with_point_added(out, grid, PointKind::Receiver, p, shot);
     }
     return out;

@@ -3,8 +3,10 @@
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
+#include "fwi/ui/areal_acquisition.hpp"
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/project_document.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 
 namespace fwi::ui {
 
@@ -54,7 +56,10 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
     connect(panel_, &AcquisitionPanel::selection_changed, this,
             [this] { view_->set_selection(panel_->selection()); });
     connect(doc_, &ProjectDocument::changed, this, [this](int parts) {
-        if (parts & ProjectDocument::ModelPart) view_->set_model(model_source_());
+        if (parts & ProjectDocument::ModelPart) {
+            view_->set_model(model_source_());
+            if (volume_) volume_->set_model(model_source_());
+        }
         if (parts & (ProjectDocument::AcquisitionPart | ProjectDocument::ModelPart)) refresh();
     });
     connect(doc_, &ProjectDocument::active_shot_changed, this, [this] { refresh(); });
@@ -65,11 +70,34 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
 void AcquisitionEditor::set_model_source(std::function<const Model&()> source) {
     model_source_ = std::move(source);
     view_->set_model(model_source_());
+    if (volume_) volume_->set_model(model_source_());
+}
+
+void AcquisitionEditor::set_volume_view(VolumeSlicesView* volume) {
+    volume_ = volume;
+    connect(volume_, &VolumeSlicesView::areal_requested, this,
+            [this](PointKind kind, Point a, Point b, int count_x, int count_y) {
+                const QString text = kind == PointKind::Source
+                                         ? tr("Add %n source(s)", nullptr, count_x * count_y)
+                                         : tr("Add %n receiver(s)", nullptr, count_x * count_y);
+                try {
+                    doc_->edit_acquisition(with_areal_grid(doc_->experiment().acquisition, volume_->grid(),
+                                                           kind, a, b, count_x, count_y, doc_->active_shot()),
+                                           text);
+                } catch (const Error& e) {
+                    emit message(QString::fromStdString(e.what()));
+                }
+            });
+    connect(volume_, &VolumeSlicesView::refused, this, &AcquisitionEditor::message);
+    volume_->set_model(model_source_());
+    refresh();
 }
 
 void AcquisitionEditor::refresh() {
     const Acquisition& acq = doc_->experiment().acquisition;
     view_->set_points(sources_of(acq), receivers_of(acq, doc_->active_shot()));
+    if (volume_) volume_->set_points(sources_of(acq), receivers_of(acq, doc_->active_shot()));
+    panel_->set_three_d(model_source_().grid.rank == 3);
     panel_->set_acquisition(acq, doc_->active_shot());
     panel_->set_selection(view_->selection());
 }

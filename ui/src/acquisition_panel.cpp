@@ -57,6 +57,8 @@ QVariant AcquisitionTableModel::data(const QModelIndex& index, int role) const {
             return role == Qt::EditRole ? QVariant(p.x_m) : QVariant(QString::number(p.x_m, 'f', 1));
         case ZColumn:
             return role == Qt::EditRole ? QVariant(p.z_m) : QVariant(QString::number(p.z_m, 'f', 1));
+        case YColumn:
+            return role == Qt::EditRole ? QVariant(p.y_m) : QVariant(QString::number(p.y_m, 'f', 1));
         default:
             return {};
         }
@@ -77,6 +79,8 @@ QVariant AcquisitionTableModel::headerData(int section, Qt::Orientation orientat
         return tr("x (m)");
     case ZColumn:
         return tr("z (m)");
+    case YColumn:
+        return tr("y (m)");
     default:
         return {};
     }
@@ -84,7 +88,8 @@ QVariant AcquisitionTableModel::headerData(int section, Qt::Orientation orientat
 
 Qt::ItemFlags AcquisitionTableModel::flags(const QModelIndex& index) const {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
-    if (index.column() == XColumn || index.column() == ZColumn) f |= Qt::ItemIsEditable;
+    if (index.column() == XColumn || index.column() == ZColumn || index.column() == YColumn)
+        f |= Qt::ItemIsEditable;
     return f;
 }
 
@@ -99,7 +104,7 @@ bool AcquisitionTableModel::setData(const QModelIndex& index, const QVariant& va
     const PointRef ref = ref_at(index.row());
     Point p =
         ref.kind == PointKind::Source ? sources_[std::size_t(ref.index)] : receivers_[std::size_t(ref.index)];
-    (index.column() == XColumn ? p.x_m : p.z_m) = v;
+    (index.column() == XColumn ? p.x_m : index.column() == YColumn ? p.y_m : p.z_m) = v;
     emit move_requested(ref, p);
     return false; // the document's change refreshes the table
 }
@@ -194,6 +199,7 @@ AcquisitionPanel::AcquisitionPanel(QWidget* parent) : QWidget(parent) {
     view_->verticalHeader()->hide();
     // Columns share the dock's width: a fixed width per column pushed z out of sight at the default size.
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    view_->setColumnHidden(AcquisitionTableModel::YColumn, true);
     view_->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                            QAbstractItemView::AnyKeyPressed);
     shot_ = new QSpinBox(this);
@@ -201,7 +207,8 @@ AcquisitionPanel::AcquisitionPanel(QWidget* parent) : QWidget(parent) {
     shot_->setRange(0, 0);
     summary_ = new QLabel(this);
     summary_->setWordWrap(true);
-    auto* add_line = new QPushButton(tr("Add receiver line…"), this);
+    auto* add_line = add_line_ = new QPushButton(tr("Add receiver line…"), this);
+    add_line->setObjectName("acquisition_add_line");
     auto* remove = new QPushButton(tr("Delete selected"), this);
 
     auto* top = new QHBoxLayout;
@@ -235,6 +242,13 @@ AcquisitionTableModel* AcquisitionPanel::table_model() const {
 }
 QTableView* AcquisitionPanel::table_view() const {
     return view_;
+}
+
+void AcquisitionPanel::set_three_d(bool three_d) {
+    view_->setColumnHidden(AcquisitionTableModel::YColumn, !three_d);
+    add_line_->setEnabled(!three_d);
+    add_line_->setToolTip(three_d ? tr("3D: drag a rectangle on the depth slice (Areal grid: Receivers)")
+                                  : QString());
 }
 
 void AcquisitionPanel::set_acquisition(const Acquisition& acq, int active_shot) {

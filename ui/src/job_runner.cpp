@@ -30,14 +30,21 @@ bool is_milestone(EventType t) {
            t == EventType::ShotEnd || t == EventType::Message;
 }
 constexpr std::size_t max_pending_events = 20000;
+
+/// What a job's field copies cost the worker (written there, read on the GUI thread).
+struct CopyCost {
+    std::atomic<std::int64_t> nanoseconds{0};
+    std::atomic<int> frames{0};
+};
 } // namespace
 
 /// The Observer the engine calls from the worker thread. It never blocks on the GUI: it posts.
 class JobRunner::Adapter final : public Observer {
   public:
     Adapter(JobRunner* runner, std::uint64_t job, JobThrottle throttle,
-            std::shared_ptr<std::atomic<bool>> frame_busy)
-        : runner_(runner), job_(job), throttle_(throttle), frame_busy_(std::move(frame_busy)) {}
+            std::shared_ptr<std::atomic<bool>> frame_busy, std::shared_ptr<CopyCost> cost)
+        : runner_(runner), job_(job), throttle_(throttle), frame_busy_(std::move(frame_busy)),
+          cost_(std::move(cost)) {}
 
     void on_event(const Event& e) override {
         std::lock_guard lock(mutex_);
@@ -63,6 +70,8 @@ class JobRunner::Adapter final : public Observer {
                                 ? throttle_.wavefields
                                 : true;
         if (!wanted || frame_busy_->load()) return false;
+        const double copied_s = double(cost_->nanoseconds.load()) * 1e-9;
+        if (copied_s > throttle_.copy_budget * seconds_since(start_)) return false;
         const int k = int(kind);
         if (kind == FieldKind::Gradient) return true; // once per shot: cheap, and the GUI wants each one
         if (have_frame_[k] && std::llabs(step - last_step_[k]) < throttle_.field_every_steps) return false;
@@ -75,7 +84,11 @@ class JobRunner::Adapter final : public Observer {
         frame->step = step;
         frame->rows = view.rows;
         frame->cols = view.cols;
+        const auto copy_start = Clock::now();
         frame->values.assign(view.data, view.data + view.size());
+        cost_->nanoseconds +=
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - copy_start).count();
+        ++cost_->frames;
         const int k = int(kind);
         have_frame_[k] = true;
         last_step_[k] = step;
@@ -116,6 +129,8 @@ class JobRunner::Adapter final : public Observer {
     std::uint64_t job_;
     JobThrottle throttle_;
     std::shared_ptr<std::atomic<bool>> frame_busy_;
+    std::shared_ptr<CopyCost> cost_;
+    const Clock::time_point start_ = Clock::now();
     std::mutex mutex_;
     std::vector<Event> pending_;
     Clock::time_point last_flush_ = Clock::now();
@@ -131,6 +146,7 @@ struct JobRunner::Impl {
     QString name;
     std::shared_ptr<CancelToken> token;
     std::shared_ptr<std::atomic<bool>> frame_busy;
+    std::shared_ptr<CopyCost> copy_cost = std::make_shared<CopyCost>();
     QElapsedTimer clock;
     bool paused = false;
     // Written by the worker before it ends, read on the GUI thread after QThread::finished.
@@ -180,7 +196,8 @@ bool JobRunner::start(const QString& name, JobWork work) {
     d_->outcome = Succeeded;
     d_->error.clear();
     d_->paused = false;
-    auto adapter = std::make_shared<Adapter>(this, job, d_->throttle, d_->frame_busy);
+    d_->copy_cost = std::make_shared<CopyCost>();
+    auto adapter = std::make_shared<Adapter>(this, job, d_->throttle, d_->frame_busy, d_->copy_cost);
     auto token = d_->token;
     Impl* impl = d_.get();
     // The lambda owns copies of everything it touches except the result slots in Impl, which the GUI thread
@@ -245,6 +262,14 @@ bool JobRunner::wait(int ms) {
         QThread::msleep(2);
     }
     return d_->thread == nullptr;
+}
+
+double JobRunner::field_copy_seconds() const {
+    return double(d_->copy_cost->nanoseconds.load()) * 1e-9;
+}
+
+int JobRunner::fields_copied() const {
+    return d_->copy_cost->frames.load();
 }
 
 void JobRunner::deliver_events(std::uint64_t job, EventBatch batch) {

@@ -18,6 +18,7 @@
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
 #include "fwi/ui/thread_setting.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 #include "fwi/ui/wavefield_panel.hpp"
 #include "fwi/ui/welcome_page.hpp"
 #include "main_window_impl.hpp"
@@ -36,6 +37,7 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
@@ -80,6 +82,9 @@ ProjectDocument* MainWindow::document() const {
 ModelView* MainWindow::model_view() const {
     return d_->view;
 }
+VolumeSlicesView* MainWindow::volume_view() const {
+    return d_->volume;
+}
 AcquisitionPanel* MainWindow::acquisition_panel() const {
     return d_->acquisition;
 }
@@ -105,10 +110,18 @@ JobRunner* MainWindow::job_runner() const {
 void MainWindow::build_views() {
     d_->view = new ModelView(this);
     d_->view->setObjectName("model_view");
-    setCentralWidget(d_->view);
+    d_->volume = new VolumeSlicesView(this);
+    d_->central = new QStackedWidget(this);
+    d_->central->addWidget(d_->view);
+    d_->central->addWidget(d_->volume);
+    setCentralWidget(d_->central);
     d_->acquisition = new AcquisitionPanel(this);
     d_->editor = new AcquisitionEditor(d_->doc, d_->view, d_->acquisition, this);
     d_->editor->set_model_source([this]() -> const Model& { return d_->shown_model(); });
+    d_->editor->set_volume_view(d_->volume);
+    connect(d_->doc, &ProjectDocument::changed, this, [this](int parts) {
+        if (parts & ProjectDocument::ModelPart) update_central();
+    });
     connect(d_->editor, &AcquisitionEditor::message, this, [this](const QString& m) {
         statusBar()->showMessage(m, 8000);
         log(m);
@@ -366,6 +379,10 @@ void MainWindow::update_actions() {
     a.cancel->setEnabled(running);
     a.open->setEnabled(!running);
     a.new_project->setEnabled(!running);
+    // The point-by-point gestures belong to the 2D model view; a 3D project places points with the depth
+    // slice's areal drag and edits them in the table.
+    for (QAction* mode : {a.mode_receiver, a.mode_source, a.mode_line, a.line_dialog})
+        mode->setEnabled(!d_->three_d());
 }
 
 void MainWindow::log(const QString& text) {
@@ -400,6 +417,13 @@ void MainWindow::show_welcome() {
 void MainWindow::show_model(const QString& which) {
     d_->shown = which;
     d_->view->set_model(d_->shown_model());
+    d_->volume->set_model(d_->shown_model());
+    update_central();
+}
+
+void MainWindow::update_central() {
+    QWidget* wanted = d_->shown_model().grid.rank == 3 ? static_cast<QWidget*>(d_->volume) : d_->view;
+    if (d_->central->currentWidget() != wanted) d_->central->setCurrentWidget(wanted);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -6,10 +6,14 @@
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/model_view.hpp"
 #include "fwi/ui/project_document.hpp"
+#include "fwi/ui/slice_view.hpp"
+#include "fwi/ui/volume_3d_view.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 #include "process_memory.hpp"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <utility>
@@ -20,6 +24,7 @@ class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QSpinBox;
+class QStackedWidget;
 
 namespace fwi::ui {
 
@@ -29,6 +34,8 @@ class WavefieldPanel;
 struct MainWindow::Impl {
     ProjectDocument* doc = nullptr;
     ModelView* view = nullptr;
+    VolumeSlicesView* volume = nullptr; ///< the central view of a 3D project
+    QStackedWidget* central = nullptr;  ///< view (2D) or volume (3D)
     AcquisitionPanel* acquisition = nullptr;
     AcquisitionEditor* editor = nullptr;
     SettingsPanel* settings = nullptr;
@@ -50,7 +57,14 @@ struct MainWindow::Impl {
     QString shown = "current";
     std::string backend = "auto";
     int gradient_runs = 0;
-    bool record_movie = false; ///< a forward run's wavefield frames are kept for the movie
+    /// Live 3D slices: the run's clock, whether the first wavefield should bring the slices to it, and
+    /// what one shown field cost last (seconds: worker copy, slicing, drawing), for the throttle.
+    QElapsedTimer live_clock;
+    bool live_switch = false;
+    double live_cost_per_field_s = 0;
+    double live_cost_at_last_field_s = 0;   ///< the live cost so far when the last field was shown
+    double live_drawn_at_last_field_s = -1; ///< the views' render_seconds() when the last field was shown
+    bool record_movie = false;              ///< a forward run's wavefield frames are kept for the movie
     /// What a cancelled job leaves in the project, for the log (an inversion keeps its completed iterations).
     QString cancel_note;
     struct Actions {
@@ -69,7 +83,16 @@ struct MainWindow::Impl {
                                               : e.current_model;
         return m.grid.cells() > 0 && !m.vp_mps.empty() ? m : doc->display_model();
     }
+    bool three_d() const { return doc->display_model().grid.rank == 3; }
     std::vector<std::pair<QString, VtkWidget*>> exportable_views() const {
+        if (three_d()) // the 2D docks show nothing of a 3D run
+            return {{QObject::tr("inline slice"), volume->slice_view(SliceAxis::Inline)},
+                    {QObject::tr("crossline slice"), volume->slice_view(SliceAxis::Crossline)},
+                    {QObject::tr("depth slice"), volume->slice_view(SliceAxis::Depth)},
+                    {QObject::tr("3D view"), volume->volume_view()},
+                    {QObject::tr("observed gather"), gathers->observed_view()},
+                    {QObject::tr("modelled gather"), gathers->modelled_view()},
+                    {QObject::tr("gather difference"), gathers->residual_view()}};
         return {{QObject::tr("model"), view},
                 {QObject::tr("wavefield"), wavefield},
                 {QObject::tr("gradient"), gradient},

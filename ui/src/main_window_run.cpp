@@ -12,6 +12,7 @@
 #include "fwi/ui/run_monitor.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "fwi/ui/settings_panel.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
 #include "fwi/ui/wavefield_panel.hpp"
 #include "main_window_impl.hpp"
 
@@ -68,6 +69,10 @@ void MainWindow::connect_jobs() {
     });
     connect(r, &JobRunner::field, this, [this](FieldFramePtr frame) {
         const Grid& g = d_->doc->display_model().grid;
+        if (g.rank == 3) { // a volume: the central slices show it (the 2D docks would draw one tall image)
+            show_live_volume(frame);
+            return;
+        }
         const bool model_shaped = frame->rows == g.nz() && frame->cols == g.nx();
         const double dz = model_shaped ? g.dz() : 1.0, dx = model_shaped ? g.dx() : 1.0;
         if (d_->record_movie) d_->wavefield_panel->record_frame(frame);
@@ -81,6 +86,14 @@ void MainWindow::connect_jobs() {
     });
     connect(r, &JobRunner::started, this, [this](const QString& name) {
         log(tr("%1 started on %2").arg(name, device_description(d_->backend)));
+        if (d_->three_d()) {
+            d_->volume->reset_field_cost();
+            d_->live_drawn_at_last_field_s = -1;
+            d_->live_cost_at_last_field_s = 0;
+            d_->volume->mark_stale(VolumeSlicesView::Layer::Wavefield); // until this run's first one
+            d_->live_clock.start();
+            d_->live_switch = true;
+        }
         d_->progress->setValue(0);
         d_->progress->setVisible(true);
         update_actions();
@@ -95,6 +108,7 @@ void MainWindow::connect_jobs() {
             d_->progress->setVisible(false);
             fwi::release_retained_snapshot_memory(); // kept across a job's gradients; idle, hold nothing
             d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
+            if (d_->three_d() && d_->runner->fields_copied() > 0) log_live_volume_cost(seconds);
             d_->actions.pause->setChecked(false);
             update_actions();
             switch (outcome) {
@@ -167,8 +181,14 @@ bool MainWindow::run_gradient() {
         const GradientResult& r = out.result;
         d_->doc->edit_gradient_result(r.gradient, r.misfit, tr("Compute gradient"));
         const Grid& g = working_model(d_->doc->experiment()).grid;
-        if (std::int64_t(r.gradient.size()) == g.cells())
+        if (g.rank == 3) {
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(r.gradient),
+                                  tr("gradient, misfit %1").arg(r.misfit, 0, 'g', 6));
+            d_->volume->show_layer(VolumeSlicesView::Layer::Gradient);
+        } else if (std::int64_t(r.gradient.size()) == g.cells()) {
             d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+        }
         d_->gathers->set_gathers(out.observed, r.modelled);
         d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
         log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), %6")
@@ -235,10 +255,18 @@ bool MainWindow::run_invert(bool resume) {
 void MainWindow::show_iteration(const IterationRecord& r) {
     d_->monitor->add_inversion_misfit(r.iteration, r.misfit);
     const Grid& g = r.model.grid;
-    if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
-    if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
-    if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
-        d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    if (g.rank == 3) { // the central slices show the iteration's model and its gradient
+        if (!r.model.vp_mps.empty() && d_->shown == "current") d_->volume->set_model(r.model);
+        if (!r.gradient.empty())
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(r.gradient),
+                                  tr("gradient, iteration %1").arg(r.iteration));
+    } else {
+        if (!r.model.vp_mps.empty() && d_->shown == "current") d_->view->set_model(r.model);
+        if (!r.model.vp_mps.empty()) d_->wavefield_panel->set_model(r.model); // the next evaluation's medium
+        if (!r.gradient.empty() && std::int64_t(r.gradient.size()) == g.cells())
+            d_->gradient->set_image(r.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    }
     QString text = tr("Inversion: iteration %1 (stage %2%3), misfit %4")
                        .arg(r.iteration)
                        .arg(r.stage)
@@ -308,8 +336,16 @@ void MainWindow::show_stored_results() {
     }
     d_->gathers->set_gathers(std::move(observed), {});
     const Grid& g = d_->doc->display_model().grid;
-    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells())
-        d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    d_->volume->clear_fields();
+    d_->volume->show_layer(VolumeSlicesView::Layer::Model);
+    if (!p.gradient.empty() && std::int64_t(p.gradient.size()) == g.cells()) {
+        if (g.rank == 3)
+            d_->volume->set_field(VolumeSlicesView::Layer::Gradient,
+                                  std::make_shared<const std::vector<float>>(p.gradient),
+                                  tr("stored gradient"));
+        else
+            d_->gradient->set_image(p.gradient, g.nz(), g.nx(), g.dz(), g.dx());
+    }
 }
 
 bool MainWindow::save_project_as(const QString& path) {

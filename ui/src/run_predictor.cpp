@@ -34,12 +34,17 @@ std::string compression_of(const Experiment& e) {
 
 // Step costs depend on the padded shape, the stencil order, the backend and the threads only; a codec's on
 // the padded shape.
+// "nz x nx" in 2D, "nz x ny x nx" in 3D: a 3D shape must not reuse a 2D (or another 3D) shape's costs.
+std::string shape_key(const PaddedGrid& g) {
+    return std::to_string(g.nz()) + "x" + (g.three_d() ? std::to_string(g.ny()) + "x" : std::string()) +
+           std::to_string(g.nx());
+}
 std::string step_key(const PaddedGrid& g, const std::string& backend) {
-    return std::to_string(g.nz()) + "x" + std::to_string(g.nx()) + "/o" + std::to_string(g.order) + "/" +
-           backend + "/t" + std::to_string(thread_setting());
+    return shape_key(g) + "/o" + std::to_string(g.order) + "/" + backend + "/t" +
+           std::to_string(thread_setting());
 }
 std::string codec_key(const std::string& spec, const PaddedGrid& g) {
-    return spec + "/" + std::to_string(g.nz()) + "x" + std::to_string(g.nx());
+    return spec + "/" + shape_key(g);
 }
 
 /// A CPU simulation of the experiment: its time axis and padded grid (cheap: no wavefields, no model copy).

@@ -41,6 +41,7 @@ struct VtkWidget::Impl {
     vtkNew<vtkCallbackCommand> callback;
     bool context_ready = false;
     QMetaObject::Connection context_connection;
+    std::int64_t render_ns = 0, last_render_ns = 0;
 };
 
 namespace {
@@ -170,8 +171,18 @@ void VtkWidget::resizeGL(int w, int h) {
     d_->window->SetSize(int(w * dpr), int(h * dpr));
 }
 
+double VtkWidget::render_seconds() const {
+    return double(d_->render_ns) * 1e-9;
+}
+
+double VtkWidget::last_render_seconds() const {
+    return double(d_->last_render_ns) * 1e-9;
+}
+
 void VtkWidget::paintGL() {
     if (!d_->context_ready) return;
+    QElapsedTimer clock;
+    clock.start();
     const QSize device_size = size() * devicePixelRatioF();
     d_->window->SetSize(device_size.width(), device_size.height());
     prepare_render(width(), height());
@@ -198,6 +209,8 @@ void VtkWidget::paintGL() {
     state->ResetGLClearColorState();
     state->ResetGLColorMaskState();
     state->ResetGLViewportState();
+    d_->last_render_ns = clock.nsecsElapsed();
+    d_->render_ns += d_->last_render_ns;
 }
 
 QImage VtkWidget::snapshot() {

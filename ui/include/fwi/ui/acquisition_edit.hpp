@@ -22,9 +22,10 @@ struct PointRef {
     auto operator<=>(const PointRef&) const = default;
 };
 
-/// Inside the model's extent of cell centres: 0 <= x <= width_m, 0 <= z <= depth_m.
+/// Inside the model's extent of cell centres: 0 <= x <= width_m, 0 <= z <= depth_m, and in 3D
+/// 0 <= y <= breadth_m.
 bool inside_model(const Grid& grid, Point p);
-/// "Receiver at (x, z) m is outside the model (0..W m x 0..D m)"; empty when inside.
+/// "Receiver at (x, z) m is outside the model (0..W m x 0..D m)" (3D: with y); empty when inside.
 std::string outside_message(const Grid& grid, Point p, PointKind kind);
 
 bool receivers_shared(const Acquisition& acq);

@@ -13,6 +13,7 @@ namespace fwi::ui {
 class AcquisitionPanel;
 class ModelView;
 class ProjectDocument;
+class VolumeSlicesView;
 
 class AcquisitionEditor : public QObject {
     Q_OBJECT
@@ -23,6 +24,9 @@ class AcquisitionEditor : public QObject {
     void add_receiver_line();
     /// Which model the view shows (default: the document's display_model()); applied at once.
     void set_model_source(std::function<const Model&()> source);
+    /// The 3D project's slices (volume_slices_view.hpp): they follow the model and the points like the
+    /// view, and their areal drags become undoable edits (areal_acquisition.hpp).
+    void set_volume_view(VolumeSlicesView* volume);
 
   signals:
     /// A refused edit, for the status bar.
@@ -33,6 +37,7 @@ class AcquisitionEditor : public QObject {
     std::function<const Model&()> model_source_;
     ProjectDocument* doc_;
     ModelView* view_;
+    VolumeSlicesView* volume_ = nullptr;
     AcquisitionPanel* panel_;
 };
 

@@ -1,5 +1,6 @@
 #pragma once
-// The acquisition as a table (sources, then the active shot's receivers; x and z editable), with the
+// The acquisition as a table (sources, then the active shot's receivers; x and z editable, and y in a 3D
+// project), with the
 // active-shot selector and the receiver-line dialog. Like ModelView it only requests edits.
 #include "fwi/acquisition.hpp"
 #include "fwi/ui/acquisition_edit.hpp"
@@ -13,6 +14,7 @@
 class QDoubleSpinBox;
 class QItemSelection;
 class QLabel;
+class QPushButton;
 class QSpinBox;
 class QTableView;
 
@@ -21,7 +23,7 @@ namespace fwi::ui {
 class AcquisitionTableModel : public QAbstractTableModel {
     Q_OBJECT
   public:
-    enum Column { KindColumn, IndexColumn, XColumn, ZColumn, ColumnCount };
+    enum Column { KindColumn, IndexColumn, XColumn, ZColumn, YColumn, ColumnCount };
     using QAbstractTableModel::QAbstractTableModel;
 
     void set_points(std::vector<Point> sources, std::vector<Point> receivers);
@@ -33,7 +35,7 @@ class AcquisitionTableModel : public QAbstractTableModel {
     QVariant data(const QModelIndex& index, int role) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
-    /// Editing x or z requests a move; the table changes only when the document does.
+    /// Editing x, z or y requests a move; the table changes only when the document does.
     bool setData(const QModelIndex& index, const QVariant& value, int role) override;
 
   signals:
@@ -73,6 +75,9 @@ class AcquisitionPanel : public QWidget {
     AcquisitionTableModel* table_model() const;
     QTableView* table_view() const;
     void set_acquisition(const Acquisition& acq, int active_shot);
+    /// Shows the y column (3D projects; hidden by default) and, in 3D, disables the receiver-line button
+    /// (its dialog enters x and z only).
+    void set_three_d(bool three_d);
     void set_selection(const std::vector<PointRef>& refs);
     std::vector<PointRef> selection() const;
 
@@ -87,6 +92,7 @@ class AcquisitionPanel : public QWidget {
     QTableView* view_;
     QSpinBox* shot_;
     QLabel* summary_;
+    QPushButton* add_line_ = nullptr;
     bool syncing_ = false;
 };
 

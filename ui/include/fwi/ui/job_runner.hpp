@@ -39,6 +39,9 @@ struct JobThrottle {
     std::int64_t field_every_steps = 1; ///< at least this many steps between two frames of a kind
     bool wavefields = true;             ///< forward/adjoint wavefield frames wanted
     bool gradients = true;              ///< gradient frames wanted
+    /// Field copies may take at most this fraction of the job's wall time so far (the worker pays for
+    /// them): a 3D field is the whole volume, and at 256^3 one copy takes tens of milliseconds.
+    double copy_budget = 0.02;
 };
 
 /// What a job sees: the observer to give the engine, and the token the engine polls.
@@ -74,6 +77,9 @@ class JobRunner : public QObject {
     bool paused() const;
     /// Waits up to `ms` for the worker to finish, processing events; true if no job is running afterwards.
     bool wait(int ms);
+    /// The running (or last) job's field copies on the worker thread: seconds spent and how many.
+    double field_copy_seconds() const;
+    int fields_copied() const;
 
   public slots:
     void pause(bool paused);

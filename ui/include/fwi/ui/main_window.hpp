@@ -19,6 +19,7 @@ class ModelView;
 class ProjectDocument;
 class RunMonitor;
 class SettingsPanel;
+class VolumeSlicesView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -28,6 +29,8 @@ class MainWindow : public QMainWindow {
 
     ProjectDocument* document() const;
     ModelView* model_view() const;
+    /// The central view of a 3D project (slices and 3D view); the ModelView is central in 2D.
+    VolumeSlicesView* volume_view() const;
     AcquisitionPanel* acquisition_panel() const;
     SettingsPanel* settings_panel() const;
     ImageView* wavefield_view() const;
@@ -74,6 +77,7 @@ class MainWindow : public QMainWindow {
     void build_status_bar();
     void connect_jobs();
     void update_title();
+    void update_central(); ///< the 2D model view or the 3D slices, by the shown model's rank
     void update_actions();
     void update_memory();
     void add_recent(const QString& path);
@@ -82,6 +86,9 @@ class MainWindow : public QMainWindow {
     void show_stored_results();
     void log(const QString& text);
     void show_iteration(const IterationRecord& record);
+    void show_live_volume(const FieldFramePtr& frame); ///< a 3D run's field on the central slices
+    /// Logs what the live 3D slices cost (worker copies, GUI slicing and drawing) against the run's time.
+    void log_live_volume_cost(double run_seconds);
     bool start_job(const QString& name, std::int64_t expected_steps, double predicted_s,
                    std::int64_t inner_steps, JobWork work);
     struct Impl;

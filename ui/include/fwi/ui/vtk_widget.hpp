@@ -38,6 +38,10 @@ class VtkWidget : public QOpenGLWidget {
     /// with software OpenGL (Xvfb, remote desktops) one window repaint can take a large fraction of a second,
     /// and live data must never starve the event loop.
     void request_render();
+    /// Seconds this widget has spent painting (paintGL) since it was made: what drawing it costs.
+    double render_seconds() const;
+    /// Seconds the last paint took (0 before the first): what drawing new data will cost.
+    double last_render_seconds() const;
 
   protected:
     /// Right click: "Save picture…" (PNG of what the view shows: axes, titles, colour bar), plus what

@@ -1,0 +1,513 @@
+// The GUI of a 3D project: the orthogonal slices show the right cells at the slider positions, the 3D view
+// draws the three planes where the sliders put them, an areal drag on the depth slice places the right grid
+// of sources, and a 3D gradient run started from the GUI shows live slices at a small cost.
+#include "fwi/error.hpp"
+#include "fwi/ui/acquisition_panel.hpp"
+#include "fwi/ui/areal_acquisition.hpp"
+#include "fwi/ui/demo_projects.hpp"
+#include "fwi/ui/main_window.hpp"
+#include "fwi/ui/messages.hpp"
+#include "fwi/ui/model_view.hpp"
+#include "fwi/ui/project_document.hpp"
+#include "fwi/ui/slice_view.hpp"
+#include "fwi/ui/volume_3d_view.hpp"
+#include "fwi/ui/volume_slices_view.hpp"
+#include "ui_test_main.hpp"
+
+#include <QFile>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+using namespace fwi;
+using namespace fwi::ui;
+
+namespace {
+// 24 x 20 x 28 cells (x, y, z) at 10 m. vp grows with depth, 1500 + 20 iz m/s, except a fast 3000 m/s block
+// over ix 6..9, iy 12..15, iz 18..21.
+constexpr std::int64_t nx = 24, ny = 20, nz = 28;
+constexpr double h = 10.0;
+bool in_block(std::int64_t iz, std::int64_t iy, std::int64_t ix) {
+    return ix >= 6 && ix <= 9 && iy >= 12 && iy <= 15 && iz >= 18 && iz <= 21;
+}
+float background(std::int64_t iz) {
+    return float(1500 + 20 * iz);
+}
+Model block_model() {
+    Model m;
+    m.grid = Grid(nz, ny, nx, h, h, h);
+    m.vp_mps.resize(std::size_t(m.grid.cells()));
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix)
+                m.vp_mps[m.grid.index(iz, iy, ix)] = in_block(iz, iy, ix) ? 3000.0f : background(iz);
+    return m;
+}
+
+Project block_project() {
+    Project p;
+    Experiment& e = p.experiment;
+    e.true_model = block_model();
+    e.initial_model = e.true_model;
+    for (float& v : e.initial_model.vp_mps)
+        v = 1500.0f;
+    Shot shot;
+    shot.source = {115, 20, 95}; // x, z, y
+    for (int i = 0; i < 5; ++i)
+        shot.receivers.push_back({20.0 + 45.0 * i, 20, 60.0 + 20.0 * i});
+    e.acquisition.shots = {shot};
+    e.propagation.order = 4;
+    e.propagation.pml_width = 6;
+    e.propagation.freq_hz = 20;
+    e.propagation.dt_s = 0.002;
+    e.propagation.nt = 2000;
+    return p;
+}
+
+/// Pixels close to colour c (a few levels per channel).
+int pixels_like(const QImage& img, QColor c, int tolerance = 14) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            if (std::abs(p.red() - c.red()) < tolerance && std::abs(p.green() - c.green()) < tolerance &&
+                std::abs(p.blue() - c.blue()) < tolerance)
+                ++n;
+        }
+    return n;
+}
+
+/// Widget pixel of slice coordinates (metres) in a slice view.
+QPoint pixel_of(const SliceView& v, double col_m, double row_m) {
+    return v.to_widget({col_m, row_m}).toPoint();
+}
+} // namespace
+
+class TestVolumeSlices : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase() { set_message_boxes(false); }
+    void slice_of_takes_the_cells_at_the_index();
+    void slice_of_refuses_bad_input();
+    void points_near_a_slice();
+    void areal_grid_positions();
+    void slices_show_the_model_at_the_slider_positions();
+    void volume_view_draws_the_three_planes();
+    void areal_drag_adds_a_grid_of_sources();
+    void gradient_run_shows_live_slices();
+    void opens_a_3d_project_file();
+    void inversion_updates_the_slices();
+};
+
+void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
+    // Every cell has its own value: iz * 10000 + iy * 100 + ix.
+    Grid g(nz, ny, nx, 5, 7, 3);
+    std::vector<float> v(std::size_t(g.cells()));
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix)
+                v[g.index(iz, iy, ix)] = float(iz * 10000 + iy * 100 + ix);
+    const auto inl = slice_of(v, g, SliceAxis::Inline, 13); // rows z, cols x
+    QCOMPARE(std::int64_t(inl.size()), nz * nx);
+    QCOMPARE(inl[std::size_t(19 * nx + 7)], 19 * 10000.0f + 13 * 100 + 7);
+    QCOMPARE(inl.back(), (nz - 1) * 10000.0f + 13 * 100 + (nx - 1));
+    const auto xl = slice_of(v, g, SliceAxis::Crossline, 7); // rows z, cols y
+    QCOMPARE(std::int64_t(xl.size()), nz * ny);
+    QCOMPARE(xl[std::size_t(19 * ny + 13)], 19 * 10000.0f + 13 * 100 + 7);
+    QCOMPARE(xl[std::size_t(ny - 1)], (ny - 1) * 100.0f + 7);
+    const auto dep = slice_of(v, g, SliceAxis::Depth, 19); // rows y, cols x
+    QCOMPARE(std::int64_t(dep.size()), ny * nx);
+    QCOMPARE(dep[std::size_t(13 * nx + 7)], 19 * 10000.0f + 13 * 100 + 7);
+
+    const Grid sg = slice_grid(g, SliceAxis::Crossline);
+    QCOMPARE(sg.rank, 2);
+    QCOMPARE(sg.nz(), nz);
+    QCOMPARE(sg.nx(), ny);
+    QCOMPARE(sg.dz(), 5.0);
+    QCOMPARE(sg.dx(), 7.0);
+    QCOMPARE(slice_position_m(g, SliceAxis::Crossline, 4), 12.0);
+    QCOMPARE(slice_index_at(g, SliceAxis::Depth, 51.0), std::int64_t(10));
+    QCOMPARE(slice_index_at(g, SliceAxis::Depth, -3.0), std::int64_t(0));
+    QCOMPARE(slice_index_at(g, SliceAxis::Depth, 1e6), nz - 1);
+}
+
+void TestVolumeSlices::slice_of_refuses_bad_input() {
+    const Model m = block_model();
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(m, SliceAxis::Inline, ny));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(m, SliceAxis::Depth, -1));
+    std::vector<float> short_volume(10);
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(short_volume, m.grid, SliceAxis::Depth, 0));
+    Grid flat(nz, nx, h, h);
+    std::vector<float> plane(std::size_t(flat.cells()));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(plane, flat, SliceAxis::Inline, 0));
+}
+
+void TestVolumeSlices::points_near_a_slice() {
+    const Grid g = block_model().grid;
+    const std::vector<Point> pts = {{50, 20, 100}, {60, 30, 112}, {70, 40, 140}}; // x, z, y
+    // Inline slice 10 (y = 100 m), 1.5 cells: y 85..115 m.
+    const auto on = points_on_slice(pts, g, SliceAxis::Inline, 10, 1.5);
+    QCOMPARE(on.size(), std::size_t(2));
+    QCOMPARE(on[1].x_m, 60.0); // column: x
+    QCOMPARE(on[1].z_m, 30.0); // row: z
+    // Crossline: column y, row z; projected (negative tolerance) keeps all.
+    const auto all = points_on_slice(pts, g, SliceAxis::Crossline, 0, -1);
+    QCOMPARE(all.size(), std::size_t(3));
+    QCOMPARE(all[2].x_m, 140.0);
+    // Depth: column x, row y; and back.
+    const Point s = to_slice_coordinates(pts[1], SliceAxis::Depth);
+    QCOMPARE(s.x_m, 60.0);
+    QCOMPARE(s.z_m, 112.0);
+    QCOMPARE(from_slice_coordinates(s, SliceAxis::Depth, 30.0), pts[1]);
+}
+
+void TestVolumeSlices::areal_grid_positions() {
+    const Grid g = block_model().grid;
+    Acquisition acq;
+    acq.shots.push_back({{100, 10, 100}, {{0, 0, 0}}});
+    const Acquisition out = with_areal_grid(acq, g, PointKind::Source, {200, 30, 150}, {20, 30, 50}, 3, 2, 0);
+    QCOMPARE(out.shots.size(), std::size_t(7));
+    // x fast from the smaller corner: x 20, 110, 200; y 50, 150; every one at z 30 and recorded by the
+    // shared receiver.
+    QCOMPARE(out.shots[1].source, (Point{20, 30, 50}));
+    QCOMPARE(out.shots[2].source, (Point{110, 30, 50}));
+    QCOMPARE(out.shots[6].source, (Point{200, 30, 150}));
+    QCOMPARE(out.shots[6].receivers, acq.shots[0].receivers);
+    const Acquisition rec = with_areal_grid(acq, g, PointKind::Receiver, {0, 0, 0}, {230, 0, 190}, 2, 2, 0);
+    QCOMPARE(rec.shots[0].receivers.size(), std::size_t(5));
+    QCOMPARE(rec.shots[0].receivers[4], (Point{230, 0, 190}));
+    // Outside (y beyond 190 m), a count of 0, a 2D model.
+    QVERIFY_THROWS_EXCEPTION(ConfigError,
+                             with_areal_grid(acq, g, PointKind::Source, {0, 0, 0}, {100, 0, 250}, 2, 2, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError,
+                             with_areal_grid(acq, g, PointKind::Source, {0, 0, 0}, {100, 0, 100}, 0, 2, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, with_areal_grid(acq, Grid(nz, nx, h, h), PointKind::Source,
+                                                          {0, 0, 0}, {100, 0, 100}, 2, 2, 0));
+    try {
+        with_areal_grid(acq, g, PointKind::Source, {0, 0, 0}, {100, 0, 250}, 2, 2, 0);
+    } catch (const ConfigError& e) {
+        QVERIFY2(QString(e.what()).contains("y 0..190.0 m"), e.what());
+    }
+}
+
+void TestVolumeSlices::slices_show_the_model_at_the_slider_positions() {
+    VolumeSlicesView v;
+    v.resize(1200, 900);
+    v.set_model(block_model());
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    // Centred at first.
+    QCOMPARE(v.slice_index(SliceAxis::Inline), ny / 2);
+    QCOMPARE(v.slice_index(SliceAxis::Crossline), nx / 2);
+    QCOMPARE(v.slice_index(SliceAxis::Depth), nz / 2);
+    QCOMPARE(v.slider(SliceAxis::Inline)->maximum(), int(ny - 1));
+    QCOMPARE(v.slider(SliceAxis::Depth)->maximum(), int(nz - 1));
+    // Through the block: y index 13, x index 7, z index 19.
+    v.slider(SliceAxis::Inline)->setValue(13);
+    v.slider(SliceAxis::Crossline)->setValue(7);
+    v.slider(SliceAxis::Depth)->setValue(19);
+    QVERIFY2(v.position_label(SliceAxis::Inline)->text().contains("y = 130.0 m"),
+             qPrintable(v.position_label(SliceAxis::Inline)->text()));
+    QVERIFY(v.position_label(SliceAxis::Depth)->text().contains("z = 190.0 m"));
+    float value = 0;
+    SliceView* inl = v.slice_view(SliceAxis::Inline);
+    SliceView* xl = v.slice_view(SliceAxis::Crossline);
+    SliceView* dep = v.slice_view(SliceAxis::Depth);
+    QCOMPARE(inl->rows(), nz);
+    QCOMPARE(inl->cols(), nx);
+    QCOMPARE(xl->cols(), ny);
+    QCOMPARE(dep->rows(), ny);
+    QVERIFY(inl->value_at(7 * h, 19 * h, value)); // (x, z)
+    QCOMPARE(value, 3000.0f);
+    QVERIFY(inl->value_at(15 * h, 19 * h, value));
+    QCOMPARE(value, background(19));
+    QVERIFY(xl->value_at(13 * h, 20 * h, value)); // (y, z)
+    QCOMPARE(value, 3000.0f);
+    QVERIFY(xl->value_at(3 * h, 20 * h, value));
+    QCOMPARE(value, background(20));
+    QVERIFY(dep->value_at(8 * h, 14 * h, value)); // (x, y)
+    QCOMPARE(value, 3000.0f);
+    QVERIFY(dep->value_at(8 * h, 2 * h, value));
+    QCOMPARE(value, background(19));
+    // Moving the sliders moves the slices: off the block, the same cells show the background.
+    v.slider(SliceAxis::Inline)->setValue(2);
+    QCOMPARE(v.slice_index(SliceAxis::Inline), std::int64_t(2));
+    QVERIFY(v.position_label(SliceAxis::Inline)->text().contains("y = 20.0 m"));
+    QVERIFY(inl->value_at(7 * h, 19 * h, value));
+    QCOMPARE(value, background(19));
+    v.slider(SliceAxis::Depth)->setValue(5);
+    QVERIFY(dep->value_at(8 * h, 14 * h, value));
+    QCOMPARE(value, background(5));
+    v.set_slice_index(SliceAxis::Crossline, 100); // clamped
+    QCOMPARE(v.slice_index(SliceAxis::Crossline), nx - 1);
+    QCOMPARE(v.slider(SliceAxis::Crossline)->value(), int(nx - 1));
+}
+
+void TestVolumeSlices::volume_view_draws_the_three_planes() {
+    VolumeSlicesView v;
+    v.resize(1200, 900);
+    v.set_model(block_model());
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    Volume3DView* view = v.volume_view();
+    const QColor top = colormap_color(Colormap::Viridis, 1.0); // the block (the maximum)
+    const QColor background_colour(245, 245, 247);             // 0.96, 0.96, 0.97
+    // Planes away from the block: no block colour.
+    v.set_slice_index(SliceAxis::Inline, 2);
+    v.set_slice_index(SliceAxis::Crossline, 20);
+    v.set_slice_index(SliceAxis::Depth, 5);
+    const QImage away = view->snapshot();
+    // Every plane through the block.
+    v.set_slice_index(SliceAxis::Inline, 13);
+    v.set_slice_index(SliceAxis::Crossline, 7);
+    v.set_slice_index(SliceAxis::Depth, 19);
+    const QImage through = view->snapshot();
+    through.save(test::output_path("tst_volume_slices_3d.png"));
+    const int total = through.width() * through.height();
+    const int drawn = total - pixels_like(through, background_colour, 6);
+    const int black = pixels_like(through, Qt::black, 10);
+    QVERIFY2(drawn > total / 8, qPrintable(QString("%1 of %2 pixels drawn").arg(drawn).arg(total)));
+    QVERIFY2(black < drawn / 4, qPrintable(QString("%1 black pixels").arg(black)));
+    const int block_away = pixels_like(away, top), block_through = pixels_like(through, top);
+    QVERIFY2(block_away == 0 && block_through > 50,
+             qPrintable(QString("block pixels: away %1, through %2").arg(block_away).arg(block_through)));
+    // The deep end of the colour map (the bottom rows, slow background) is drawn too: several planes.
+    QVERIFY(pixels_like(through, colormap_color(Colormap::Viridis, 0.0), 20) > 50);
+    // Rotating changes the picture.
+    view->rotate(60, 10);
+    QVERIFY(test::differing_pixels(view->snapshot(), through) > total / 20);
+}
+
+void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {
+    MainWindow w;
+    w.document()->reset(block_project(), {});
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    VolumeSlicesView* v = w.volume_view();
+    QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(), v);
+    QVERIFY(v->volume_view()->isVisible());
+    v->set_slice_index(SliceAxis::Depth, 2); // z = 20 m
+    v->set_areal_mode(VolumeSlicesView::ArealMode::Sources);
+    v->set_areal_counts(3, 2);
+    SliceView* dep = v->slice_view(SliceAxis::Depth);
+    QVERIFY(dep->rectangle_mode());
+    const QPoint a = pixel_of(*dep, 30, 40), b = pixel_of(*dep, 200, 160);
+    QTest::mousePress(dep, Qt::LeftButton, {}, a);
+    QTest::mouseMove(dep, (a + b) / 2);
+    QTest::mouseMove(dep, b);
+    QTest::mouseRelease(dep, Qt::LeftButton, {}, b);
+    const auto& shots = w.document()->experiment().acquisition.shots;
+    QCOMPARE(shots.size(), std::size_t(7));
+    // Where the pixels map back to, to within a pixel's size.
+    const QPointF ma = dep->to_model(a), mb = dep->to_model(b);
+    const double tol = dep->view_transform().metres_per_pixel + 1e-9;
+    for (int iy = 0; iy < 2; ++iy)
+        for (int ix = 0; ix < 3; ++ix) {
+            const Point s = shots[std::size_t(1 + iy * 3 + ix)].source;
+            const double x = ma.x() + (mb.x() - ma.x()) * ix / 2.0, y = ma.y() + (mb.y() - ma.y()) * iy;
+            QVERIFY2(
+                std::abs(s.x_m - x) <= tol && std::abs(s.y_m - y) <= tol && s.z_m == 20.0,
+                qPrintable(
+                    QString("source %1: (%2, %3, %4)").arg(ix + 3 * iy).arg(s.x_m).arg(s.y_m).arg(s.z_m)));
+            QVERIFY(std::abs(s.x_m - (30 + 85.0 * ix)) < 2 * tol &&
+                    std::abs(s.y_m - (40 + 120.0 * iy)) < 2 * tol);
+        }
+    w.grab().save(test::output_path("tst_volume_slices_window.png"));
+    // The table shows y in 3D, and editing it moves the point in y only.
+    QTableView* table = w.acquisition_panel()->table_view();
+    QVERIFY(!table->isColumnHidden(AcquisitionTableModel::YColumn));
+    auto* add_line = w.acquisition_panel()->findChild<QPushButton*>("acquisition_add_line");
+    QVERIFY(add_line && !add_line->isEnabled());
+    AcquisitionTableModel* model = w.acquisition_panel()->table_model();
+    const QModelIndex y_cell = model->index(4, AcquisitionTableModel::YColumn); // source 4: ix 0, iy 1
+    QCOMPARE(model->data(y_cell, Qt::EditRole).toDouble(), shots[4].source.y_m);
+    const Point before = shots[4].source;
+    model->setData(y_cell, "150", Qt::EditRole);
+    QCOMPARE(shots[4].source, (Point{before.x_m, before.z_m, 150.0}));
+    w.document()->undo_stack()->undo();
+    // Undo removes the grid in one step.
+    w.document()->undo_stack()->undo();
+    QCOMPARE(w.document()->experiment().acquisition.shots.size(), std::size_t(1));
+    // A rectangle reaching outside the model (y beyond 190 m) is refused with a message.
+    QSignalSpy refused(v, &VolumeSlicesView::refused);
+    const QPoint c = pixel_of(*dep, 100, 100), outside = pixel_of(*dep, 150, 230);
+    QTest::mousePress(dep, Qt::LeftButton, {}, c);
+    QTest::mouseMove(dep, outside);
+    QTest::mouseRelease(dep, Qt::LeftButton, {}, outside);
+    QCOMPARE(refused.count(), 1);
+    QVERIFY2(refused.at(0).at(0).toString().contains("inside the model"),
+             qPrintable(refused.at(0).at(0).toString()));
+    QCOMPARE(w.document()->experiment().acquisition.shots.size(), std::size_t(1));
+    // Off: a drag pans, nothing is added.
+    v->set_areal_mode(VolumeSlicesView::ArealMode::Off);
+    QTest::mousePress(dep, Qt::LeftButton, {}, a);
+    QTest::mouseMove(dep, b);
+    QTest::mouseRelease(dep, Qt::LeftButton, {}, b);
+    QCOMPARE(w.document()->experiment().acquisition.shots.size(), std::size_t(1));
+}
+
+void TestVolumeSlices::gradient_run_shows_live_slices() {
+    MainWindow w;
+    w.document()->reset(block_project(), {});
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    VolumeSlicesView* v = w.volume_view();
+    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
+    QVERIFY(w.run_forward());
+    QVERIFY(w.job_runner()->wait(120000));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY2(finished.at(0).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(0).at(2).toString()));
+    QCOMPARE(w.document()->project().observed.size(), std::size_t(1));
+    // A short run may show no live field at all: the first one waits until its drawing (as the views'
+    // last paints took) fits the budget. Whatever it showed stayed within it.
+    const double forward_s = finished.at(0).at(3).toDouble();
+    const double forward_cost_s =
+        w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
+    QVERIFY2(forward_cost_s < 0.05 * forward_s,
+             qPrintable(QString("forward: %1 s of %2 s, %3 fields shown, drawn %4 s")
+                            .arg(forward_cost_s)
+                            .arg(forward_s)
+                            .arg(v->fields_shown())
+                            .arg(v->render_seconds())));
+    v->show_layer(VolumeSlicesView::Layer::Model);
+    QTest::qWait(300); // drawn before the run starts: not the run's cost
+
+    // A longer run for the gradient (Revolve recomputes), so that its time is not all start-up.
+    GradientSettings gs = w.document()->experiment().gradient;
+    gs.schedule = "revolve:10";
+    w.document()->edit_gradient(gs);
+    QSignalSpy layers(v, &VolumeSlicesView::layer_changed);
+    QVERIFY(w.run_gradient());
+    int live = 0;
+    QObject::connect(w.job_runner(), &JobRunner::field, [&] { ++live; });
+    QVERIFY(w.job_runner()->wait(300000));
+    QCOMPARE(finished.count(), 2);
+    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(1).at(2).toString()));
+    const double run_s = finished.at(1).at(3).toDouble();
+    QVERIFY2(live > 0, "no live field arrived");
+    QVERIFY(v->fields_shown() >= 1 && v->fields_shown() <= live);
+
+    // The gradient is shown when the run ends, on the three slices and in the 3D view.
+    QCOMPARE(v->layer(), VolumeSlicesView::Layer::Gradient);
+    const std::vector<float>* g = v->shown_volume();
+    QVERIFY(g && std::int64_t(g->size()) == block_model().grid.cells());
+    QCOMPARE(w.document()->project().gradient, *g);
+    float value = 0, largest = 0;
+    SliceView* inl = v->slice_view(SliceAxis::Inline);
+    const std::int64_t iy = v->slice_index(SliceAxis::Inline);
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t ix = 0; ix < nx; ++ix) {
+            QVERIFY(inl->value_at(ix * h, iz * h, value));
+            QCOMPARE(value, (*g)[block_model().grid.index(iz, iy, ix)]);
+            largest = std::max(largest, std::abs(value));
+        }
+    QVERIFY(largest > 0);
+    // What the live slices cost against the run's time, as the log states it.
+    const double cost_s = w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
+    auto* log = w.findChild<QPlainTextEdit*>("log");
+    QVERIFY(log && log->toPlainText().contains("Live 3D slices"));
+    QFile log_file(test::output_path("tst_volume_slices_log.txt"));
+    if (log_file.open(QIODevice::WriteOnly)) log_file.write(log->toPlainText().toUtf8());
+    qInfo("gradient run %.3f s: %d fields copied in %.4f s, %d shown in %.4f s, drawn in %.4f s (%.2f%%)",
+          run_s, w.job_runner()->fields_copied(), w.job_runner()->field_copy_seconds(), v->fields_shown(),
+          v->field_seconds(), v->render_seconds(), 100 * cost_s / run_s);
+    for (SliceAxis a : slice_axes)
+        qInfo("%s slice drawn in %.4f s", slice_name(a), v->slice_view(a)->render_seconds());
+    qInfo("3D view drawn in %.4f s", v->volume_view()->render_seconds());
+    // The first wavefield brought the slices to the wavefield, the result to the gradient.
+    QVERIFY(layers.count() >= 2);
+    QCOMPARE(layers.at(0).at(0).value<VolumeSlicesView::Layer>(), VolumeSlicesView::Layer::Wavefield);
+    QVERIFY2(cost_s < 0.05 * run_s, qPrintable(log->toPlainText().section('\n', -3)));
+}
+
+void TestVolumeSlices::opens_a_3d_project_file() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath("block3d.fwi");
+    Project p = block_project();
+    p.gradient.assign(std::size_t(p.experiment.true_model.grid.cells()), 0.0f);
+    p.gradient[p.experiment.true_model.grid.index(19, 13, 7)] = 2.5f; // recognisable
+    save_project(path.toStdString(), p);
+
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_project(path));
+    VolumeSlicesView* v = w.volume_view();
+    QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(), v);
+    QCOMPARE(v->grid(), p.experiment.true_model.grid);
+    w.show_model("true");
+    v->set_slice_index(SliceAxis::Inline, 13);
+    v->set_slice_index(SliceAxis::Crossline, 7);
+    v->set_slice_index(SliceAxis::Depth, 19);
+    w.grab().save(test::output_path("tst_volume_slices_true_model.png"));
+    float value = 0;
+    QVERIFY(v->slice_view(SliceAxis::Crossline)->value_at(13 * h, 19 * h, value));
+    QCOMPARE(value, 3000.0f);
+    QVERIFY(v->slice_view(SliceAxis::Depth)->value_at(0, 0, value));
+    QCOMPARE(value, background(19));
+    // The points keep their y: the table shows it.
+    AcquisitionTableModel* table = w.acquisition_panel()->table_model();
+    QCOMPARE(table->data(table->index(0, AcquisitionTableModel::YColumn), Qt::EditRole).toDouble(), 95.0);
+    QVERIFY(!w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
+    // The stored gradient is offered as the gradient layer.
+    v->show_layer(VolumeSlicesView::Layer::Gradient);
+    QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(7 * h, 19 * h, value));
+    QCOMPARE(value, 2.5f);
+    QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(8 * h, 19 * h, value));
+    QCOMPARE(value, 0.0f);
+    // Opening a 2D project brings the 2D model view back.
+    QVERIFY(w.open_demo(demo_names().front()));
+    QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(),
+             static_cast<QWidget*>(w.model_view()));
+    QVERIFY(w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
+}
+
+void TestVolumeSlices::inversion_updates_the_slices() {
+    MainWindow w;
+    Project p = block_project();
+    p.experiment.propagation.nt = 300;
+    p.experiment.inversion.iterations = 2;
+    w.document()->reset(std::move(p), {});
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
+    QVERIFY(w.run_forward());
+    QVERIFY(w.job_runner()->wait(120000));
+    VolumeSlicesView* v = w.volume_view();
+    QVERIFY(w.run_invert());
+    QVERIFY(w.job_runner()->wait(300000));
+    QCOMPARE(finished.count(), 2);
+    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(1).at(2).toString()));
+    const Project& done = w.document()->project();
+    QCOMPARE(done.history.size(), std::size_t(3)); // iteration 0 (the start) and two
+    QVERIFY(done.experiment.current_model.vp_mps != done.experiment.initial_model.vp_mps);
+    // The slices show the current model, and the gradient layer the last iteration's gradient.
+    v->show_layer(VolumeSlicesView::Layer::Model);
+    const Grid& g = done.experiment.current_model.grid;
+    const std::int64_t iy = v->slice_index(SliceAxis::Inline);
+    float value = 0;
+    for (std::int64_t iz : {0, 5, 19})
+        for (std::int64_t ix : {0, 7, 20}) {
+            QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(ix * h, iz * h, value));
+            QCOMPARE(value, done.experiment.current_model.vp_mps[g.index(iz, iy, ix)]);
+        }
+    v->show_layer(VolumeSlicesView::Layer::Gradient);
+    QCOMPARE(*v->shown_volume(), done.history.back().gradient);
+}
+
+FWI_UI_TEST_MAIN(TestVolumeSlices)
+#include "tst_volume_slices.moc"
