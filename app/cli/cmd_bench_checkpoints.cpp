@@ -92,9 +92,10 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->add_option("--scratch", o->scratch, "directory for the disk tier of multilevel rows");
     cmd->add_option("--markdown", o->markdown, "also write the table as Markdown to this file");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
-    cmd->add_option("--budget", o->budget,
-                    "memory budget RAM[,DISK] of the auto and adaptive rows (the others run unbudgeted, so that "
-                    "all/none is the store-all reference)");
+    cmd->add_option(
+        "--budget", o->budget,
+        "memory budget RAM[,DISK] of the auto and adaptive rows (the others run unbudgeted, so that "
+        "all/none is the store-all reference)");
     cmd->add_option("--sampling-interval", o->sampling_interval, "gradient sampling interval of every row")
         ->check(CLI::Range(1, 1000000));
     cmd->callback([o, &r] {
@@ -149,8 +150,8 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                 char line[512];
                 std::snprintf(
                     line, sizeof line, "| %s | %s | %.2f | %lld | %s | %s | %.1e | %.1f | %.2f | %s |\n",
-                    (c.schedule == "auto" ? "auto: " + g.schedule : g.schedule).c_str(), c.codec.c_str(), rel_time, (long long)g.recompute_steps,
-                    format_bytes(double(tier(0))).c_str(),
+                    (c.schedule == "auto" ? "auto: " + g.schedule : g.schedule).c_str(), c.codec.c_str(),
+                    rel_time, (long long)g.recompute_steps, format_bytes(double(tier(0))).c_str(),
                     tier(1) ? format_bytes(double(tier(1))).c_str() : "-", error, g.compression_ratio,
                     g.predicted_seconds / (g.seconds - g.planning_seconds),
                     c.codec == "none" ? "-" : std::to_string(codec_ratio_to_step).substr(0, 5).c_str());

@@ -236,6 +236,18 @@ class TestCli3D : public QObject {
         QVERIFY(!p.history.empty());
     }
 
+    void export_writes_volumes_for_paraview() {
+        Run r = fwi_cli({"--json", "export", project_, "model", "-o", path("cube.vti")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray vti = file_bytes(path("cube.vti"));
+        QVERIFY(vti.contains("WholeExtent=\"0 15 0 11 0 13\"")); // x, y, depth
+        QVERIFY(vti.contains("Direction=\"1 0 0 0 1 0 0 0 -1\""));
+        QVERIFY(vti.size() > 3 * 14 * 12 * 16 * 4);
+        r = fwi_cli({"--json", "export", project_, "wavefield", "-o", path("waves.pvd")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(json_of(r)["files"].toInt() > 10);
+    }
+
     void plot_draws_three_slices() {
         Run r = fwi_cli({"--json", "plot", project_, "model", "--model", "true", "-o", path("truth.svg")});
         QVERIFY2(r.code == 0, r.err.constData());

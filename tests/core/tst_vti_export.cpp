@@ -79,6 +79,47 @@ class TestVtiExport : public QObject {
 #endif
     }
 
+    void a_volume_reads_back_with_vtk_depth_down_z() {
+#ifndef FWI_HAVE_VTK_READER
+        QSKIP("VTK's IOXML module is not installed");
+#else
+        const Grid g(4, 3, 5, 2.5, 7.5, 10.0); // nz 4, ny 3, nx 5: distinct sizes catch a transposition
+        std::vector<float> v(std::size_t(g.cells()));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = float(i) * 0.5f + 0.125f;
+        write_vti(path("cube.vti"), g, {{"vp_mps", {v.data(), g.rows(), g.nx(), g.ny()}}});
+        vtkNew<vtkXMLImageDataReader> reader;
+        reader->SetFileName(path("cube.vti").c_str());
+        reader->Update();
+        vtkImageData* image = reader->GetOutput();
+        int dims[3];
+        image->GetDimensions(dims);
+        QCOMPARE(dims[0], 5); // x
+        QCOMPARE(dims[1], 3); // y
+        QCOMPARE(dims[2], 4); // depth
+        double spacing[3];
+        image->GetSpacing(spacing);
+        QCOMPARE(spacing[0], 10.0);
+        QCOMPARE(spacing[1], 7.5);
+        QCOMPARE(spacing[2], 2.5);
+        QCOMPARE(image->GetDirectionMatrix()->GetElement(2, 2), -1.0); // depth points down
+        QCOMPARE(image->GetDirectionMatrix()->GetElement(1, 1), 1.0);
+        vtkDataArray* a = image->GetPointData()->GetArray("vp_mps");
+        QVERIFY(a != nullptr);
+        for (std::int64_t iz = 0; iz < g.nz(); ++iz)
+            for (std::int64_t iy = 0; iy < g.ny(); ++iy)
+                for (std::int64_t ix = 0; ix < g.nx(); ++ix) {
+                    // VTK's point (i, j, k) has id (k * ny + j) * nx + i: the model's (iz = k, iy = j, ix =
+                    // i).
+                    const vtkIdType id = vtkIdType((iz * g.ny() + iy) * g.nx() + ix);
+                    QCOMPARE(float(a->GetComponent(id, 0)), v[g.index(iz, iy, ix)]);
+                }
+        // A 2D-shaped view of a volume is refused.
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 write_vti(path("bad.vti"), g, {{"vp_mps", {v.data(), g.nz(), g.nx()}}}));
+#endif
+    }
+
     void bad_arrays_and_paths_are_clear_errors() {
         const Grid g(4, 3, 10.0, 10.0);
         const std::vector<float> v(12, 1.0f), short_v(11, 1.0f);

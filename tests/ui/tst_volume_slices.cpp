@@ -93,8 +93,8 @@ class TestVolumeSlices : public QObject {
     Q_OBJECT
   private slots:
     void initTestCase() { set_message_boxes(false); }
-    void slice_of_takes_the_cells_at_the_index();
-    void slice_of_refuses_bad_input();
+    void slice_values_takes_the_cells_at_the_index();
+    void slices_refuse_bad_input();
     void points_near_a_slice();
     void areal_grid_positions();
     void slices_show_the_model_at_the_slider_positions();
@@ -105,7 +105,7 @@ class TestVolumeSlices : public QObject {
     void inversion_updates_the_slices();
 };
 
-void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
+void TestVolumeSlices::slice_values_takes_the_cells_at_the_index() {
     // Every cell has its own value: iz * 10000 + iy * 100 + ix.
     Grid g(nz, ny, nx, 5, 7, 3);
     std::vector<float> v(std::size_t(g.cells()));
@@ -113,15 +113,15 @@ void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
         for (std::int64_t iy = 0; iy < ny; ++iy)
             for (std::int64_t ix = 0; ix < nx; ++ix)
                 v[g.index(iz, iy, ix)] = float(iz * 10000 + iy * 100 + ix);
-    const auto inl = slice_of(v, g, SliceAxis::Inline, 13); // rows z, cols x
+    const auto inl = slice_values(g, v, SliceAxis::Inline, 13); // rows z, cols x
     QCOMPARE(std::int64_t(inl.size()), nz * nx);
     QCOMPARE(inl[std::size_t(19 * nx + 7)], 19 * 10000.0f + 13 * 100 + 7);
     QCOMPARE(inl.back(), (nz - 1) * 10000.0f + 13 * 100 + (nx - 1));
-    const auto xl = slice_of(v, g, SliceAxis::Crossline, 7); // rows z, cols y
+    const auto xl = slice_values(g, v, SliceAxis::Crossline, 7); // rows z, cols y
     QCOMPARE(std::int64_t(xl.size()), nz * ny);
     QCOMPARE(xl[std::size_t(19 * ny + 13)], 19 * 10000.0f + 13 * 100 + 7);
     QCOMPARE(xl[std::size_t(ny - 1)], (ny - 1) * 100.0f + 7);
-    const auto dep = slice_of(v, g, SliceAxis::Depth, 19); // rows y, cols x
+    const auto dep = slice_values(g, v, SliceAxis::Depth, 19); // rows y, cols x
     QCOMPARE(std::int64_t(dep.size()), ny * nx);
     QCOMPARE(dep[std::size_t(13 * nx + 7)], 19 * 10000.0f + 13 * 100 + 7);
 
@@ -137,15 +137,15 @@ void TestVolumeSlices::slice_of_takes_the_cells_at_the_index() {
     QCOMPARE(slice_index_at(g, SliceAxis::Depth, 1e6), nz - 1);
 }
 
-void TestVolumeSlices::slice_of_refuses_bad_input() {
+void TestVolumeSlices::slices_refuse_bad_input() {
     const Model m = block_model();
-    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(m, SliceAxis::Inline, ny));
-    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(m, SliceAxis::Depth, -1));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_model(m, SliceAxis::Inline, ny));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_model(m, SliceAxis::Depth, -1));
     std::vector<float> short_volume(10);
-    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(short_volume, m.grid, SliceAxis::Depth, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_values(m.grid, short_volume, SliceAxis::Depth, 0));
     Grid flat(nz, nx, h, h);
     std::vector<float> plane(std::size_t(flat.cells()));
-    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_of(plane, flat, SliceAxis::Inline, 0));
+    QVERIFY_THROWS_EXCEPTION(ConfigError, slice_values(flat, plane, SliceAxis::Inline, 0));
 }
 
 void TestVolumeSlices::points_near_a_slice() {

@@ -24,18 +24,6 @@ double normal_spacing(const Grid& g, SliceAxis axis) {
 
 } // namespace
 
-const char* slice_name(SliceAxis axis) {
-    switch (axis) {
-    case SliceAxis::Inline:
-        return "inline";
-    case SliceAxis::Crossline:
-        return "crossline";
-    case SliceAxis::Depth:
-        return "depth";
-    }
-    return "";
-}
-
 const char* slice_axis_letter(SliceAxis axis) {
     switch (axis) {
     case SliceAxis::Inline:
@@ -48,18 +36,6 @@ const char* slice_axis_letter(SliceAxis axis) {
     return "";
 }
 
-std::int64_t slice_count(const Grid& g, SliceAxis axis) {
-    switch (axis) {
-    case SliceAxis::Inline:
-        return g.ny();
-    case SliceAxis::Crossline:
-        return g.nx();
-    case SliceAxis::Depth:
-        return g.nz();
-    }
-    return 0;
-}
-
 double slice_position_m(const Grid& g, SliceAxis axis, std::int64_t index) {
     return double(index) * normal_spacing(g, axis);
 }
@@ -69,59 +45,6 @@ std::int64_t slice_index_at(const Grid& g, SliceAxis axis, double position_m) {
     const std::int64_t last = std::max<std::int64_t>(slice_count(g, axis) - 1, 0);
     if (!(h > 0)) return 0;
     return std::clamp<std::int64_t>(std::llround(position_m / h), 0, last);
-}
-
-Grid slice_grid(const Grid& g, SliceAxis axis) {
-    switch (axis) {
-    case SliceAxis::Inline:
-        return Grid(g.nz(), g.nx(), g.dz(), g.dx());
-    case SliceAxis::Crossline:
-        return Grid(g.nz(), g.ny(), g.dz(), g.dy());
-    case SliceAxis::Depth:
-        return Grid(g.ny(), g.nx(), g.dy(), g.dx());
-    }
-    return {};
-}
-
-std::vector<float> slice_of(std::span<const float> volume, const Grid& g, SliceAxis axis,
-                            std::int64_t index) {
-    if (g.rank != 3) throw ConfigError("slice_of: the grid is 2D, not a volume");
-    if (std::int64_t(volume.size()) != g.cells())
-        throw ConfigError("slice_of: " + std::to_string(volume.size()) + " values for a grid of " +
-                          std::to_string(g.cells()) + " cells");
-    if (index < 0 || index >= slice_count(g, axis))
-        throw ConfigError(std::string("slice_of: ") + slice_name(axis) + " slice " + std::to_string(index) +
-                          " is outside 0.." + std::to_string(slice_count(g, axis) - 1));
-    const std::int64_t nz = g.nz(), ny = g.ny(), nx = g.nx();
-    std::vector<float> out;
-    switch (axis) {
-    case SliceAxis::Inline: // rows z, cols x: one contiguous row of x per z
-        out.reserve(std::size_t(nz * nx));
-        for (std::int64_t iz = 0; iz < nz; ++iz) {
-            const auto row = volume.subspan(g.index(iz, index, 0), std::size_t(nx));
-            out.insert(out.end(), row.begin(), row.end());
-        }
-        break;
-    case SliceAxis::Crossline: // rows z, cols y: a strided gather
-        out.reserve(std::size_t(nz * ny));
-        for (std::int64_t iz = 0; iz < nz; ++iz)
-            for (std::int64_t iy = 0; iy < ny; ++iy)
-                out.push_back(volume[g.index(iz, iy, index)]);
-        break;
-    case SliceAxis::Depth: { // rows y, cols x: one contiguous plane
-        const auto plane = volume.subspan(g.index(index, 0, 0), std::size_t(ny * nx));
-        out.assign(plane.begin(), plane.end());
-        break;
-    }
-    }
-    return out;
-}
-
-Model slice_of(const Model& model, SliceAxis axis, std::int64_t index) {
-    Model out;
-    out.grid = slice_grid(model.grid, axis);
-    out.vp_mps = slice_of(model.vp_mps, model.grid, axis, index);
-    return out;
 }
 
 Point to_slice_coordinates(Point p, SliceAxis axis) {

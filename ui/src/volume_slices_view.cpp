@@ -374,9 +374,9 @@ void VolumeSlicesView::refresh_slice(SliceAxis axis) {
                                .arg(slice_count(g, axis)));
     SliceView* view = d_->views[a];
     const std::vector<float>* field = d_->layer == Layer::Model ? nullptr : d_->volume_of(d_->layer);
-    const Model model_slice = slice_of(d_->model, axis, index);
+    const Model model_slice = slice_model(d_->model, axis, index);
     if (field) {
-        const std::vector<float> values = slice_of(*field, g, axis, index);
+        const std::vector<float> values = slice_values(g, *field, axis, index);
         const Grid& s = model_slice.grid;
         view->set_underlay(model_slice.vp_mps, s.nz(), s.nx(), s.dz(), s.dx());
         view->set_image(values, s.nz(), s.nx(), s.dz(), s.dx());

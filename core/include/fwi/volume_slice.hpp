@@ -16,7 +16,7 @@ namespace fwi {
 enum class SliceAxis { Inline, Crossline, Depth };
 
 /// "inline", "crossline", "depth".
-std::string slice_name(SliceAxis axis);
+const char* slice_name(SliceAxis axis);
 /// The axis the slice is taken across (y, x, z) and the number of slices along it (ny, nx, nz).
 std::int64_t slice_count(const Grid& volume, SliceAxis axis);
 /// The slice's 2D grid (see the table above). ConfigError unless `volume` is 3D.

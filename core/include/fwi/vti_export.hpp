@@ -1,8 +1,9 @@
 #pragma once
 // ParaView/VTK export: VTK XML ImageData (.vti) files and .pvd collections (time series), written by core
-// itself (no VTK dependency). Layout: one point per cell centre; VTK's x is the model's x (fast axis) and
-// VTK's y is depth, with Direction "1 0 0 0 -1 0 0 0 1" so that depth points down in ParaView; Origin (0, 0,
-// 0) is the first cell centre, Spacing (dx, dz, 1) in metres. Values are Float32, little endian, raw appended
+// itself (no VTK dependency). Layout: one point per cell centre; in 2D VTK's x is the model's x (fast axis)
+// and VTK's y is depth, with Direction "1 0 0 0 -1 0 0 0 1" so that depth points down in ParaView, Spacing
+// (dx, dz, 1); in 3D VTK's (x, y, z) are the model's (x, y, depth), Direction "1 0 0 0 1 0 0 0 -1", Spacing
+// (dx, dy, dz). Origin (0, 0, 0) is the first cell centre; metres. Values are Float32, little endian, raw appended
 // data with UInt64 block headers. Files are written atomically (temporary file, then rename).
 #include "fwi/field.hpp"
 #include "fwi/grid.hpp"
@@ -15,7 +16,7 @@ namespace fwi {
 
 struct VtiArray {
     std::string name;     ///< e.g. "vp_mps", "gradient"; letters, digits, '_' and '-' only
-    ConstFieldView field; ///< (z, x) with the grid's shape
+    ConstFieldView field; ///< grid.rows() rows of grid.nx(): (z, x) in 2D, (z, y) rows of x in 3D
 };
 
 /// Writes `arrays` (one or more, each of the grid's shape) as point data of one image. ConfigError for a bad

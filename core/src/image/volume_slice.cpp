@@ -4,7 +4,7 @@
 
 namespace fwi {
 
-std::string slice_name(SliceAxis axis) {
+const char* slice_name(SliceAxis axis) {
     switch (axis) {
     case SliceAxis::Inline:
         return "inline";
@@ -29,7 +29,7 @@ std::int64_t slice_count(const Grid& g, SliceAxis axis) {
 }
 
 Grid slice_grid(const Grid& g, SliceAxis axis) {
-    if (g.rank != 3) throw ConfigError(slice_name(axis) + " slice: the grid is not 3D");
+    if (g.rank != 3) throw ConfigError(std::string(slice_name(axis)) + " slice: the grid is not 3D");
     switch (axis) {
     case SliceAxis::Inline:
         return Grid(g.nz(), g.nx(), g.dz(), g.dx());
@@ -41,33 +41,38 @@ Grid slice_grid(const Grid& g, SliceAxis axis) {
     return {};
 }
 
-std::vector<float> slice_values(const Grid& g, std::span<const float> values, SliceAxis axis,
+std::vector<float> slice_values(const Grid& g, std::span<const float> volume, SliceAxis axis,
                                 std::int64_t index) {
-    const Grid s = slice_grid(g, axis);
-    if (std::int64_t(values.size()) != g.cells())
-        throw ConfigError(slice_name(axis) + " slice: " + std::to_string(values.size()) +
-                          " values for a grid of " + std::to_string(g.cells()) + " cells");
+    slice_grid(g, axis); // refuses a 2D grid
+    const std::string name = slice_name(axis);
+    if (std::int64_t(volume.size()) != g.cells())
+        throw ConfigError(name + " slice: " + std::to_string(volume.size()) + " values for a grid of " +
+                          std::to_string(g.cells()) + " cells");
     if (index < 0 || index >= slice_count(g, axis))
-        throw ConfigError(slice_name(axis) + " slice " + std::to_string(index) + " is outside 0.." +
+        throw ConfigError(name + " slice " + std::to_string(index) + " is outside 0.." +
                           std::to_string(slice_count(g, axis) - 1));
-    std::vector<float> out(std::size_t(s.cells()));
-    const std::int64_t ny = g.ny(), nx = g.nx();
-    for (std::int64_t r = 0; r < s.nz(); ++r)
-        for (std::int64_t c = 0; c < s.nx(); ++c) {
-            std::int64_t iz = 0, iy = 0, ix = 0;
-            switch (axis) {
-            case SliceAxis::Inline:
-                iz = r, iy = index, ix = c;
-                break;
-            case SliceAxis::Crossline:
-                iz = r, iy = c, ix = index;
-                break;
-            case SliceAxis::Depth:
-                iz = index, iy = r, ix = c;
-                break;
-            }
-            out[std::size_t(r * s.nx() + c)] = values[std::size_t((iz * ny + iy) * nx + ix)];
+    const std::int64_t nz = g.nz(), ny = g.ny(), nx = g.nx();
+    std::vector<float> out;
+    switch (axis) {
+    case SliceAxis::Inline: // rows z, cols x: one contiguous row of x per z
+        out.reserve(std::size_t(nz * nx));
+        for (std::int64_t iz = 0; iz < nz; ++iz) {
+            const auto row = volume.subspan(g.index(iz, index, 0), std::size_t(nx));
+            out.insert(out.end(), row.begin(), row.end());
         }
+        break;
+    case SliceAxis::Crossline: // rows z, cols y: a strided gather
+        out.reserve(std::size_t(nz * ny));
+        for (std::int64_t iz = 0; iz < nz; ++iz)
+            for (std::int64_t iy = 0; iy < ny; ++iy)
+                out.push_back(volume[g.index(iz, iy, index)]);
+        break;
+    case SliceAxis::Depth: { // rows y, cols x: one contiguous plane
+        const auto plane = volume.subspan(g.index(index, 0, 0), std::size_t(ny * nx));
+        out.assign(plane.begin(), plane.end());
+        break;
+    }
+    }
     return out;
 }
 

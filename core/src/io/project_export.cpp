@@ -18,7 +18,7 @@ bool fills(const Model& m) {
 }
 
 ConstFieldView view_of(const std::vector<float>& values, const Grid& g) {
-    return {values.data(), g.nz(), g.nx()};
+    return {values.data(), g.rows(), g.nx(), g.rank == 3 ? g.ny() : 0};
 }
 
 void make_directory(const fs::path& dir) {

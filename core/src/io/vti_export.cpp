@@ -38,27 +38,36 @@ void write_text(const std::filesystem::path& path, const std::string& text) {
 
 void write_vti(const std::filesystem::path& path, const Grid& grid, const std::vector<VtiArray>& arrays) {
     if (arrays.empty()) throw ConfigError("write_vti " + path.string() + ": no arrays to write");
-    if (grid.nz() < 1 || grid.nx() < 1 || !(grid.dz() > 0) || !(grid.dx() > 0))
+    const bool volume = grid.rank == 3;
+    if (grid.nz() < 1 || grid.nx() < 1 || grid.ny() < 1 || !(grid.dz() > 0) || !(grid.dx() > 0) ||
+        (volume && !(grid.dy() > 0)))
         throw ConfigError("write_vti " + path.string() + ": empty or invalid grid");
     for (const VtiArray& a : arrays) {
         if (!valid_name(a.name))
             throw ConfigError("write_vti " + path.string() + ": array name '" + a.name +
                               "' (letters, digits, '_' and '-' only)");
-        if (a.field.rows != grid.nz() || a.field.cols != grid.nx() || a.field.data == nullptr)
+        if (a.field.rows != grid.rows() || a.field.cols != grid.nx() || a.field.data == nullptr)
             throw ConfigError("write_vti " + path.string() + ": array '" + a.name + "' is " +
                               std::to_string(a.field.rows) + " x " + std::to_string(a.field.cols) +
-                              "; the grid is " + std::to_string(grid.nz()) + " x " +
+                              "; the grid is " + std::to_string(grid.rows()) + " rows x " +
                               std::to_string(grid.nx()));
     }
     const std::uint64_t block = std::uint64_t(grid.cells()) * sizeof(float);
+    // 2D: VTK (x, y) = (x, depth), y flipped so depth points down. 3D: VTK (x, y, z) = (x, y, depth), z
+    // flipped. Either way VTK's point order (x fastest) is the arrays' own.
     const std::string extent =
-        "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.nz() - 1) + " 0 0";
+        volume ? "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.ny() - 1) + " 0 " +
+                     std::to_string(grid.nz() - 1)
+               : "0 " + std::to_string(grid.nx() - 1) + " 0 " + std::to_string(grid.nz() - 1) + " 0 0";
+    const std::string spacing = volume ? number(grid.dx()) + " " + number(grid.dy()) + " " + number(grid.dz())
+                                       : number(grid.dx()) + " " + number(grid.dz()) + " 1";
+    const char* direction = volume ? "1 0 0 0 1 0 0 0 -1" : "1 0 0 0 -1 0 0 0 1";
     std::ostringstream head;
     head
         << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"ImageData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
-        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"0 0 0\" Spacing=\"" << number(grid.dx())
-        << " " << number(grid.dz()) << " 1\" Direction=\"1 0 0 0 -1 0 0 0 1\">\n"
+        << "  <ImageData WholeExtent=\"" << extent << "\" Origin=\"0 0 0\" Spacing=\"" << spacing
+        << "\" Direction=\"" << direction << "\">\n"
         << "    <Piece Extent=\"" << extent << "\">\n"
         << "      <PointData Scalars=\"" << arrays.front().name << "\">\n";
     std::uint64_t offset = 0;

@@ -23,7 +23,7 @@ class Volume3DView : public VtkWidget {
 
     /// The volume's grid (rank 3): sets the outline and, when it changed, resets the camera.
     void set_grid(const Grid& grid);
-    /// Plane `axis` at slice `index`: `values` as volume_slice.hpp's slice_of() gives them.
+    /// Plane `axis` at slice `index`: `values` as fwi/volume_slice.hpp's slice_values() gives them.
     void set_plane(SliceAxis axis, std::span<const float> values, std::int64_t index);
     void set_colors(Colormap colormap, double low, double high);
     void set_points(const std::vector<Point>& sources, const std::vector<Point>& receivers);

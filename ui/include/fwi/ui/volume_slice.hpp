@@ -1,6 +1,6 @@
 #pragma once
-// Orthogonal slices of a 3D array for the 2D image views. Pure data (no Qt, no VTK), so tests can check
-// values exactly.
+// Orthogonal slices of a 3D array for the 2D image views: positions and points on them. Pure data (no Qt, no
+// VTK), so tests can check values exactly.
 //
 // Volumes have the product's layout (grid.hpp): (z, y, x) row-major, x fast. A slice is a 2D array in the
 // image views' layout, (rows, cols) with cols fast:
@@ -12,6 +12,7 @@
 #include "fwi/acquisition.hpp"
 #include "fwi/grid.hpp"
 #include "fwi/model.hpp"
+#include "fwi/volume_slice.hpp"
 
 #include <cstdint>
 #include <span>
@@ -19,28 +20,22 @@
 
 namespace fwi::ui {
 
-enum class SliceAxis { Inline, Crossline, Depth };
+// The slices themselves (SliceAxis, slice_grid, slice_values, slice_model, ...) are core's
+// (fwi/volume_slice.hpp); this adds what the views need to place points and sliders on them.
+using fwi::slice_count;
+using fwi::slice_grid;
+using fwi::slice_model;
+using fwi::slice_name;
+using fwi::slice_values;
+using fwi::SliceAxis;
 inline constexpr SliceAxis slice_axes[3] = {SliceAxis::Inline, SliceAxis::Crossline, SliceAxis::Depth};
 
-const char* slice_name(SliceAxis axis);        ///< "inline", "crossline", "depth"
 const char* slice_axis_letter(SliceAxis axis); ///< the axis the slice is taken along: "y", "x", "z"
 
-/// How many slices there are along the axis: ny, nx, nz.
-std::int64_t slice_count(const Grid& grid, SliceAxis axis);
 /// Metres of slice `index` along the axis (cell centres from 0).
 double slice_position_m(const Grid& grid, SliceAxis axis, std::int64_t index);
 /// The slice index nearest to `position_m`, clamped to the grid.
 std::int64_t slice_index_at(const Grid& grid, SliceAxis axis, double position_m);
-
-/// The 2D grid of a slice: (rows, cols) with their spacings (metres).
-Grid slice_grid(const Grid& grid, SliceAxis axis);
-
-/// Slice `index` of `volume` (grid.cells() values). Throws ConfigError for a 2D grid, a size mismatch or
-/// an index out of range.
-std::vector<float> slice_of(std::span<const float> volume, const Grid& grid, SliceAxis axis,
-                            std::int64_t index);
-/// The slice as a 2D Model on slice_grid().
-Model slice_of(const Model& model, SliceAxis axis, std::int64_t index);
 
 /// A 3D point in the slice's coordinates (column axis in x_m, row axis in z_m, the normal axis in y_m).
 Point to_slice_coordinates(Point p, SliceAxis axis);
