@@ -12,6 +12,7 @@ out=${1:-bench-3d}
 mkdir -p "$out"
 export OMP_WAIT_POLICY=passive
 project="$out/marmousi2-3d.fwi"
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$fwi" -q new "$project" --model builtin:marmousi2-3d --freq 3 --dt 0.004 --duration 2 --order 8 --pml 15 \
   --shots-x 1 --shots-y 1 --receivers-x 50 --receivers-y 20
 "$fwi" -q forward "$project" --store-observed
@@ -19,5 +20,5 @@ configs="all/none;auto/none;auto/lz4;all/lz4;all/zstd;all/zfp-reversible;all/zfp
 configs+=";all/zfp-accuracy:1e-5;all/zfp-accuracy:1e-4;all/zfp-precision:16;all/zfp-rate:16;all/zfp-rate:8"
 "$fwi" --json bench-checkpoints "$project" --sampling-interval 2 --budget "${FWI_BUDGET:-1G}" \
   --configs "$configs" --markdown "$out/table.md" > "$out/bench.json"
-echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cores; load before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)"
 cat "$out/table.md"
