@@ -14,6 +14,7 @@
 #include "fwi/ui/volume_slices_view.hpp"
 #include "ui_test_main.hpp"
 
+#include <QCheckBox>
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -99,6 +100,7 @@ class TestVolumeSlices : public QObject {
     void areal_grid_positions();
     void slices_show_the_model_at_the_slider_positions();
     void volume_view_draws_the_three_planes();
+    void volume_rendering_draws_the_field();
     void areal_drag_adds_a_grid_of_sources();
     void gradient_run_shows_live_slices();
     void opens_a_3d_project_file();
@@ -282,6 +284,65 @@ void TestVolumeSlices::volume_view_draws_the_three_planes() {
     // Rotating changes the picture.
     view->rotate(60, 10);
     QVERIFY(test::differing_pixels(view->snapshot(), through) > total / 20);
+}
+
+/// Pixels clearly red (the positive end of the seismic colour map), whatever their shade.
+int reddish_pixels(const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+            const QColor p = img.pixelColor(x, y);
+            if (p.red() > 80 && p.red() > p.green() + 50 && p.red() > p.blue() + 50) ++n;
+        }
+    return n;
+}
+
+void TestVolumeSlices::volume_rendering_draws_the_field() {
+    VolumeSlicesView v;
+    v.resize(1200, 900);
+    v.set_model(block_model());
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    Volume3DView* view = v.volume_view();
+    // A positive ball of radius 5 cells in the middle of the volume, zero elsewhere; the three planes on
+    // the far faces (away from the camera), where the field is zero: they draw white and hide nothing.
+    auto field = std::make_shared<std::vector<float>>(std::size_t(nx * ny * nz), 0.0f);
+    const Grid g = block_model().grid;
+    for (std::int64_t iz = 0; iz < nz; ++iz)
+        for (std::int64_t iy = 0; iy < ny; ++iy)
+            for (std::int64_t ix = 0; ix < nx; ++ix) {
+                const double r = std::hypot(double(iz - 14), double(iy - 10), double(ix - 12));
+                if (r < 5) (*field)[std::size_t(g.index(iz, iy, ix))] = float(1 - r / 5);
+            }
+    v.set_field(VolumeSlicesView::Layer::Wavefield, field, "ball");
+    v.show_layer(VolumeSlicesView::Layer::Wavefield);
+    v.set_slice_index(SliceAxis::Inline, ny - 1);
+    v.set_slice_index(SliceAxis::Crossline, nx - 1);
+    v.set_slice_index(SliceAxis::Depth, nz - 1);
+    QVERIFY(!view->volume_drawn()); // off by default
+    const QImage off = view->snapshot();
+    v.volume_rendering_box()->setChecked(true);
+    QVERIFY(view->volume_rendering() && view->volume_drawn());
+    const QImage on = view->snapshot();
+    on.save(test::output_path("tst_volume_slices_volume_rendering.png"));
+    const int total = on.width() * on.height();
+    const int red_off = reddish_pixels(off), red_on = reddish_pixels(on);
+    QVERIFY2(red_off == 0 && red_on > total / 200,
+             qPrintable(QString("red pixels: %1 without the volume, %2 with it").arg(red_off).arg(red_on)));
+    QVERIFY(test::differing_pixels(on, off) > total / 200);
+    // The model is never volume-rendered; the field comes back with its layer; unticking hides it.
+    v.show_layer(VolumeSlicesView::Layer::Model);
+    QVERIFY(!view->volume_drawn());
+    v.show_layer(VolumeSlicesView::Layer::Wavefield);
+    QVERIFY(view->volume_drawn());
+    QVERIFY(reddish_pixels(view->snapshot()) > total / 200);
+    v.volume_rendering_box()->setChecked(false);
+    QVERIFY(!view->volume_drawn());
+    QCOMPARE(reddish_pixels(view->snapshot()), 0);
+    // A field of the wrong size is refused, not read out of bounds.
+    view->set_volume_rendering(true);
+    view->set_volume(std::make_shared<std::vector<float>>(std::size_t(5), 1.0f));
+    QVERIFY(!view->volume_drawn());
 }
 
 void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {

@@ -6,6 +6,7 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellArray.h>
+#include <vtkColorTransferFunction.h>
 #include <vtkFloatArray.h>
 #include <vtkImageActor.h>
 #include <vtkImageData.h>
@@ -13,13 +14,18 @@
 #include <vtkImageProperty.h>
 #include <vtkLookupTable.h>
 #include <vtkNew.h>
+#include <vtkPiecewiseFunction.h>
 #include <vtkPointData.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
 #include <vtkRenderer.h>
+#include <vtkSmartVolumeMapper.h>
+#include <vtkVolume.h>
+#include <vtkVolumeProperty.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -72,6 +78,51 @@ struct Dots {
     }
 };
 
+/// A whole field drawn by ray casting. The image wraps the shared values without a copy (VTK is told not to
+/// free them; `values` keeps them alive).
+struct RenderedVolume {
+    std::shared_ptr<const std::vector<float>> values;
+    vtkNew<vtkImageData> image;
+    vtkNew<vtkFloatArray> scalars;
+    vtkNew<vtkSmartVolumeMapper> mapper;
+    vtkNew<vtkColorTransferFunction> colors;
+    vtkNew<vtkPiecewiseFunction> opacity;
+    vtkNew<vtkVolumeProperty> property;
+    vtkNew<vtkVolume> volume;
+    bool enabled = false;
+    RenderedVolume() {
+        image->GetPointData()->SetScalars(scalars);
+        mapper->SetInputData(image);
+        property->SetColor(colors);
+        property->SetScalarOpacity(opacity);
+        property->SetInterpolationTypeToLinear();
+        property->ShadeOff();
+        volume->SetMapper(mapper);
+        volume->SetProperty(property);
+        volume->SetVisibility(false);
+    }
+    /// Colours from the colour map over [low, high]; opacity 0 over the middle fifth of the range (around
+    /// zero for a signed field) rising linearly to `peak` at both ends, per `unit_m` metres of ray, so that a
+    /// ray through the whole volume is not opaque.
+    void set_transfer(Colormap map, double low, double high, double unit_m) {
+        colors->RemoveAllPoints();
+        constexpr int samples = 32;
+        for (int i = 0; i <= samples; ++i) {
+            const double t = double(i) / samples;
+            const QColor c = colormap_color(map, t);
+            colors->AddRGBPoint(low + t * (high - low), c.redF(), c.greenF(), c.blueF());
+        }
+        const double mid = 0.5 * (low + high), quiet = 0.1 * (high - low);
+        constexpr double peak = 0.5;
+        opacity->RemoveAllPoints();
+        opacity->AddPoint(low, peak);
+        opacity->AddPoint(mid - quiet, 0.0);
+        opacity->AddPoint(mid + quiet, 0.0);
+        opacity->AddPoint(high, peak);
+        property->SetScalarOpacityUnitDistance(unit_m);
+    }
+};
+
 } // namespace
 
 struct Volume3DView::Impl {
@@ -85,6 +136,9 @@ struct Volume3DView::Impl {
     vtkNew<vtkActor> box_actor;
     Dots sources{0.92, 0.16, 0.16, 9.0f};
     Dots receivers{0.16, 0.7, 1.0, 6.0f};
+    RenderedVolume rendered;
+    Colormap colormap = Colormap::Viridis;
+    double low = 0, high = 1;
     Qt::MouseButton button = Qt::NoButton;
     bool panning = false;
     QPointF last_px;
@@ -106,6 +160,7 @@ Volume3DView::Volume3DView(QWidget* parent) : VtkWidget(parent), d_(std::make_un
     renderer()->AddActor(d_->box_actor);
     renderer()->AddActor(d_->sources.actor);
     renderer()->AddActor(d_->receivers.actor);
+    renderer()->AddVolume(d_->rendered.volume);
     renderer()->SetBackground(0.96, 0.96, 0.97);
     setMouseTracking(false);
     setFocusPolicy(Qt::StrongFocus);
@@ -133,6 +188,7 @@ void Volume3DView::set_grid(const Grid& grid) {
     d_->box_points->Modified();
     d_->box_lines->Modified();
     d_->box->Modified();
+    set_volume(nullptr); // a field of the old grid
     reset_camera();
 }
 
@@ -163,7 +219,48 @@ void Volume3DView::set_plane(SliceAxis axis, std::span<const float> values, std:
 
 void Volume3DView::set_colors(Colormap colormap, double low, double high) {
     apply_colormap(d_->table, colormap, low, high);
+    d_->colormap = colormap;
+    d_->low = low;
+    d_->high = high;
+    if (volume_drawn()) set_volume(d_->rendered.values); // new transfer functions
     request_render();
+}
+
+void Volume3DView::set_volume(std::shared_ptr<const std::vector<float>> values) {
+    RenderedVolume& r = d_->rendered;
+    const Grid& g = d_->grid;
+    if (!values || g.rank != 3 || std::int64_t(values->size()) != g.cells()) values.reset();
+    if (values != r.values) {
+        r.values = std::move(values);
+        if (r.values) {
+            // VTK reads, never writes, the scalars of a mapper's input: the const_cast is safe.
+            r.scalars->SetArray(const_cast<float*>(r.values->data()), vtkIdType(r.values->size()), 1);
+            r.image->SetDimensions(int(g.nx()), int(g.ny()), int(g.nz()));
+            r.image->SetSpacing(g.dx(), g.dy(), g.dz());
+            r.image->SetOrigin(0, 0, 0);
+        } else {
+            r.scalars->Initialize();
+        }
+        r.scalars->Modified();
+        r.image->Modified();
+    }
+    if (r.values) r.set_transfer(d_->colormap, d_->low, d_->high, 4 * std::max({g.dx(), g.dy(), g.dz()}));
+    r.volume->SetVisibility(volume_drawn());
+    request_render();
+}
+
+void Volume3DView::set_volume_rendering(bool on) {
+    d_->rendered.enabled = on;
+    d_->rendered.volume->SetVisibility(volume_drawn());
+    request_render();
+}
+
+bool Volume3DView::volume_rendering() const {
+    return d_->rendered.enabled;
+}
+
+bool Volume3DView::volume_drawn() const {
+    return d_->rendered.enabled && d_->rendered.values != nullptr;
 }
 
 void Volume3DView::set_points(const std::vector<Point>& sources, const std::vector<Point>& receivers) {

@@ -3,6 +3,7 @@
 #include "fwi/ui/slice_view.hpp"
 #include "fwi/ui/volume_3d_view.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QGridLayout>
@@ -51,6 +52,7 @@ struct VolumeSlicesView::Impl {
     Volume3DView* volume = nullptr;
     QComboBox* layer_box = nullptr;
     QComboBox* areal_box = nullptr;
+    QCheckBox* volume_box = nullptr;
     std::array<QSpinBox*, 2> counts{};
     QLabel* caption = nullptr;
     double low = 0, high = 1;
@@ -90,8 +92,14 @@ void VolumeSlicesView::build_controls() {
     d_->areal_box->addItems({tr("Off (drag pans)"), tr("Sources"), tr("Receivers")});
     d_->areal_box->setToolTip(tr("Drag a rectangle on the depth slice to place an areal grid of sources or "
                                  "receivers at the depth slice's depth"));
+    d_->volume_box = new QCheckBox(tr("Volume"), this);
+    d_->volume_box->setObjectName("volume_rendering");
+    d_->volume_box->setToolTip(
+        tr("Also draw the shown wavefield or gradient as a translucent volume in the 3D view (values near "
+           "zero are transparent)"));
     top->addWidget(new QLabel(tr("Show"), this));
     top->addWidget(d_->layer_box);
+    top->addWidget(d_->volume_box);
     top->addSpacing(16);
     top->addWidget(new QLabel(tr("Areal grid"), this));
     top->addWidget(d_->areal_box);
@@ -156,6 +164,10 @@ void VolumeSlicesView::build_controls() {
 
     connect(d_->layer_box, &QComboBox::currentIndexChanged, this,
             [this](int i) { show_layer(Layer(std::clamp(i, 0, 2))); });
+    connect(d_->volume_box, &QCheckBox::toggled, this, [this](bool on) {
+        d_->volume->set_volume_rendering(on);
+        update_rendered_volume();
+    });
     connect(d_->areal_box, &QComboBox::currentIndexChanged, this,
             [this](int i) { set_areal_mode(ArealMode(std::clamp(i, 0, 2))); });
     connect(d_->views[std::size_t(SliceAxis::Depth)], &SliceView::rectangle_dragged, this,
@@ -220,6 +232,7 @@ void VolumeSlicesView::clear_fields() {
         f.reset();
     for (QString& c : d_->captions)
         c.clear();
+    update_rendered_volume();
     if (d_->layer != Layer::Model) refresh_all();
 }
 
@@ -357,9 +370,21 @@ void VolumeSlicesView::apply_colors() {
         view->set_value_range(d_->low, d_->high);
     }
     d_->volume->set_colors(colormap, d_->low, d_->high);
+    update_rendered_volume();
     d_->caption->setText(d_->layer == Layer::Model ? QString()
                          : v                       ? d_->captions[std::size_t(d_->layer)]
                                                    : tr("(nothing yet: run a job)"));
+}
+
+void VolumeSlicesView::update_rendered_volume() {
+    // Only the shown field, and only when asked for: handing the view a field it does not draw costs
+    // nothing, but keeping the model out of it keeps "Volume" meaning "the run's field".
+    const bool wanted = d_->volume_box->isChecked() && d_->layer != Layer::Model && d_->volume_of(d_->layer);
+    d_->volume->set_volume(wanted ? d_->fields[std::size_t(d_->layer)] : nullptr);
+}
+
+QCheckBox* VolumeSlicesView::volume_rendering_box() const {
+    return d_->volume_box;
 }
 
 void VolumeSlicesView::refresh_slice(SliceAxis axis) {

@@ -2,7 +2,8 @@
 // What the model view is for a 3D project: three orthogonal slices (inline x-z at a y, crossline y-z at an
 // x, depth x-y at a z; volume_slice.hpp), each with a slider and its position in metres, next to the 3D view
 // of the same three planes (volume_3d_view.hpp). The slices show one layer: the model, or the live (or last)
-// wavefield or gradient of a run drawn over the greyed model. Sources and receivers are drawn on the inline
+// wavefield or gradient of a run drawn over the greyed model; with "Volume" ticked, the 3D view also
+// volume-renders that field (never the model). Sources and receivers are drawn on the inline
 // and crossline slices when they lie within 1.5 cells of the slice, and on the depth slice (the map) all of
 // them, projected; the 3D view draws them all in place.
 //
@@ -20,6 +21,7 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -69,6 +71,8 @@ class VolumeSlicesView : public QWidget {
     ArealMode areal_mode() const;
     void set_areal_counts(int count_x, int count_y);
     QSpinBox* areal_count_box(int axis) const; ///< 0: n x, 1: n y
+    /// The "Volume" box: volume rendering of the shown wavefield or gradient in the 3D view.
+    QCheckBox* volume_rendering_box() const;
 
     /// GUI-thread seconds spent showing fields (slicing and copying into the views; not rendering) and how
     /// many fields were shown, since the last reset: the live slices' cost.
@@ -90,6 +94,7 @@ class VolumeSlicesView : public QWidget {
     void refresh_slice(SliceAxis axis);
     void refresh_all();
     void apply_colors();
+    void update_rendered_volume();
     void on_rectangle(QPointF from, QPointF to);
     struct Impl;
     std::unique_ptr<Impl> d_;
