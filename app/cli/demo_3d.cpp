@@ -1,12 +1,14 @@
-// The 3D demo: Marmousi-II extruded along y at 40 m (88 x ny x 251 cells), one shot in the middle of an areal
-// receiver grid, order 8, 3 Hz, 3.5 s (1751 steps). Its gradient keeps 876 snapshots (every other step: the
-// data hold nothing above their Nyquist frequency) of a 3.1M-cell padded grid if it stores them all (over 10
-// GB); `auto` under the default 1.5 GB budget picks a checkpoint schedule that fits,
-// and the summary says what it picked, what store-all would have needed and what the run held at its peak.
+// The 3D demo (its experiment: fwi/demo_3d.hpp): Marmousi-II extruded along y at 40 m (88 x ny x 251 cells),
+// one shot in the middle of an areal receiver grid, order 8, 3 Hz, 3.5 s (876 samples, 1752 inner steps). Its
+// gradient keeps 876 snapshots (every other inner step: the data hold nothing above their Nyquist frequency)
+// of a 3.1M-cell padded grid if it stores them all (over 10 GB); `auto` under the default 1.5 GB budget picks
+// a checkpoint schedule that fits, and the summary says what it picked, what store-all would have needed and
+// what the run held at its peak.
 #include "demo_3d.hpp"
 
 #include "cli_common.hpp"
 #include "fwi/byte_text.hpp"
+#include "fwi/demo_3d.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/project.hpp"
@@ -27,8 +29,6 @@ namespace fwi::cli {
 
 namespace {
 
-constexpr double demo_spacing_m = 40;
-
 /// What keeping every snapshot would hold at its peak (the performance model's store-all prediction).
 std::uint64_t store_all_need(Simulation& sim, const GradientSettings& settings) {
     GradientSettings all = settings;
@@ -47,31 +47,15 @@ nlohmann::json run_demo_3d(const Demo3DOptions& o, bool quiet) {
     const auto file = [&](const std::string& name) { return (fs::path(o.out) / name).string(); };
 
     Project p;
+    p.experiment = demo_3d_experiment({o.ny, o.shots, o.freq_hz, o.duration_s});
     Experiment& e = p.experiment;
-    e.true_model = marmousi2_3d(o.ny, demo_spacing_m, "true");
-    e.initial_model = marmousi2_3d(o.ny, demo_spacing_m, "smooth");
-    e.current_model = e.initial_model;
     const Grid& g = e.true_model.grid;
-    const double surface = 2 * g.dz();
-    e.acquisition = fixed_spread(grid_of_points({o.shots, 1, 0.5 * g.width_m(), 0.5 * g.width_m(),
-                                                 0.5 * g.breadth_m(), 0.5 * g.breadth_m(), surface}),
-                                 grid_of_points({50, 20, 0, g.width_m(), 0, g.breadth_m(), surface}));
-    if (o.shots > 1)
-        e.acquisition = fixed_spread(grid_of_points({o.shots, 1, 0.2 * g.width_m(), 0.8 * g.width_m(),
-                                                     0.5 * g.breadth_m(), 0.5 * g.breadth_m(), surface}),
-                                     e.acquisition.shots.front().receivers);
-    e.propagation.order = 8;
-    e.propagation.pml_width = 15;
-    e.propagation.freq_hz = o.freq_hz;
-    e.propagation.dt_s = 0.004;
-    e.propagation.nt = std::int64_t(o.duration_s / 0.004) + 1;
     e.gradient.schedule = o.schedule;
     e.gradient.compression = o.compression;
     apply_budget(e.gradient, o.budget);
     p.metadata["created_by"] = "fwi demo --3d";
 
     auto sim = make_simulation(e, o.backend);
-    e.gradient.sampling_interval = sim->time().step_ratio; // the data hold nothing above their Nyquist
     sim->set_model(e.initial_model);
     const std::uint64_t need = store_all_need(*sim, e.gradient);
     const ResolvedPlan plan = resolve_plan(*sim, e.gradient);

@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     parser.setApplicationDescription("FWI Studio: 2D acoustic full-waveform inversion");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing.", "name");
+    QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing | marmousi2-3d.", "name");
     parser.addOption(demo);
     QCommandLineOption screenshots("screenshots",
                                    "Run the scripted tour and save screenshots into DIR, then quit.", "dir");

@@ -57,7 +57,8 @@ void TestWelcomePage::demo_buttons_open_the_demos() {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.open_demo("toy"));
-    for (const QString& name : {QString("marmousi2"), QString("checkpointing"), QString("toy")}) {
+    for (const QString& name :
+         {QString("marmousi2"), QString("checkpointing"), QString("marmousi2-3d"), QString("toy")}) {
         click_on_welcome("welcome_" + name);
         w.show_welcome();
         const Project expected = make_demo_project(name);

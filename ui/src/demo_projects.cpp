@@ -1,5 +1,6 @@
 #include "fwi/ui/demo_projects.hpp"
 
+#include "fwi/demo_3d.hpp"
 #include "fwi/error.hpp"
 #include "fwi/model_tools.hpp"
 #include "fwi/resources.hpp"
@@ -10,13 +11,14 @@
 namespace fwi::ui {
 
 QStringList demo_names() {
-    return {"toy", "marmousi2", "checkpointing"};
+    return {"toy", "marmousi2", "checkpointing", "marmousi2-3d"};
 }
 
 QString demo_title(const QString& name) {
     if (name == "toy") return QObject::tr("Toy layered model (runs in seconds)");
     if (name == "marmousi2") return QObject::tr("Marmousi-II teaching project");
     if (name == "checkpointing") return QObject::tr("Checkpointing explained");
+    if (name == "marmousi2-3d") return QObject::tr("3D Marmousi-II under a memory budget");
     return name;
 }
 
@@ -63,9 +65,13 @@ Project make_demo_project(const QString& name) {
         e.gradient.schedule = "revolve:12";
         e.gradient.compression = "zfp-accuracy:1e-05";
         e.gradient.budget_bytes = 8'000'000;
+    } else if (name == "marmousi2-3d") {
+        // fwi demo --3d's experiment: keeping every snapshot would need over 10 GB; auto fits 1.5 GiB.
+        e = demo_3d_experiment();
+        e.gradient.budget_bytes = std::uint64_t(1536) << 20;
     } else {
         throw ConfigError("unknown demo project '" + name.toStdString() +
-                          "' (toy | marmousi2 | checkpointing)");
+                          "' (toy | marmousi2 | checkpointing | marmousi2-3d)");
     }
     e.current_model = e.initial_model;
     return p;
