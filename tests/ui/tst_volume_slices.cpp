@@ -1,6 +1,7 @@
 // The GUI of a 3D project: the orthogonal slices show the right cells at the slider positions, the 3D view
 // draws the three planes where the sliders put them, an areal drag on the depth slice places the right grid
 // of sources, and a 3D gradient run started from the GUI shows live slices at a small cost.
+#include "fwi/demo_3d.hpp"
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
 #include "fwi/ui/areal_acquisition.hpp"
@@ -19,6 +20,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStackedWidget>
@@ -103,6 +105,7 @@ class TestVolumeSlices : public QObject {
     void volume_rendering_draws_the_field();
     void areal_drag_adds_a_grid_of_sources();
     void gradient_run_shows_live_slices();
+    void demo_3d_gradient_under_a_budget_with_volume_rendering();
     void opens_a_3d_project_file();
     void inversion_updates_the_slices();
 };
@@ -489,6 +492,59 @@ void TestVolumeSlices::gradient_run_shows_live_slices() {
     QVERIFY(layers.count() >= 2);
     QCOMPARE(layers.at(0).at(0).value<VolumeSlicesView::Layer>(), VolumeSlicesView::Layer::Wavefield);
     QVERIFY2(cost_s < 0.05 * run_s, qPrintable(log->toPlainText().section('\n', -3)));
+}
+
+void TestVolumeSlices::demo_3d_gradient_under_a_budget_with_volume_rendering() {
+    // The 3D demo's experiment (the GUI's marmousi2-3d demo, fwi demo --3d) at 8 cells across and 0.6 s, with
+    // a budget far below what keeping every snapshot needs: from the window, the gradient runs auto under
+    // the budget, shows live slices with the 3D view volume-rendering them, and stays within the budget.
+    Project p;
+    p.experiment = demo_3d_experiment({8, 1, 3.0, 0.6});
+    p.experiment.gradient.budget_bytes = std::uint64_t(256) << 20; // store-all: about 1 GB
+    MainWindow w;
+    w.document()->reset(p, {});
+    w.resize(1600, 1000);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    VolumeSlicesView* v = w.volume_view();
+    QVERIFY(v->isVisible());
+    QCOMPARE(v->grid(), p.experiment.true_model.grid);
+    v->volume_rendering_box()->setChecked(true);
+    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
+    QVERIFY(w.run_forward());
+    QVERIFY(w.job_runner()->wait(120000));
+    QCOMPARE(finished.count(), 1);
+    QVERIFY2(finished.at(0).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(0).at(2).toString()));
+    QVERIFY(w.run_gradient());
+    int live = 0;
+    QObject::connect(w.job_runner(), &JobRunner::field, [&] { ++live; });
+    QVERIFY(w.job_runner()->wait(300000));
+    QCOMPARE(finished.count(), 2);
+    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
+             qPrintable(finished.at(1).at(2).toString()));
+    QVERIFY2(live > 0, "no live field arrived");
+    QCOMPARE(v->layer(), VolumeSlicesView::Layer::Gradient);
+    QVERIFY(v->volume_view()->volume_drawn()); // the gradient, volume-rendered
+    // The log's report of the run: a checkpoint schedule (auto did not keep everything), recomputed steps,
+    // and a peak within the budget.
+    auto* log = w.findChild<QPlainTextEdit*>("log");
+    QVERIFY(log);
+    const QString text = log->toPlainText();
+    const auto m =
+        QRegularExpression(R"(Gradient: misfit \S+, schedule (\S+), \d+ forward \+ \d+ adjoint steps )"
+                           R"(\((\d+) recomputed\), peak tier 0 \(RAM\) [^(]*\((\d+) B\))")
+            .match(text);
+    QVERIFY2(m.hasMatch(), qPrintable(text.right(600)));
+    QVERIFY2(m.captured(1) != "all", qPrintable(m.captured(0)));
+    QVERIFY(m.captured(2).toLongLong() > 0);
+    QVERIFY2(m.captured(3).toULongLong() <= p.experiment.gradient.budget_bytes, qPrintable(m.captured(0)));
+    qInfo("%s", qPrintable(m.captured(0)));
+    qInfo("%s", qPrintable(text.section('\n', -2)));
+    const double run_s = finished.at(1).at(3).toDouble();
+    const double cost_s = w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
+    QVERIFY2(cost_s < 0.05 * run_s,
+             qPrintable(QString("live fields cost %1 s of %2 s").arg(cost_s).arg(run_s)));
 }
 
 void TestVolumeSlices::opens_a_3d_project_file() {
