@@ -86,6 +86,13 @@ int pixels_like(const QImage& img, QColor c, int tolerance = 14) {
     return n;
 }
 
+/// The block model in a slices view of 1200 x 900, shown (the caller waits for it to be exposed).
+void show_block_slices(VolumeSlicesView& v) {
+    v.resize(1200, 900);
+    v.set_model(block_model());
+    v.show();
+}
+
 /// Widget pixel of slice coordinates (metres) in a slice view.
 QPoint pixel_of(const SliceView& v, double col_m, double row_m) {
     return v.to_widget({col_m, row_m}).toPoint();
@@ -256,9 +263,7 @@ void TestVolumeSlices::slices_show_the_model_at_the_slider_positions() {
 
 void TestVolumeSlices::volume_view_draws_the_three_planes() {
     VolumeSlicesView v;
-    v.resize(1200, 900);
-    v.set_model(block_model());
-    v.show();
+    show_block_slices(v);
     QVERIFY(QTest::qWaitForWindowExposed(&v));
     Volume3DView* view = v.volume_view();
     const QColor top = colormap_color(Colormap::Viridis, 1.0); // the block (the maximum)
@@ -302,9 +307,7 @@ int reddish_pixels(const QImage& img) {
 
 void TestVolumeSlices::volume_rendering_draws_the_field() {
     VolumeSlicesView v;
-    v.resize(1200, 900);
-    v.set_model(block_model());
-    v.show();
+    show_block_slices(v);
     QVERIFY(QTest::qWaitForWindowExposed(&v));
     Volume3DView* view = v.volume_view();
     // A positive ball of radius 5 cells in the middle of the volume, zero elsewhere; the three planes on
