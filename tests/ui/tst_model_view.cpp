@@ -7,6 +7,7 @@
 #include "fwi/ui/project_document.hpp"
 #include "ui_test_main.hpp"
 
+#include <QDoubleSpinBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTimer>
@@ -207,6 +208,22 @@ void TestModelView::line_dialog_refuses_bad_input() {
     dialog.accept();
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
     QCOMPARE(error_count(), errors + 2);
+    auto* y0 = dialog.findChild<QDoubleSpinBox*>("y0");
+    QVERIFY(y0 && y0->isHidden()); // 2D: no y
+    QCOMPARE(dialog.from().y_m, 0.0);
+
+    // 3D (x 0..400, y 0..300, z 0..200 m): the y boxes appear and y is checked against the volume.
+    dialog.set_grid(Grid(21, 31, 41, 10, 10, 10));
+    QVERIFY(!y0->isHidden());
+    dialog.set_values(5, {0, 10, 50}, {400, 10, 350});
+    dialog.accept();
+    QVERIFY(last_error().contains("outside the model"));
+    QCOMPARE(error_count(), errors + 3);
+    dialog.set_values(5, {0, 10, 50}, {400, 10, 250});
+    dialog.accept();
+    QCOMPARE(error_count(), errors + 3);
+    QCOMPARE(dialog.from(), (Point{0, 10, 50}));
+    QCOMPARE(dialog.to(), (Point{400, 10, 250}));
 }
 
 FWI_UI_TEST_MAIN(TestModelView)

@@ -391,7 +391,18 @@ void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {
     QTableView* table = w.acquisition_panel()->table_view();
     QVERIFY(!table->isColumnHidden(AcquisitionTableModel::YColumn));
     auto* add_line = w.acquisition_panel()->findChild<QPushButton*>("acquisition_add_line");
-    QVERIFY(add_line && !add_line->isEnabled());
+    QVERIFY(add_line && add_line->isEnabled());
+    {
+        // A receiver line across y, as the line dialog's OK requests it: 5 receivers from y = 20 to 180 m.
+        const std::size_t before = w.document()->experiment().acquisition.shots[0].receivers.size();
+        emit w.model_view()->line_requested(Point{50, 30, 20}, Point{50, 30, 180}, 5);
+        const auto& rec = w.document()->experiment().acquisition.shots[0].receivers;
+        QCOMPARE(rec.size(), before + 5);
+        for (std::size_t i = 0; i < 5; ++i)
+            QCOMPARE(rec[before + i], (Point{50, 30, 20 + 40.0 * double(i)}));
+        w.document()->undo_stack()->undo(); // one edit, one undo
+        QCOMPARE(w.document()->experiment().acquisition.shots[0].receivers.size(), before);
+    }
     AcquisitionTableModel* model = w.acquisition_panel()->table_model();
     const QModelIndex y_cell = model->index(4, AcquisitionTableModel::YColumn); // source 4: ix 0, iy 1
     QCOMPARE(model->data(y_cell, Qt::EditRole).toDouble(), shots[4].source.y_m);

@@ -43,7 +43,7 @@ AcquisitionEditor::AcquisitionEditor(ProjectDocument* doc, ModelView* view, Acqu
     connect(panel_, &AcquisitionPanel::delete_requested, this, remove);
     connect(view_, &ModelView::line_requested, this, [this, apply](Point a, Point b, int n) {
         apply(tr("Add %n receiver(s)", nullptr, n), [&](const Acquisition& acq) {
-            return with_receiver_line(acq, view_->grid(), a, b, n, doc_->active_shot());
+            return with_receiver_line(acq, model_source_().grid, a, b, n, doc_->active_shot());
         });
     });
     connect(view_, &ModelView::refused, this, &AcquisitionEditor::message);
@@ -103,10 +103,12 @@ void AcquisitionEditor::refresh() {
 }
 
 void AcquisitionEditor::add_receiver_line() {
-    const Grid& g = view_->grid();
+    // The project's grid, which is 3D for a 3D project (the 2D view is not shown then).
+    const Grid g = model_source_().grid;
     ReceiverLineDialog dialog(view_);
     dialog.set_grid(g);
-    dialog.set_values(view_->line_count(), {0, 2 * g.dz()}, {g.width_m(), 2 * g.dz()});
+    const double mid_y = 0.5 * g.breadth_m(); // 0 in 2D
+    dialog.set_values(view_->line_count(), {0, 2 * g.dz(), mid_y}, {g.width_m(), 2 * g.dz(), mid_y});
     if (dialog.exec() != QDialog::Accepted) return;
     view_->set_line_count(dialog.count());
     emit view_->line_requested(dialog.from(), dialog.to(), dialog.count());

@@ -123,7 +123,7 @@ QDoubleSpinBox* metres_box(QWidget* parent) {
 
 ReceiverLineDialog::ReceiverLineDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Add a line of receivers"));
-    auto* form = new QFormLayout;
+    auto* form = form_ = new QFormLayout;
     count_ = new QSpinBox(this);
     count_->setRange(0, 100000);
     count_->setValue(24);
@@ -131,16 +131,23 @@ ReceiverLineDialog::ReceiverLineDialog(QWidget* parent) : QDialog(parent) {
     z0_ = metres_box(this);
     x1_ = metres_box(this);
     z1_ = metres_box(this);
+    y0_ = metres_box(this);
+    y1_ = metres_box(this);
     count_->setObjectName("count");
+    y0_->setObjectName("y0");
+    y1_->setObjectName("y1");
     x0_->setObjectName("x0");
     z0_->setObjectName("z0");
     x1_->setObjectName("x1");
     z1_->setObjectName("z1");
     form->addRow(tr("Receivers"), count_);
     form->addRow(tr("From x"), x0_);
+    form->addRow(tr("From y"), y0_);
     form->addRow(tr("From z"), z0_);
     form->addRow(tr("To x"), x1_);
+    form->addRow(tr("To y"), y1_);
     form->addRow(tr("To z"), z1_);
+    set_grid(grid_); // 2D until told otherwise: no y rows
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &ReceiverLineDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &ReceiverLineDialog::reject);
@@ -155,19 +162,23 @@ void ReceiverLineDialog::set_values(int count, Point from, Point to) {
     z0_->setValue(from.z_m);
     x1_->setValue(to.x_m);
     z1_->setValue(to.z_m);
+    y0_->setValue(from.y_m);
+    y1_->setValue(to.y_m);
 }
 
 int ReceiverLineDialog::count() const {
     return count_->value();
 }
 Point ReceiverLineDialog::from() const {
-    return {x0_->value(), z0_->value()};
+    return {x0_->value(), z0_->value(), grid_.rank == 3 ? y0_->value() : 0.0};
 }
 Point ReceiverLineDialog::to() const {
-    return {x1_->value(), z1_->value()};
+    return {x1_->value(), z1_->value(), grid_.rank == 3 ? y1_->value() : 0.0};
 }
 void ReceiverLineDialog::set_grid(const Grid& grid) {
     grid_ = grid;
+    form_->setRowVisible(y0_, grid.rank == 3);
+    form_->setRowVisible(y1_, grid.rank == 3);
 }
 
 QString ReceiverLineDialog::validation_error() const {
@@ -246,9 +257,10 @@ QTableView* AcquisitionPanel::table_view() const {
 
 void AcquisitionPanel::set_three_d(bool three_d) {
     view_->setColumnHidden(AcquisitionTableModel::YColumn, !three_d);
-    add_line_->setEnabled(!three_d);
-    add_line_->setToolTip(three_d ? tr("3D: drag a rectangle on the depth slice (Areal grid: Receivers)")
-                                  : QString());
+    add_line_->setToolTip(three_d
+                              ? tr("A straight line of receivers between two points of the volume (for a "
+                                   "grid, drag a rectangle on the depth slice with Areal grid: Receivers)")
+                              : QString());
 }
 
 void AcquisitionPanel::set_acquisition(const Acquisition& acq, int active_shot) {

@@ -380,8 +380,8 @@ void MainWindow::update_actions() {
     a.open->setEnabled(!running);
     a.new_project->setEnabled(!running);
     // The point-by-point gestures belong to the 2D model view; a 3D project places points with the depth
-    // slice's areal drag and edits them in the table.
-    for (QAction* mode : {a.mode_receiver, a.mode_source, a.mode_line, a.line_dialog})
+    // slice's areal drag, the receiver-line dialog (x, y, z) and the table.
+    for (QAction* mode : {a.mode_receiver, a.mode_source, a.mode_line})
         mode->setEnabled(!d_->three_d());
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 class QDoubleSpinBox;
+class QFormLayout;
 class QItemSelection;
 class QLabel;
 class QPushButton;
@@ -56,7 +57,8 @@ class ReceiverLineDialog : public QDialog {
     int count() const;
     Point from() const;
     Point to() const;
-    /// Model extent used for validation (positions outside are refused).
+    /// Model extent used for validation (positions outside are refused). A 3D grid shows the y boxes (a line
+    /// between any two points of the volume); 2D hides them (y = 0).
     void set_grid(const Grid& grid);
     /// The reason the current input is refused; empty when acceptable.
     QString validation_error() const;
@@ -65,7 +67,8 @@ class ReceiverLineDialog : public QDialog {
   private:
     Grid grid_;
     QSpinBox* count_;
-    QDoubleSpinBox *x0_, *z0_, *x1_, *z1_;
+    QDoubleSpinBox *x0_, *z0_, *x1_, *z1_, *y0_, *y1_;
+    QFormLayout* form_;
 };
 
 class AcquisitionPanel : public QWidget {
@@ -75,8 +78,7 @@ class AcquisitionPanel : public QWidget {
     AcquisitionTableModel* table_model() const;
     QTableView* table_view() const;
     void set_acquisition(const Acquisition& acq, int active_shot);
-    /// Shows the y column (3D projects; hidden by default) and, in 3D, disables the receiver-line button
-    /// (its dialog enters x and z only).
+    /// Shows the y column (3D projects; hidden by default).
     void set_three_d(bool three_d);
     void set_selection(const std::vector<PointRef>& refs);
     std::vector<PointRef> selection() const;
