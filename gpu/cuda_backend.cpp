@@ -54,6 +54,7 @@ std::unique_ptr<Propagator> make_cuda_propagator(const PropagatorSetup& setup, i
     if (ordinal < 0 || ordinal >= p.devices)
         throw ResourceError("no CUDA device " + std::to_string(ordinal) + " (" +
                             (p.devices == 0 ? p.error : std::to_string(p.devices) + " present") + ")");
+    if (setup.grid.rank == 3) return std::make_unique<CudaPropagator3D>(setup, ordinal);
     return std::make_unique<CudaPropagator>(setup, ordinal);
 }
 

@@ -8,6 +8,7 @@
 // and overlaps the host's next work; kernels queued after it wait on the device, not on the host.
 #include "cuda_check.hpp"
 #include "cuda_kernels.cuh"
+#include "cuda_kernels_3d.cuh"
 
 #include <cstddef>
 #include <memory>
@@ -90,6 +91,20 @@ class CudaDevice {
     }
     void scatter(const ScatterArgs& a) { launch_scatter(a, stream()); }
     void gather(const GatherArgs& a) { launch_gather(a, stream()); }
+    // 3D passes (cuda_kernels_3d.cuh).
+    void forward_psi_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) {
+        launch_forward_psi_3d(r, g, f, stream());
+    }
+    void forward_update_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) {
+        launch_forward_update_3d(r, g, f, stream());
+    }
+    void adjoint_s_3d(const GridArgs3D& g, const AdjointPtrs3D& f) { launch_adjoint_s_3d(g, f, stream()); }
+    void adjoint_r_3d(int r, const GridArgs3D& g, const AdjointPtrs3D& f) {
+        launch_adjoint_r_3d(r, g, f, stream());
+    }
+    void adjoint_update_3d(int r, const GridArgs3D& g, const AdjointPtrs3D& f) {
+        launch_adjoint_update_3d(r, g, f, stream());
+    }
 
     StreamHandle stream() const { return compute_.get(); }
 

@@ -5,6 +5,7 @@
 // source/receiver tables, staging) run and be tested on machines without a GPU. It is a test instrument,
 // sequential and slow, not a product backend.
 #include "cuda_kernels.cuh"
+#include "cuda_kernels_3d.cuh"
 
 #include <cstddef>
 #include <cstring>
@@ -39,6 +40,12 @@ void adjoint_interior(int radius, const GridArgs& g, const AdjointPtrs& f);
 void adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l);
 void scatter(const ScatterArgs& a);
 void gather(const GatherArgs& a);
+// 3D (host_kernels_3d.cpp)
+void forward_psi_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f);
+void forward_update_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f);
+void adjoint_s_3d(const GridArgs3D& g, const AdjointPtrs3D& f);
+void adjoint_r_3d(int radius, const GridArgs3D& g, const AdjointPtrs3D& f);
+void adjoint_update_3d(int radius, const GridArgs3D& g, const AdjointPtrs3D& f);
 } // namespace host
 
 class HostDevice {
@@ -88,6 +95,15 @@ class HostDevice {
     }
     void scatter(const ScatterArgs& a) { host::scatter(a); }
     void gather(const GatherArgs& a) { host::gather(a); }
+    void forward_psi_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) { host::forward_psi_3d(r, g, f); }
+    void forward_update_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) {
+        host::forward_update_3d(r, g, f);
+    }
+    void adjoint_s_3d(const GridArgs3D& g, const AdjointPtrs3D& f) { host::adjoint_s_3d(g, f); }
+    void adjoint_r_3d(int r, const GridArgs3D& g, const AdjointPtrs3D& f) { host::adjoint_r_3d(r, g, f); }
+    void adjoint_update_3d(int r, const GridArgs3D& g, const AdjointPtrs3D& f) {
+        host::adjoint_update_3d(r, g, f);
+    }
 
   private:
     static void copy(void* dst, const void* src, std::size_t bytes) {

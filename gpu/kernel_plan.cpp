@@ -21,7 +21,9 @@ template <int R> StencilCoeffs coefficients() {
     return s;
 }
 
-StencilCoeffs coefficients(int radius) {
+} // namespace
+
+StencilCoeffs stencil_coefficients(int radius) {
     switch (radius) {
     case 1:
         return coefficients<1>();
@@ -36,7 +38,7 @@ StencilCoeffs coefficients(int radius) {
     }
 }
 
-AxisPml axis(const PmlProfile& p) {
+AxisPml axis_pml_of(const PmlProfile& p) {
     AxisPml a;
     a.lo_begin = int(p.lo_begin);
     a.lo_end = int(p.lo_end);
@@ -44,8 +46,6 @@ AxisPml axis(const PmlProfile& p) {
     a.hi_end = int(p.hi_end);
     return a;
 }
-
-} // namespace
 
 StripLaunch make_strip_launch(StripRect first, StripRect second) {
     StripLaunch l;
@@ -81,9 +81,9 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
     g.inv_dz = float(1.0 / m.dz());
     g.inv_dx2 = float(1.0 / (m.dx() * m.dx()));
     g.inv_dz2 = float(1.0 / (m.dz() * m.dz()));
-    g.coef = coefficients(r);
-    g.px = axis(pml_x);
-    g.pz = axis(pml_z);
+    g.coef = stencil_coefficients(r);
+    g.px = axis_pml_of(pml_x);
+    g.pz = axis_pml_of(pml_z);
     g.wx_lo = g.px.lo_end - g.px.lo_begin;
     g.wx = g.wx_lo + (g.px.hi_end - g.px.hi_begin);
     g.wz_lo = g.pz.lo_end - g.pz.lo_begin;

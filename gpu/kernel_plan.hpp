@@ -31,6 +31,11 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
 /// The same plan with the PML layers that make_pml_profile places for `setup` (for tests and tools).
 KernelPlan make_kernel_plan(const PropagatorSetup& setup);
 
+/// The stencil weights of stencils.hpp for radius 1..4 (ConfigError otherwise), as the kernels take them.
+StencilCoeffs stencil_coefficients(int radius);
+/// The layer bounds of a PML profile (device pointers left null).
+AxisPml axis_pml_of(const PmlProfile& p);
+
 /// A strip launch over up to two rectangles; empty rectangles are dropped and thread offsets assigned.
 StripLaunch make_strip_launch(StripRect first, StripRect second);
 

@@ -8,7 +8,7 @@
 // B^n goes device -> host every forward_with_snapshot and host -> device every adjoint step that uses one.
 // That is correct and simple; a device-resident snapshot store (snapshots kept in GPU memory as a checkpoint
 // tier) is the fast path for later and needs an interface that hands out device buffers.
-#include "geometry_tables.hpp"
+#include "device_geometry.hpp"
 #include "kernel_plan.hpp"
 #include "packed_state.hpp"
 
@@ -53,15 +53,14 @@ template <class Device> class PackedPropagator : public Propagator {
 
   private:
     template <class T> using Buffer = typename Device::template Buffer<T>;
-    struct DeviceGeometry;
+    using Tables = DeviceGeometry<Device>;
 
-    const DeviceGeometry& on_device(const ShotGeometry& geometry) const;
-    template <class T> Buffer<T> upload_vector(const std::vector<T>& v, const char* what) const;
+    const Tables& on_device(const ShotGeometry& geometry) const;
     float* scratch(Buffer<float>& buffer, std::size_t count, const char* what) const;
     void require_model() const;
-    void step(PackedWaveState<Device>& state, const DeviceGeometry* geometry, std::span<const float> source,
+    void step(PackedWaveState<Device>& state, const Tables* geometry, std::span<const float> source,
               float* snapshot, const float* secondary);
-    void gather(const PackedWaveState<Device>& state, const DeviceGeometry& geometry, float* out,
+    void gather(const PackedWaveState<Device>& state, const Tables& geometry, float* out,
                 std::int64_t stride) const;
     void download_model_region(const float* field, std::span<float> out) const;
 
@@ -75,7 +74,7 @@ template <class Device> class PackedPropagator : public Propagator {
     Buffer<float> c_, inv_c_, grad_c_;
     mutable Buffer<float> snapshot_out_, upload_, traces_, residual_;
     std::vector<float> velocity_, inv_c_host_; // padded, host copies for the gradient and the display
-    mutable std::vector<std::unique_ptr<DeviceGeometry>> geometries_;
+    mutable GeometryCache<Device> geometries_;
     bool has_model_ = false;
 };
 

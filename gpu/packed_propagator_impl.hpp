@@ -12,21 +12,8 @@
 
 namespace fwi::gpu {
 
-/// Source/receiver tables of one shot on the device, with a host copy of the geometry for the cache check.
-template <class Device> struct PackedPropagator<Device>::DeviceGeometry {
-    const ShotGeometry* address = nullptr;
-    ShotGeometry copy;
-    std::int32_t receivers = 0;
-    Buffer<std::int64_t> source_cell, record_cell, inject_cell;
-    Buffer<std::int32_t> source_offset, source_value, record_offset, inject_offset, inject_value;
-    Buffer<float> source_weight, record_weight, inject_weight;
-    ScatterArgs source, inject; // per-call fields (amplitude, values, dst, snapshot) set at use
-    GatherArgs record;
-};
-
 namespace detail {
 inline constexpr std::int64_t kTraceChunkSteps = 512; // receiver samples buffered on the device per download
-inline constexpr std::size_t kGeometryCacheEntries = 16;
 } // namespace detail
 
 template <class Device>
@@ -34,9 +21,9 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
                                            std::string backend_name)
     : setup_(setup), backend_name_(std::move(backend_name)), device_(std::move(device)) {
     validate_propagator_setup(setup); // the same checks and messages as the CPU backend
+    // The factories (host_twin.cpp, cuda_backend.cpp) build PackedPropagator3D for a 3D grid.
     if (setup.grid.rank != 2)
-        throw ConfigError("the " + backend_name_ +
-                          " backend has no 3D kernels yet: use the cpu backend for a " +
+        throw ConfigError("the 2D " + backend_name_ + " propagator was given a " +
                           std::to_string(setup.grid.rank) + "D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
@@ -50,7 +37,7 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
     for (const PmlProfile* p : {&pml_x_, &pml_z_})
         for (const std::vector<float>* v : {&p->a, &p->b, &p->b_over_a})
             profiles.insert(profiles.end(), v->begin(), v->end());
-    profiles_ = upload_vector(profiles, "uploading the PML profiles");
+    profiles_ = upload_vector(*device_, profiles, "uploading the PML profiles");
     const auto cells = std::size_t(grid_.cells());
     c_ = device_->template alloc<float>(cells, "allocating the model on the GPU");
     inv_c_ = device_->template alloc<float>(cells, "allocating the model on the GPU");
@@ -70,14 +57,6 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
 }
 
 template <class Device> PackedPropagator<Device>::~PackedPropagator() = default;
-
-template <class Device>
-template <class T>
-auto PackedPropagator<Device>::upload_vector(const std::vector<T>& v, const char* what) const -> Buffer<T> {
-    Buffer<T> b = device_->template alloc<T>(v.size(), what);
-    device_->upload(b.data(), v.data(), v.size() * sizeof(T));
-    return b;
-}
 
 template <class Device>
 float* PackedPropagator<Device>::scratch(Buffer<float>& buffer, std::size_t count, const char* what) const {
@@ -121,65 +100,12 @@ template <class Device> std::unique_ptr<AdjointState> PackedPropagator<Device>::
 }
 
 template <class Device>
-auto PackedPropagator<Device>::on_device(const ShotGeometry& geometry) const -> const DeviceGeometry& {
-    for (auto& entry : geometries_)
-        if (entry->address == &geometry) {
-            if (same_geometry(entry->copy, geometry)) return *entry;
-            entry->address = nullptr; // same address, new contents: rebuild below
-        }
-    std::erase_if(geometries_, [](const auto& e) { return e->address == nullptr; });
-    if (geometries_.size() >= detail::kGeometryCacheEntries) geometries_.erase(geometries_.begin());
-
-    const GeometryTables t = make_geometry_tables(geometry, grid_.cells());
-    auto d = std::make_unique<DeviceGeometry>();
-    d->address = &geometry;
-    d->copy = geometry;
-    d->receivers = t.receivers;
-    const char* what = "uploading source and receiver stencils";
-    d->source_cell = upload_vector(t.source.cell, what);
-    d->source_offset = upload_vector(t.source.offset, what);
-    d->source_value = upload_vector(t.source.value, what);
-    d->source_weight = upload_vector(t.source.weight, what);
-    d->record_offset = upload_vector(t.record.offset, what);
-    d->record_cell = upload_vector(t.record.cell, what);
-    d->record_weight = upload_vector(t.record.weight, what);
-    d->inject_cell = upload_vector(t.inject.cell, what);
-    d->inject_offset = upload_vector(t.inject.offset, what);
-    d->inject_value = upload_vector(t.inject.value, what);
-    d->inject_weight = upload_vector(t.inject.weight, what);
-    d->source = {d->source_cell.data(),
-                 d->source_offset.data(),
-                 d->source_value.data(),
-                 d->source_weight.data(),
-                 int(t.source.cell.size()),
-                 nullptr,
-                 0.0f,
-                 c_.data(),
-                 nullptr,
-                 nullptr};
-    d->inject = {d->inject_cell.data(),
-                 d->inject_offset.data(),
-                 d->inject_value.data(),
-                 d->inject_weight.data(),
-                 int(t.inject.cell.size()),
-                 nullptr,
-                 0.0f,
-                 c_.data(),
-                 nullptr,
-                 nullptr};
-    d->record = {d->record_offset.data(),
-                 d->record_cell.data(),
-                 d->record_weight.data(),
-                 t.receivers,
-                 nullptr,
-                 nullptr,
-                 1};
-    geometries_.push_back(std::move(d));
-    return *geometries_.back();
+auto PackedPropagator<Device>::on_device(const ShotGeometry& geometry) const -> const Tables& {
+    return geometries_.get(*device_, geometry, grid_.cells(), c_.data());
 }
 
 template <class Device>
-void PackedPropagator<Device>::gather(const PackedWaveState<Device>& state, const DeviceGeometry& geometry,
+void PackedPropagator<Device>::gather(const PackedWaveState<Device>& state, const Tables& geometry,
                                       float* out, std::int64_t stride) const {
     GatherArgs a = geometry.record;
     a.field = state.packed().current();
@@ -193,7 +119,7 @@ void PackedPropagator<Device>::record(const WaveState& state, const ShotGeometry
                                       std::int64_t trace_length) const {
     if (!traces || state.step >= trace_length) return;
     device_->activate();
-    const DeviceGeometry& d = on_device(geometry);
+    const Tables& d = on_device(geometry);
     if (d.receivers == 0) return;
     float* out = scratch(traces_, std::size_t(d.receivers), "allocating receiver samples on the GPU");
     gather(static_cast<const PackedWaveState<Device>&>(state), d, out, 1);
@@ -202,7 +128,7 @@ void PackedPropagator<Device>::record(const WaveState& state, const ShotGeometry
 }
 
 template <class Device>
-void PackedPropagator<Device>::step(PackedWaveState<Device>& state, const DeviceGeometry* geometry,
+void PackedPropagator<Device>::step(PackedWaveState<Device>& state, const Tables* geometry,
                                     std::span<const float> source, float* snapshot, const float* secondary) {
     PackedFields<Device>& s = state.packed();
     const ForwardPtrs f{s.current(), s.previous(), s.x_strips(), s.z_strips(), snapshot, secondary};
@@ -229,7 +155,7 @@ void PackedPropagator<Device>::forward(WaveState& state, std::int64_t count, con
     require_model();
     device_->activate();
     auto& s = static_cast<PackedWaveState<Device>&>(state);
-    const DeviceGeometry& d = on_device(geometry);
+    const Tables& d = on_device(geometry);
     // Samples n < trace_length are recorded (as CpuPropagator::record); they are buffered on the device in
     // chunks of up to kTraceChunkSteps steps, laid out [receiver][step], and downloaded once per chunk.
     const std::int64_t recorded =
@@ -302,7 +228,7 @@ void PackedPropagator<Device>::adjoint(AdjointState& adj, const ShotGeometry& ge
     device_->adjoint_pml(plan_.radius, g, f, plan_.zones);
     const std::int64_t n = adj.step - 1;
     if (n < trace_length && !residual.empty()) {
-        const DeviceGeometry& d = on_device(geometry);
+        const Tables& d = on_device(geometry);
         if (std::int64_t(residual.size()) < std::int64_t(d.receivers) * trace_length)
             throw ConfigError("residual has " + std::to_string(residual.size()) + " samples; expected " +
                               std::to_string(d.receivers) + " receivers x " + std::to_string(trace_length));

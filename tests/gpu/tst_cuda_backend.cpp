@@ -2,8 +2,10 @@
 // falls back to the CPU, asking for "cuda" is a clear ConfigError, and the device tests skip with the
 // runtime's reason. With a device: the shared backend checks against the CPU reference (gathers, states,
 // adjoint, gradient within 1e-5 relative L2; bit-exact resume; Born dot product) and the out-of-memory error
-// path.
+// path; in 3D, gathers and state fields, adjoint, gradient, Born, bit-exact resume and a CPU checkpoint
+// continued on the device (backend_checks_3d.hpp, the bodies the host twin runs).
 #include "backend_checks.hpp"
+#include "backend_checks_3d.hpp"
 #include "cuda_backend.hpp"
 #include "fwi/error.hpp"
 
@@ -74,6 +76,10 @@ class TestCudaBackend : public QObject {
         } catch (const ResourceError& e) {
             QVERIFY2(QString(e.what()).contains("no CUDA device"), e.what());
         }
+        // The same in 3D: "cuda" has 3D kernels, but no device to run them.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, make_propagator("cuda", setup_3d(4)));
+        QVERIFY_THROWS_EXCEPTION(ResourceError, gpu::make_cuda_propagator(setup_3d(4)));
+        QCOMPARE(QString::fromStdString(make_propagator("auto", setup_3d(4))->backend()), QString("cpu"));
         // A whole simulation with "auto" still runs, on the CPU.
         const Model m = blob_model(20, 30, 10);
         Simulation sim(m.grid, one_shot({100, 100}, {{200, 50}}), settings(4, 15, 0.001, 50, 5), 3000,
@@ -137,6 +143,28 @@ class TestCudaBackend : public QObject {
         QFETCH(int, order);
         QFETCH(double, dt);
         check_born_dot_product("cuda", order, dt, 1e-5);
+    }
+
+    void three_d_matches_cpu_data() {
+        QTest::addColumn<int>("order");
+        QTest::newRow("order 2") << 2;
+        QTest::newRow("order 4") << 4;
+        QTest::newRow("order 8") << 8;
+    }
+    void three_d_matches_cpu() {
+        REQUIRE_DEVICE();
+        QFETCH(int, order);
+        QCOMPARE(QString::fromStdString(make_propagator("cuda", setup_3d(order))->backend()),
+                 QString("cuda"));
+        check_gathers_and_states_match_cpu_3d("cuda", order, 1e-5);
+        check_adjoint_matches_cpu_3d("cuda", order, 1e-5);
+        check_velocity_gradient_matches_cpu_3d("cuda", order, 3e-5); // B^n amplifies rounding: twin test
+        check_born_matches_cpu_3d("cuda", order, 1e-5);
+    }
+    void three_d_resume_is_bit_exact_on_the_device() {
+        REQUIRE_DEVICE();
+        check_resume_is_bit_exact_3d("cuda", 6);
+        check_cpu_checkpoint_continues_3d("cuda", 8, 1e-5);
     }
 
     void exhausting_device_memory_is_a_resource_error() {

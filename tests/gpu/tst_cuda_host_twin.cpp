@@ -238,17 +238,6 @@ class TestCudaHostTwin : public QObject {
         std::vector<float> wrong(3);
         QVERIFY_THROWS_EXCEPTION(ConfigError, p->take_velocity_gradient(wrong));
     }
-
-    void a_3d_grid_is_refused_clearly() {
-        PropagatorSetup s = make_setup(10, 10, 8, 5);
-        s.grid = Grid(10, 10, 10, 10, 10, 10);
-        try {
-            make_host_twin_propagator(s);
-            QFAIL("a 3D grid was accepted");
-        } catch (const ConfigError& e) {
-            QVERIFY2(QString(e.what()).contains("no 3D kernels"), e.what());
-        }
-    }
 };
 
 QTEST_APPLESS_MAIN(TestCudaHostTwin)

@@ -156,9 +156,9 @@ struct BackendInfo {
 };
 void register_backend(BackendInfo info);
 std::vector<std::string> available_backends();
-/// "auto" picks cuda if available (and the grid is 2D), else cpu. Throws ConfigError for an unknown or
-/// unavailable backend, or one without kernels for the setup grid's rank (cuda in 3D). "cpu" runs 2D or 3D
-/// kernels by that rank.
+/// "auto" picks cuda if available and the grid is 2D, else cpu (the 3D CUDA kernels are chosen by name only
+/// until they have run on a GPU: docs/gpu.md). Throws ConfigError for an unknown or unavailable backend.
+/// "cpu" and "cuda" run 2D or 3D kernels by the grid's rank.
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup);
 std::string backend_device_name(const std::string& backend);
 

@@ -49,7 +49,8 @@ std::vector<std::string> available_backends() {
     return names;
 }
 
-/// "auto" is cuda when it is available and has kernels for the grid's rank (2D only so far), else cpu.
+/// "auto" is cuda when it is available and the grid is 2D, else cpu. The CUDA backend has 3D kernels too, but
+/// they have only run in the host twin: a 3D run goes to them when asked for by name.
 static std::string resolve(const std::string& backend, int rank = 2) {
     if (backend != "auto") return backend;
     const BackendInfo* cuda = find("cuda");

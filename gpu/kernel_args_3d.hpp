@@ -1,0 +1,184 @@
+#pragma once
+// Plain arguments of the 3D CUDA kernels (cuda_kernels_3d.cuh), shared by the device code, the host twin and
+// the host-side planning (kernel_plan_3d.cpp); the 3D counterpart of kernel_args.hpp, no CUDA header.
+//
+// LAYOUT (grid.hpp): padded arrays (z, y, x) row-major, x fastest: cell (iz, iy, ix) at (iz * ny + iy) * nx +
+// ix. PML memory variables are PACKED, exactly as CpuPropagator3D's state exposes them in fields()
+// (cpu_propagator_3d.cpp), so a checkpoint of a CUDA state and of a CPU state hold the same numbers in the
+// same places:
+//   x strips: per variable nz * ny rows of wx        at (iz * ny + iy) * wx + x_slot(ix)
+//   y strips: per variable nz * wy rows of nx        at (iz * wy + y_slot(iy)) * nx + ix
+//   z slabs:  per variable wz * ny rows of nx        at (z_slot(iz) * ny + iy) * nx + ix
+// where a slot numbers the low layer's cells first, then the high layer's. Outside its layers a memory
+// variable is exactly zero (the CPU never writes it there), and the *_at() accessors below return that zero.
+#include "kernel_args.hpp" // FWI_HD, FWI_UNROLL, StencilCoeffs, AxisPml
+
+#include <cstdint>
+
+namespace fwi::gpu {
+
+inline constexpr int kAxis3X = 0;
+inline constexpr int kAxis3Y = 1;
+inline constexpr int kAxis3Z = 2;
+
+/// Everything constant for one 3D propagator: sizes, spacing, stencil, model (c = v^2 dt^2), PML, packed
+/// widths.
+struct GridArgs3D {
+    int nz = 0, ny = 0, nx = 0;                         ///< padded
+    int z0 = 0, z1 = 0, y0 = 0, y1 = 0, x0 = 0, x1 = 0; ///< computed cells (all but the halo)
+    float inv_dx = 0, inv_dy = 0, inv_dz = 0, inv_dx2 = 0, inv_dy2 = 0, inv_dz2 = 0;
+    StencilCoeffs coef;
+    const float* c = nullptr;
+    const float* inv_c = nullptr;
+    AxisPml px, py, pz;
+    int wx_lo = 0, wx = 0; ///< packed widths: low layer's cells, both layers' cells
+    int wy_lo = 0, wy = 0;
+    int wz_lo = 0, wz = 0;
+};
+
+/// Forward state pointers: u^n, u^(n-1) -> u^(n+1), the six packed memory variables, optional B^n and Born
+/// source.
+struct ForwardPtrs3D {
+    const float* u = nullptr;
+    float* u_next = nullptr;
+    float* psi_x = nullptr;
+    float* zeta_x = nullptr;
+    float* psi_y = nullptr;
+    float* zeta_y = nullptr;
+    float* psi_z = nullptr;
+    float* zeta_z = nullptr;
+    float* snapshot = nullptr;
+    const float* secondary = nullptr;
+};
+
+/// Adjoint state pointers: mu^(n+1), mu^(n+2) -> mu^n, r = lambda_psi and s = lambda_zeta per axis (packed in
+/// the slots of psi and zeta), the gradient accumulator, optional B^n and its weight.
+struct AdjointPtrs3D {
+    const float* mu = nullptr;
+    float* mu_next = nullptr;
+    float* r_x = nullptr;
+    float* s_x = nullptr;
+    float* r_y = nullptr;
+    float* s_y = nullptr;
+    float* r_z = nullptr;
+    float* s_z = nullptr;
+    float* grad_c = nullptr;
+    const float* snapshot = nullptr;
+    float weight = 1;
+};
+
+// ---------------------------------------------------------------- axes
+template <int Axis> FWI_HD const AxisPml& axis_pml(const GridArgs3D& g) {
+    if constexpr (Axis == kAxis3X)
+        return g.px;
+    else if constexpr (Axis == kAxis3Y)
+        return g.py;
+    else
+        return g.pz;
+}
+/// The cell's index along Axis.
+template <int Axis> FWI_HD int axis_coord(int iz, int iy, int ix) {
+    if constexpr (Axis == kAxis3X)
+        return ix;
+    else if constexpr (Axis == kAxis3Y)
+        return iy;
+    else
+        return iz;
+}
+/// Linear distance between neighbours along Axis.
+template <int Axis> FWI_HD std::int64_t axis_stride(const GridArgs3D& g) {
+    if constexpr (Axis == kAxis3X)
+        return 1;
+    else if constexpr (Axis == kAxis3Y)
+        return g.nx;
+    else
+        return std::int64_t(g.ny) * g.nx;
+}
+template <int Axis> FWI_HD float axis_inv_h(const GridArgs3D& g) {
+    if constexpr (Axis == kAxis3X)
+        return g.inv_dx;
+    else if constexpr (Axis == kAxis3Y)
+        return g.inv_dy;
+    else
+        return g.inv_dz;
+}
+template <int Axis> FWI_HD float axis_inv_h2(const GridArgs3D& g) {
+    if constexpr (Axis == kAxis3X)
+        return g.inv_dx2;
+    else if constexpr (Axis == kAxis3Y)
+        return g.inv_dy2;
+    else
+        return g.inv_dz2;
+}
+
+/// j lies in one of the axis's two layers.
+FWI_HD bool in_layer(const AxisPml& p, int j) {
+    return (j >= p.lo_begin && j < p.lo_end) || (j >= p.hi_begin && j < p.hi_end);
+}
+/// j's stencil of radius R touches a layer: the layers plus R cells on their model side (cpu::Zones::reach,
+/// i.e. in_layer || in_fringe). The model has at least 2R cells per axis (validate_propagator_setup), so the
+/// two reaches never overlap.
+FWI_HD bool in_reach(const AxisPml& p, int j, int r) {
+    return (j >= p.lo_begin && j < p.lo_end + r) || (j >= p.hi_begin - r && j < p.hi_end);
+}
+
+/// Slot of index j in the packed layers of Axis (low layer first), or -1 outside both.
+template <int Axis> FWI_HD int packed_slot(const GridArgs3D& g, int j) {
+    const AxisPml& p = axis_pml<Axis>(g);
+    if (j >= p.lo_begin && j < p.lo_end) return j - p.lo_begin;
+    if (j >= p.hi_begin && j < p.hi_end) {
+        if constexpr (Axis == kAxis3X)
+            return g.wx_lo + (j - p.hi_begin);
+        else if constexpr (Axis == kAxis3Y)
+            return g.wy_lo + (j - p.hi_begin);
+        else
+            return g.wz_lo + (j - p.hi_begin);
+    }
+    return -1;
+}
+/// Offset in a packed variable of Axis of the cell (iz, iy, ix) whose slot along Axis is `slot`.
+template <int Axis> FWI_HD std::int64_t packed_index(const GridArgs3D& g, int iz, int iy, int ix, int slot) {
+    if constexpr (Axis == kAxis3X)
+        return (std::int64_t(iz) * g.ny + iy) * g.wx + slot;
+    else if constexpr (Axis == kAxis3Y)
+        return (std::int64_t(iz) * g.wy + slot) * g.nx + ix;
+    else
+        return (std::int64_t(slot) * g.ny + iy) * g.nx + ix;
+}
+/// Packed variable p of Axis at the cell k steps along Axis from (iz, iy, ix); exactly 0 outside the layers.
+template <int Axis>
+FWI_HD float packed_at(const float* p, const GridArgs3D& g, int iz, int iy, int ix, int k) {
+    if constexpr (Axis == kAxis3X)
+        ix += k;
+    else if constexpr (Axis == kAxis3Y)
+        iy += k;
+    else
+        iz += k;
+    const int s = packed_slot<Axis>(g, axis_coord<Axis>(iz, iy, ix));
+    return s < 0 ? 0.0f : p[packed_index<Axis>(g, iz, iy, ix, s)];
+}
+
+// ---------------------------------------------------------------- thread mapping
+/// Cell launches cover the computed box [z0, z1) x [y0, y1) x [x0, x1) with blocks of kCellX x kCellY
+/// threads: x (the fast axis) on threadIdx.x so a warp reads 32 consecutive floats, y on threadIdx.y, one z
+/// plane per blockIdx.z. One thread per cell.
+inline constexpr int kCellX = 32;
+inline constexpr int kCellY = 8;
+
+struct CellLaunch3D {
+    int blocks_x = 0, blocks_y = 0, blocks_z = 0;
+};
+inline CellLaunch3D cell_launch(const GridArgs3D& g) {
+    if (g.x1 <= g.x0 || g.y1 <= g.y0 || g.z1 <= g.z0) return {};
+    return {(g.x1 - g.x0 + kCellX - 1) / kCellX, (g.y1 - g.y0 + kCellY - 1) / kCellY, g.z1 - g.z0};
+}
+/// Thread (tx, ty) of block (bx, by, bz) -> its cell; false for the idle threads past the box's x or y end.
+FWI_HD bool cell_of_thread(const GridArgs3D& g, int bx, int by, int bz, int tx, int ty, int& iz, int& iy,
+                           int& ix) {
+    ix = g.x0 + bx * kCellX + tx;
+    iy = g.y0 + by * kCellY + ty;
+    iz = g.z0 + bz;
+    return ix < g.x1 && iy < g.y1 && iz < g.z1;
+}
+
+} // namespace fwi::gpu

@@ -1,0 +1,72 @@
+#include "kernel_plan_3d.hpp"
+
+#include "kernel_plan.hpp" // stencil_coefficients, axis_pml_of
+
+#include "fwi/error.hpp"
+#include "propagator/pml_profile.hpp"
+
+#include <limits>
+#include <string>
+
+namespace fwi::gpu {
+
+KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x, const PmlProfile& pml_y,
+                                 const PmlProfile& pml_z) {
+    if (grid.order != 2 && grid.order != 4 && grid.order != 6 && grid.order != 8)
+        throw ConfigError("spatial order " + std::to_string(grid.order) + " is not one of 2, 4, 6, 8");
+    if (!grid.three_d()) throw ConfigError("the 3D CUDA kernels need a 3D grid");
+    constexpr std::int64_t max_axis = std::numeric_limits<int>::max() / 2, max_planes = 65535;
+    if (grid.nz() > max_axis || grid.ny() > max_axis || grid.nx() > max_axis ||
+        grid.nz() - 2 * grid.halo > max_planes ||
+        (grid.ny() - 2 * grid.halo + kCellY - 1) / kCellY > max_planes)
+        throw ConfigError("padded grid " + std::to_string(grid.nz()) + " x " + std::to_string(grid.ny()) +
+                          " x " + std::to_string(grid.nx()) + " is too large for the CUDA backend");
+    KernelPlan3D plan;
+    const int r = grid.order / 2;
+    plan.radius = r;
+    GridArgs3D& g = plan.grid;
+    g.nz = int(grid.nz());
+    g.ny = int(grid.ny());
+    g.nx = int(grid.nx());
+    const int h = grid.halo;
+    g.z0 = g.y0 = g.x0 = h;
+    g.z1 = g.nz - h;
+    g.y1 = g.ny - h;
+    g.x1 = g.nx - h;
+    // The same float conversions as CpuPropagator3D::kernel_grid (spacing_m is dz, dy, dx).
+    const auto& sp = grid.model.spacing_m;
+    g.inv_dz = float(1.0 / sp[0]);
+    g.inv_dy = float(1.0 / sp[1]);
+    g.inv_dx = float(1.0 / sp[2]);
+    g.inv_dz2 = float(1.0 / (sp[0] * sp[0]));
+    g.inv_dy2 = float(1.0 / (sp[1] * sp[1]));
+    g.inv_dx2 = float(1.0 / (sp[2] * sp[2]));
+    g.coef = stencil_coefficients(r);
+    g.px = axis_pml_of(pml_x);
+    g.py = axis_pml_of(pml_y);
+    g.pz = axis_pml_of(pml_z);
+    g.wx_lo = g.px.lo_end - g.px.lo_begin;
+    g.wx = g.wx_lo + (g.px.hi_end - g.px.hi_begin);
+    g.wy_lo = g.py.lo_end - g.py.lo_begin;
+    g.wy = g.wy_lo + (g.py.hi_end - g.py.hi_begin);
+    g.wz_lo = g.pz.lo_end - g.pz.lo_begin;
+    g.wz = g.wz_lo + (g.pz.hi_end - g.pz.hi_begin);
+
+    plan.cells = grid.cells();
+    plan.x_strip = std::int64_t(g.nz) * g.ny * g.wx;
+    plan.y_strip = std::int64_t(g.nz) * g.wy * g.nx;
+    plan.z_strip = std::int64_t(g.wz) * g.ny * g.nx;
+    return plan;
+}
+
+KernelPlan3D make_kernel_plan_3d(const PropagatorSetup& setup) {
+    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    PmlProfile p[3]; // z, y, x
+    for (int axis = 0; axis < 3; ++axis)
+        p[axis] = make_pml_profile(setup.grid.shape[std::size_t(axis)], setup.pml_width, grid.halo,
+                                   setup.grid.spacing_m[std::size_t(axis)], setup.dt_s,
+                                   setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
+    return make_kernel_plan_3d(grid, p[2], p[1], p[0]);
+}
+
+} // namespace fwi::gpu
