@@ -2,6 +2,7 @@
 // checked (cuda_check.hpp); execution errors surface, as fwi::Error, at the next synchronising call.
 #include "cuda_check.hpp"
 #include "cuda_kernels.cuh"
+#include "radius_dispatch.hpp"
 
 #include "fwi/error.hpp"
 
@@ -82,25 +83,6 @@ __global__ void __launch_bounds__(kScatterThreads) gather_kernel(GatherArgs a) {
 }
 
 // ---------------------------------------------------------------- launch helpers
-template <typename F> void with_radius(int radius, F&& f) {
-    switch (radius) {
-    case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw Error("CUDA kernels: stencil radius " + std::to_string(radius) + " is not one of 1..4");
-    }
-}
-
 dim3 tile_grid(const GridArgs& g) {
     return dim3(unsigned((g.x1 - g.x0 + kTileX - 1) / kTileX), unsigned((g.z1 - g.z0 + kTileZ - 1) / kTileZ));
 }

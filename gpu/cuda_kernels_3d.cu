@@ -3,6 +3,7 @@
 // call.
 #include "cuda_check.hpp"
 #include "cuda_kernels_3d.cuh"
+#include "radius_dispatch.hpp"
 
 #include "fwi/error.hpp"
 
@@ -47,25 +48,6 @@ template <int R>
 __global__ void __launch_bounds__(kCellX* kCellY) adjoint_update_3d_kernel(GridArgs3D g, AdjointPtrs3D f) {
     int iz, iy, ix;
     if (this_cell(g, iz, iy, ix)) adjoint_update_cell_3d<R>(g, f, iz, iy, ix);
-}
-
-template <typename F> void with_radius(int radius, F&& f) {
-    switch (radius) {
-    case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw Error("CUDA 3D kernels: stencil radius " + std::to_string(radius) + " is not one of 1..4");
-    }
 }
 
 /// Grid of a cell launch; false when the computed box is empty. The plan keeps z within gridDim.z's limit.

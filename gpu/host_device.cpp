@@ -4,6 +4,7 @@
 // computes, as after
 // __syncthreads()).
 #include "host_device.hpp"
+#include "radius_dispatch.hpp"
 
 #include "fwi/error.hpp"
 
@@ -13,25 +14,6 @@
 
 namespace fwi::gpu {
 namespace {
-
-template <typename F> void with_radius(int radius, F&& f) {
-    switch (radius) {
-    case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw Error("host twin: stencil radius " + std::to_string(radius) + " is not one of 1..4");
-    }
-}
 
 /// Every thread of a 1D strip launch of kStripThreads-thread blocks, including the idle tail of the last
 /// block.

@@ -3,6 +3,7 @@
 // schedule because no thread of a launch reads what another thread of the same launch writes
 // (cuda_kernels_3d.cuh).
 #include "host_device.hpp"
+#include "radius_dispatch.hpp"
 
 #include "fwi/error.hpp"
 
@@ -11,25 +12,6 @@
 
 namespace fwi::gpu {
 namespace {
-
-template <typename F> void with_radius(int radius, F&& f) {
-    switch (radius) {
-    case 1:
-        f(std::integral_constant<int, 1>{});
-        break;
-    case 2:
-        f(std::integral_constant<int, 2>{});
-        break;
-    case 3:
-        f(std::integral_constant<int, 3>{});
-        break;
-    case 4:
-        f(std::integral_constant<int, 4>{});
-        break;
-    default:
-        throw Error("host twin: 3D stencil radius " + std::to_string(radius) + " is not one of 1..4");
-    }
-}
 
 /// Every thread of every block of a cell launch, idle threads included.
 template <class Op> void run_cells(const GridArgs3D& g, Op&& op) {
