@@ -49,7 +49,7 @@ class CpuWaveState3D final : public WaveState {
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }
 
-    std::vector<float> u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
+    HugePageVector u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
 
   private:
     // pack (true) or unpack (false) the PML strips
@@ -93,7 +93,7 @@ class CpuAdjointState3D final : public AdjointState {
         for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &r_z, &s_x, &s_y, &s_z})
             v->assign(n, 0.0f);
     }
-    std::vector<float> mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
+    HugePageVector mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
 };
 
 PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
