@@ -4,15 +4,18 @@
 Run through scripts/bench-peers.sh --dims 3 (a throwaway venv with the peers; they are benchmark references only).
 The problem: a layered n x n x n model (1500 -> 3000 m/s with depth) at 10 m, a PML of `pml` cells on every face,
 spatial order `order`, `steps` steps of 1 ms (stable for all three codes: nobody sub-steps), one 10 Hz Ricker source
-2 cells deep in the middle, a line of n receivers along x 2 cells deep.
+2 cells deep in the middle, a line of n receivers along x 2 cells deep. With --shots S, S such shots (sources
+spread along x) per timed call where a code can batch them.
 
 What is timed (cell-updates per second = padded cells x steps / seconds):
 - FWI Studio: `fwi --json bench --dims 3` on the same padded grid (its forward kernel over `steps` steps, states
-  allocated and touched before the timer; the fastest of `repeats`). There is no 3D whole-run command yet, so this
-  is the propagator alone.
-- Deepwave: one `deepwave.scalar` call (its set-up, padding and PML included; tensors made before the timer).
+  allocated and touched before the timer; the fastest of `repeats`): the propagator alone, one shot. FWI Studio
+  runs shots one after the other, each on all threads, so S shots take S times one shot: its rate is the same
+  for any S.
+- Deepwave: one `deepwave.scalar` call (its set-up, padding and PML included; tensors made before the timer),
+  all S shots in one batch.
 - Devito: `Operator.apply` of the forward (JIT-compiled before the timer; damping-mask absorbing layer of its
-  examples, not a C-PML).
+  examples, not a C-PML), S applies in a row (the operator models one shot).
 The rounds alternate the three codes and each figure is the best round, so a busy machine hurts all codes alike.
 """
 import argparse
@@ -57,12 +60,16 @@ class Deepwave:
         torch.set_num_threads(a.threads)
         n = a.n
         self.v = torch.from_numpy(layered_model(n))
-        self.src = torch.tensor([[[2, n // 2, n // 2]]], dtype=torch.long)
-        self.rec = torch.zeros(1, n, 3, dtype=torch.long)
-        self.rec[0, :, 0] = 2
-        self.rec[0, :, 1] = n // 2
-        self.rec[0, :, 2] = torch.arange(n)
-        self.amp = torch.from_numpy(ricker(10.0, 0.001, a.steps)[None, None, :].copy())
+        s = a.shots
+        self.src = torch.zeros(s, 1, 3, dtype=torch.long)
+        self.src[:, 0, 0] = 2
+        self.src[:, 0, 1] = n // 2
+        self.src[:, 0, 2] = torch.tensor([n // 2] if s == 1 else [(i + 1) * n // (s + 1) for i in range(s)])
+        self.rec = torch.zeros(s, n, 3, dtype=torch.long)
+        self.rec[:, :, 0] = 2
+        self.rec[:, :, 1] = n // 2
+        self.rec[:, :, 2] = torch.arange(n)
+        self.amp = torch.from_numpy(np.repeat(ricker(10.0, 0.001, a.steps)[None, None, :], s, axis=0).copy())
 
     def rate(self):
         a = self.a
@@ -70,7 +77,7 @@ class Deepwave:
         with self.torch.no_grad():
             self.deepwave.scalar(self.v, 10.0, 0.001, source_amplitudes=self.amp, source_locations=self.src,
                                  receiver_locations=self.rec, accuracy=a.order, pml_width=a.pml, pml_freq=10.0)
-        return padded_cells(a) * a.steps / (time.perf_counter() - t0)
+        return padded_cells(a) * a.steps * a.shots / (time.perf_counter() - t0)
 
 
 class Devito:
@@ -112,10 +119,11 @@ class Devito:
         self.op = dv.Operator([stencil] + inject + rec.interpolate(expr=self.u), name="forward3d")
 
     def rate(self):
-        self.u.data[:] = 0
         t0 = time.perf_counter()
-        self.op.apply(dt=1.0, time_M=self.a.steps - 1)
-        return padded_cells(self.a) * self.a.steps / (time.perf_counter() - t0)
+        for _ in range(self.a.shots):
+            self.u.data[:] = 0
+            self.op.apply(dt=1.0, time_M=self.a.steps - 1)
+        return padded_cells(self.a) * self.a.steps * self.a.shots / (time.perf_counter() - t0)
 
 
 def padded_cells(a):
@@ -130,6 +138,7 @@ def main():
     p.add_argument("--order", type=int, default=8)
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--shots", type=int, default=1, help="shots per timed call (Deepwave batches them)")
     p.add_argument("--threads", type=int, default=os.cpu_count())
     p.add_argument("--markdown", help="also write the table to this file")
     a = p.parse_args()
@@ -146,7 +155,7 @@ def main():
 
     ours = codes[0]
     lines = [f"Machine: {cpu_name()}, {os.cpu_count()} cores, {a.threads} threads; {a.n}^3 + {a.pml} PML cells "
-             f"({padded_cells(a) / 1e6:.1f} M cells), order {a.order}, {a.steps} steps, one shot; best of "
+             f"({padded_cells(a) / 1e6:.1f} M cells), order {a.order}, {a.steps} steps, {a.shots} shot(s); best of "
              f"{a.rounds} alternating rounds after a warm-up round; FWI Studio's last triad roofline "
              f"{ours.roofline / 1e6:.0f} M cell-updates/s.", "",
              "| 3D forward | " + " | ".join(c.name for c in codes) + " | " +
