@@ -35,10 +35,11 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion("0.1.0");
 
     QCommandLineParser parser;
-    parser.setApplicationDescription("FWI Studio: 2D acoustic full-waveform inversion");
+    parser.setApplicationDescription("FWI Studio: 2D and 3D acoustic full-waveform inversion");
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing | marmousi2-3d.", "name");
+    QCommandLineOption demo("demo", "Open a demo project: toy | marmousi2 | checkpointing | marmousi2-3d.",
+                            "name");
     parser.addOption(demo);
     QCommandLineOption screenshots("screenshots",
                                    "Run the scripted tour and save screenshots into DIR, then quit.", "dir");

@@ -155,7 +155,7 @@ void MainWindow::build_actions() {
     connect(a.about, &QAction::triggered, this, [this] {
         QMessageBox::about(
             this, tr("About FWI Studio"),
-            tr("<b>FWI Studio</b><br>2D acoustic full-waveform inversion with checkpointing and "
+            tr("<b>FWI Studio</b><br>2D and 3D acoustic full-waveform inversion with checkpointing and "
                "compression.<br>Compute device: %1")
                 .arg(status_device_text()));
     });
