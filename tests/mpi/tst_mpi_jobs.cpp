@@ -106,9 +106,12 @@ class TestMpiJobs : public QObject {
         // A 3D project (3 shots on salt3d at 30 m): the ranks split the shots and sum (nz, ny, nx) gradients
         // exactly as they do 2D ones.
         const QString p3 = path("salt3d.fwi");
-        CliRun r = fwi_cli({"-q", "new", p3, "--model", "builtin:salt3d", "--resample", "30", "--shots-x", "3",
-                            "--shots-y", "1", "--receivers-x", "6", "--receivers-y", "5", "--freq", "5",
-                            "--duration", "0.4", "--order", "4", "--pml", "8"});
+        const QStringList survey =
+            QString("--model builtin:salt3d --resample 30 --shots-x 3 --shots-y 1 "
+                    "--receivers-x 6 --receivers-y 5 --freq 5 --duration 0.4 --order 4 "
+                    "--pml 8")
+                .split(' ');
+        CliRun r = fwi_cli(QStringList{"-q", "new", p3} + survey);
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "forward", p3, "--store-observed"});
         QVERIFY2(r.code == 0, r.err.constData());

@@ -1,7 +1,8 @@
 // The GUI of a 3D project: the orthogonal slices show the right cells at the slider positions, the 3D view
-// draws the three planes where the sliders put them, an areal drag on the depth slice places the right grid
-// of sources, and a 3D gradient run started from the GUI shows live slices at a small cost.
-#include "fwi/demo_3d.hpp"
+// draws the three planes where the sliders put them (and volume-renders a field when asked), an areal drag
+// on the depth slice places the right grid of sources, and a 3D project file opens as slices. Runs started
+// from the window are in tst_volume_runs.cpp.
+#include "block_volume.hpp"
 #include "fwi/error.hpp"
 #include "fwi/ui/acquisition_panel.hpp"
 #include "fwi/ui/areal_acquisition.hpp"
@@ -18,9 +19,7 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStackedWidget>
@@ -30,49 +29,9 @@
 
 using namespace fwi;
 using namespace fwi::ui;
+using namespace fwi::ui::test;
 
 namespace {
-// 24 x 20 x 28 cells (x, y, z) at 10 m. vp grows with depth, 1500 + 20 iz m/s, except a fast 3000 m/s block
-// over ix 6..9, iy 12..15, iz 18..21.
-constexpr std::int64_t nx = 24, ny = 20, nz = 28;
-constexpr double h = 10.0;
-bool in_block(std::int64_t iz, std::int64_t iy, std::int64_t ix) {
-    return ix >= 6 && ix <= 9 && iy >= 12 && iy <= 15 && iz >= 18 && iz <= 21;
-}
-float background(std::int64_t iz) {
-    return float(1500 + 20 * iz);
-}
-Model block_model() {
-    Model m;
-    m.grid = Grid(nz, ny, nx, h, h, h);
-    m.vp_mps.resize(std::size_t(m.grid.cells()));
-    for (std::int64_t iz = 0; iz < nz; ++iz)
-        for (std::int64_t iy = 0; iy < ny; ++iy)
-            for (std::int64_t ix = 0; ix < nx; ++ix)
-                m.vp_mps[m.grid.index(iz, iy, ix)] = in_block(iz, iy, ix) ? 3000.0f : background(iz);
-    return m;
-}
-
-Project block_project() {
-    Project p;
-    Experiment& e = p.experiment;
-    e.true_model = block_model();
-    e.initial_model = e.true_model;
-    for (float& v : e.initial_model.vp_mps)
-        v = 1500.0f;
-    Shot shot;
-    shot.source = {115, 20, 95}; // x, z, y
-    for (int i = 0; i < 5; ++i)
-        shot.receivers.push_back({20.0 + 45.0 * i, 20, 60.0 + 20.0 * i});
-    e.acquisition.shots = {shot};
-    e.propagation.order = 4;
-    e.propagation.pml_width = 6;
-    e.propagation.freq_hz = 20;
-    e.propagation.dt_s = 0.002;
-    e.propagation.nt = 2000;
-    return p;
-}
-
 /// Pixels close to colour c (a few levels per channel).
 int pixels_like(const QImage& img, QColor c, int tolerance = 14) {
     int n = 0;
@@ -111,10 +70,7 @@ class TestVolumeSlices : public QObject {
     void volume_view_draws_the_three_planes();
     void volume_rendering_draws_the_field();
     void areal_drag_adds_a_grid_of_sources();
-    void gradient_run_shows_live_slices();
-    void demo_3d_gradient_under_a_budget_with_volume_rendering();
     void opens_a_3d_project_file();
-    void inversion_updates_the_slices();
 };
 
 void TestVolumeSlices::slice_values_takes_the_cells_at_the_index() {
@@ -431,136 +387,6 @@ void TestVolumeSlices::areal_drag_adds_a_grid_of_sources() {
     QCOMPARE(w.document()->experiment().acquisition.shots.size(), std::size_t(1));
 }
 
-void TestVolumeSlices::gradient_run_shows_live_slices() {
-    MainWindow w;
-    w.document()->reset(block_project(), {});
-    w.resize(1600, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    VolumeSlicesView* v = w.volume_view();
-    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
-    QVERIFY(w.run_forward());
-    QVERIFY(w.job_runner()->wait(120000));
-    QCOMPARE(finished.count(), 1);
-    QVERIFY2(finished.at(0).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
-             qPrintable(finished.at(0).at(2).toString()));
-    QCOMPARE(w.document()->project().observed.size(), std::size_t(1));
-    // A short run may show no live field at all: the first one waits until its drawing (as the views'
-    // last paints took) fits the budget. Whatever it showed stayed within it.
-    const double forward_s = finished.at(0).at(3).toDouble();
-    const double forward_cost_s =
-        w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
-    QVERIFY2(forward_cost_s < 0.05 * forward_s,
-             qPrintable(QString("forward: %1 s of %2 s, %3 fields shown, drawn %4 s")
-                            .arg(forward_cost_s)
-                            .arg(forward_s)
-                            .arg(v->fields_shown())
-                            .arg(v->render_seconds())));
-    v->show_layer(VolumeSlicesView::Layer::Model);
-    QTest::qWait(300); // drawn before the run starts: not the run's cost
-
-    // A longer run for the gradient (Revolve recomputes), so that its time is not all start-up.
-    GradientSettings gs = w.document()->experiment().gradient;
-    gs.schedule = "revolve:10";
-    w.document()->edit_gradient(gs);
-    QSignalSpy layers(v, &VolumeSlicesView::layer_changed);
-    QVERIFY(w.run_gradient());
-    int live = 0;
-    QObject::connect(w.job_runner(), &JobRunner::field, [&] { ++live; });
-    QVERIFY(w.job_runner()->wait(300000));
-    QCOMPARE(finished.count(), 2);
-    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
-             qPrintable(finished.at(1).at(2).toString()));
-    const double run_s = finished.at(1).at(3).toDouble();
-    QVERIFY2(live > 0, "no live field arrived");
-    QVERIFY(v->fields_shown() >= 1 && v->fields_shown() <= live);
-
-    // The gradient is shown when the run ends, on the three slices and in the 3D view.
-    QCOMPARE(v->layer(), VolumeSlicesView::Layer::Gradient);
-    const std::vector<float>* g = v->shown_volume();
-    QVERIFY(g && std::int64_t(g->size()) == block_model().grid.cells());
-    QCOMPARE(w.document()->project().gradient, *g);
-    float value = 0, largest = 0;
-    SliceView* inl = v->slice_view(SliceAxis::Inline);
-    const std::int64_t iy = v->slice_index(SliceAxis::Inline);
-    for (std::int64_t iz = 0; iz < nz; ++iz)
-        for (std::int64_t ix = 0; ix < nx; ++ix) {
-            QVERIFY(inl->value_at(ix * h, iz * h, value));
-            QCOMPARE(value, (*g)[block_model().grid.index(iz, iy, ix)]);
-            largest = std::max(largest, std::abs(value));
-        }
-    QVERIFY(largest > 0);
-    // What the live slices cost against the run's time, as the log states it.
-    const double cost_s = w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
-    auto* log = w.findChild<QPlainTextEdit*>("log");
-    QVERIFY(log && log->toPlainText().contains("Live 3D slices"));
-    QFile log_file(test::output_path("tst_volume_slices_log.txt"));
-    if (log_file.open(QIODevice::WriteOnly)) log_file.write(log->toPlainText().toUtf8());
-    qInfo("gradient run %.3f s: %d fields copied in %.4f s, %d shown in %.4f s, drawn in %.4f s (%.2f%%)",
-          run_s, w.job_runner()->fields_copied(), w.job_runner()->field_copy_seconds(), v->fields_shown(),
-          v->field_seconds(), v->render_seconds(), 100 * cost_s / run_s);
-    for (SliceAxis a : slice_axes)
-        qInfo("%s slice drawn in %.4f s", slice_name(a), v->slice_view(a)->render_seconds());
-    qInfo("3D view drawn in %.4f s", v->volume_view()->render_seconds());
-    // The first wavefield brought the slices to the wavefield, the result to the gradient.
-    QVERIFY(layers.count() >= 2);
-    QCOMPARE(layers.at(0).at(0).value<VolumeSlicesView::Layer>(), VolumeSlicesView::Layer::Wavefield);
-    QVERIFY2(cost_s < 0.05 * run_s, qPrintable(log->toPlainText().section('\n', -3)));
-}
-
-void TestVolumeSlices::demo_3d_gradient_under_a_budget_with_volume_rendering() {
-    // The 3D demo's experiment (the GUI's marmousi2-3d demo, fwi demo --3d) at 8 cells across and 0.6 s, with
-    // a budget far below what keeping every snapshot needs: from the window, the gradient runs auto under
-    // the budget, shows live slices with the 3D view volume-rendering them, and stays within the budget.
-    Project p;
-    p.experiment = demo_3d_experiment({8, 1, 3.0, 0.6});
-    p.experiment.gradient.budget_bytes = std::uint64_t(256) << 20; // store-all: about 1 GB
-    MainWindow w;
-    w.document()->reset(p, {});
-    w.resize(1600, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    VolumeSlicesView* v = w.volume_view();
-    QVERIFY(v->isVisible());
-    QCOMPARE(v->grid(), p.experiment.true_model.grid);
-    v->volume_rendering_box()->setChecked(true);
-    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
-    QVERIFY(w.run_forward());
-    QVERIFY(w.job_runner()->wait(120000));
-    QCOMPARE(finished.count(), 1);
-    QVERIFY2(finished.at(0).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
-             qPrintable(finished.at(0).at(2).toString()));
-    QVERIFY(w.run_gradient());
-    int live = 0;
-    QObject::connect(w.job_runner(), &JobRunner::field, [&] { ++live; });
-    QVERIFY(w.job_runner()->wait(300000));
-    QCOMPARE(finished.count(), 2);
-    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
-             qPrintable(finished.at(1).at(2).toString()));
-    QVERIFY2(live > 0, "no live field arrived");
-    QCOMPARE(v->layer(), VolumeSlicesView::Layer::Gradient);
-    QVERIFY(v->volume_view()->volume_drawn()); // the gradient, volume-rendered
-    // The log's report of the run: a checkpoint schedule (auto did not keep everything), recomputed steps,
-    // and a peak within the budget.
-    auto* log = w.findChild<QPlainTextEdit*>("log");
-    QVERIFY(log);
-    const QString text = log->toPlainText();
-    const auto m =
-        QRegularExpression(R"(Gradient: misfit \S+, schedule (\S+), \d+ forward \+ \d+ adjoint steps )"
-                           R"(\((\d+) recomputed\), peak tier 0 \(RAM\) [^(]*\((\d+) B\))")
-            .match(text);
-    QVERIFY2(m.hasMatch(), qPrintable(text.right(600)));
-    QVERIFY2(m.captured(1) != "all", qPrintable(m.captured(0)));
-    QVERIFY(m.captured(2).toLongLong() > 0);
-    QVERIFY2(m.captured(3).toULongLong() <= p.experiment.gradient.budget_bytes, qPrintable(m.captured(0)));
-    qInfo("%s", qPrintable(m.captured(0)));
-    qInfo("%s", qPrintable(text.section('\n', -2)));
-    const double run_s = finished.at(1).at(3).toDouble();
-    const double cost_s = w.job_runner()->field_copy_seconds() + v->field_seconds() + v->render_seconds();
-    QVERIFY2(cost_s < 0.05 * run_s,
-             qPrintable(QString("live fields cost %1 s of %2 s").arg(cost_s).arg(run_s)));
-}
-
 void TestVolumeSlices::opens_a_3d_project_file() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -603,41 +429,6 @@ void TestVolumeSlices::opens_a_3d_project_file() {
     QCOMPARE(qobject_cast<QStackedWidget*>(w.centralWidget())->currentWidget(),
              static_cast<QWidget*>(w.model_view()));
     QVERIFY(w.acquisition_panel()->table_view()->isColumnHidden(AcquisitionTableModel::YColumn));
-}
-
-void TestVolumeSlices::inversion_updates_the_slices() {
-    MainWindow w;
-    Project p = block_project();
-    p.experiment.propagation.nt = 300;
-    p.experiment.inversion.iterations = 2;
-    w.document()->reset(std::move(p), {});
-    w.resize(1600, 1000);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QSignalSpy finished(w.job_runner(), &JobRunner::finished);
-    QVERIFY(w.run_forward());
-    QVERIFY(w.job_runner()->wait(120000));
-    VolumeSlicesView* v = w.volume_view();
-    QVERIFY(w.run_invert());
-    QVERIFY(w.job_runner()->wait(300000));
-    QCOMPARE(finished.count(), 2);
-    QVERIFY2(finished.at(1).at(1).value<JobRunner::Outcome>() == JobRunner::Succeeded,
-             qPrintable(finished.at(1).at(2).toString()));
-    const Project& done = w.document()->project();
-    QCOMPARE(done.history.size(), std::size_t(3)); // iteration 0 (the start) and two
-    QVERIFY(done.experiment.current_model.vp_mps != done.experiment.initial_model.vp_mps);
-    // The slices show the current model, and the gradient layer the last iteration's gradient.
-    v->show_layer(VolumeSlicesView::Layer::Model);
-    const Grid& g = done.experiment.current_model.grid;
-    const std::int64_t iy = v->slice_index(SliceAxis::Inline);
-    float value = 0;
-    for (std::int64_t iz : {0, 5, 19})
-        for (std::int64_t ix : {0, 7, 20}) {
-            QVERIFY(v->slice_view(SliceAxis::Inline)->value_at(ix * h, iz * h, value));
-            QCOMPARE(value, done.experiment.current_model.vp_mps[g.index(iz, iy, ix)]);
-        }
-    v->show_layer(VolumeSlicesView::Layer::Gradient);
-    QCOMPARE(*v->shown_volume(), done.history.back().gradient);
 }
 
 FWI_UI_TEST_MAIN(TestVolumeSlices)

@@ -52,9 +52,9 @@ class CpuPropagator3D final : public Propagator {
     PropagatorSetup setup_;
     PaddedGrid grid_;
     PmlProfile pml_x_, pml_y_, pml_z_;
-    std::vector<float> velocity_;  ///< padded, m/s
-    HugePageVector c_, inv_c_; ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
-    HugePageVector grad_c_;    ///< dJ/dc accumulator, padded
+    std::vector<float> velocity_; ///< padded, m/s
+    HugePageVector c_, inv_c_;    ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
+    HugePageVector grad_c_;       ///< dJ/dc accumulator, padded
     bool has_model_ = false;
 };
 

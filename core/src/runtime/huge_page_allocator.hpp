@@ -29,8 +29,12 @@ template <class T> struct HugePageAllocator {
 #endif
         return static_cast<T*>(p);
     }
-    void deallocate(T* p, std::size_t) noexcept { std::free(p); }
-    template <class U> bool operator==(const HugePageAllocator<U>&) const noexcept { return true; }
+    void deallocate(T* p, std::size_t) noexcept {
+        std::free(p);
+    }
+    template <class U> bool operator==(const HugePageAllocator<U>&) const noexcept {
+        return true;
+    }
 };
 
 /// A float array on huge pages where it is large enough.
