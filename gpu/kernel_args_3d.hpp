@@ -180,5 +180,18 @@ FWI_HD bool cell_of_thread(const GridArgs3D& g, int bx, int by, int bz, int tx, 
     iz = g.z0 + bz;
     return ix < g.x1 && iy < g.y1 && iz < g.z1;
 }
+/// Host only (the host twin and the tests): every thread of every block of a cell launch in turn, idle
+/// threads included, calling op(iz, iy, ix) for those with a cell.
+template <class Op> void for_each_cell_thread(const GridArgs3D& g, Op&& op) {
+    const CellLaunch3D l = cell_launch(g);
+    for (int bz = 0; bz < l.blocks_z; ++bz)
+        for (int by = 0; by < l.blocks_y; ++by)
+            for (int bx = 0; bx < l.blocks_x; ++bx)
+                for (int ty = 0; ty < kCellY; ++ty)
+                    for (int tx = 0; tx < kCellX; ++tx) {
+                        int iz = 0, iy = 0, ix = 0;
+                        if (cell_of_thread(g, bx, by, bz, tx, ty, iz, iy, ix)) op(iz, iy, ix);
+                    }
+}
 
 } // namespace fwi::gpu

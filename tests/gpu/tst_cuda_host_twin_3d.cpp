@@ -58,16 +58,7 @@ class TestCudaHostTwin3D : public QObject {
         QCOMPARE(plan.radius, order / 2);
         // Every thread of every block: each computed cell exactly once, nothing in the halo.
         std::map<std::int64_t, int> visits;
-        const CellLaunch3D l = cell_launch(g);
-        for (int bz = 0; bz < l.blocks_z; ++bz)
-            for (int by = 0; by < l.blocks_y; ++by)
-                for (int bx = 0; bx < l.blocks_x; ++bx)
-                    for (int ty = 0; ty < kCellY; ++ty)
-                        for (int tx = 0; tx < kCellX; ++tx) {
-                            int iz = -1, iy = -1, ix = -1;
-                            if (cell_of_thread(g, bx, by, bz, tx, ty, iz, iy, ix))
-                                ++visits[cell_index(g, iz, iy, ix)];
-                        }
+        for_each_cell_thread(g, [&](int iz, int iy, int ix) { ++visits[cell_index(g, iz, iy, ix)]; });
         std::int64_t computed = 0;
         for (int iz = 0; iz < g.nz; ++iz)
             for (int iy = 0; iy < g.ny; ++iy)
