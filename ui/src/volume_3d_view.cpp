@@ -222,8 +222,13 @@ void Volume3DView::set_colors(Colormap colormap, double low, double high) {
     d_->colormap = colormap;
     d_->low = low;
     d_->high = high;
-    if (volume_drawn()) set_volume(d_->rendered.values); // new transfer functions
+    if (d_->rendered.values) apply_volume_colors();
     request_render();
+}
+
+void Volume3DView::apply_volume_colors() {
+    const Grid& g = d_->grid;
+    d_->rendered.set_transfer(d_->colormap, d_->low, d_->high, 4 * std::max({g.dx(), g.dy(), g.dz()}));
 }
 
 void Volume3DView::set_volume(std::shared_ptr<const std::vector<float>> values) {
@@ -231,7 +236,9 @@ void Volume3DView::set_volume(std::shared_ptr<const std::vector<float>> values) 
     const Grid& g = d_->grid;
     if (!values || g.rank != 3 || std::int64_t(values->size()) != g.cells()) values.reset();
     if (values != r.values) {
+        const bool had_values = r.values != nullptr;
         r.values = std::move(values);
+        if (r.values && !had_values) apply_volume_colors(); // later fields come with set_colors
         if (r.values) {
             // VTK reads, never writes, the scalars of a mapper's input: the const_cast is safe.
             r.scalars->SetArray(const_cast<float*>(r.values->data()), vtkIdType(r.values->size()), 1);
@@ -244,7 +251,6 @@ void Volume3DView::set_volume(std::shared_ptr<const std::vector<float>> values) 
         r.scalars->Modified();
         r.image->Modified();
     }
-    if (r.values) r.set_transfer(d_->colormap, d_->low, d_->high, 4 * std::max({g.dx(), g.dy(), g.dz()}));
     r.volume->SetVisibility(volume_drawn());
     request_render();
 }

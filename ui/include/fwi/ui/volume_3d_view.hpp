@@ -53,6 +53,8 @@ class Volume3DView : public VtkWidget {
 
   private:
     void pan(double dx_px, double dy_px);
+    /// The volume's colour and opacity transfer functions from the current colours and grid.
+    void apply_volume_colors();
     struct Impl;
     std::unique_ptr<Impl> d_;
 };
