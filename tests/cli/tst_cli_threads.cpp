@@ -1,6 +1,7 @@
 // The CLI's OpenMP defaults: passive waiting after a brief spin unless the user set a policy (checked through
 // libgomp's own report of its settings, OMP_DISPLAY_ENV), and --threads.
 #include "cli_runner.hpp"
+#include "fwi/threading.hpp"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -46,7 +47,7 @@ class TestCliThreads : public QObject {
         QCOMPARE(r.code, 0);
         const QStringList counts = spin_counts(r.err);
         QVERIFY2(!counts.isEmpty(), r.err.constData());
-        QCOMPARE(counts.last(), QString("300")); // a brief spin, then passive waiting
+        QCOMPARE(counts.last(), QString(fwi::default_spin_count)); // a brief spin, then passive waiting
         QVERIFY(r.err.contains("OMP_WAIT_POLICY = 'PASSIVE'"));
     }
 

@@ -23,8 +23,8 @@ void ensure_passive_openmp_wait(int argc, char** argv) {
     initial_thread_count();
     if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
     if (std::getenv(reexec_guard) != nullptr) return; // the exec happened and the variable did not stick
-    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0 || setenv("GOMP_SPINCOUNT", "300", 1) != 0 ||
-        setenv(reexec_guard, "1", 1) != 0)
+    if (setenv("OMP_WAIT_POLICY", "passive", 1) != 0 ||
+        setenv("GOMP_SPINCOUNT", default_spin_count, 1) != 0 || setenv(reexec_guard, "1", 1) != 0)
         return;
     execv("/proc/self/exe", argv);
     // exec failed (no /proc, say): carry on with the default policy; undo so children see the user's env.
