@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <string>
 
 namespace fwi::gpu {
@@ -66,21 +65,7 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::require_model() const {
 
 template <class Device, class Plan, class Wave, class Adjoint>
 void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::set_model(const Model& model) {
-    if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
-    if (grid_.three_d()) {
-        // As CpuPropagator3D::set_model: the reference velocity fixed the time step.
-        validate_model(model, "3D model");
-        for (std::size_t i = 0; i < model.vp_mps.size(); ++i)
-            if (model.vp_mps[i] > setup_.pml_velocity_mps * (1 + 1e-6)) {
-                std::ostringstream m;
-                m << "3D model velocity " << model.vp_mps[i] << " m/s at cell " << i
-                  << " exceeds the reference velocity " << setup_.pml_velocity_mps
-                  << " m/s that fixed the time step";
-                throw ConfigError(m.str());
-            }
-    } else {
-        validate_model(model);
-    }
+    validate_model_for_setup(setup_, model); // the same checks and messages as the CPU backends
     device_->activate();
     velocity_ = pad_model(grid_, model.vp_mps);
     // The CPU's arithmetic (double, then rounded), so that both backends start from the same c bit for bit.

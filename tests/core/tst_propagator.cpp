@@ -9,6 +9,7 @@
 #include <QtTest>
 #include <cmath>
 #include <complex>
+#include <functional>
 #include <numbers>
 
 using namespace fwi;
@@ -167,6 +168,37 @@ class TestPropagator : public QObject {
         } catch (const ConfigError& e) {
             QVERIFY2(QString(e.what()).contains(expected), e.what());
         }
+    }
+
+    // Below Simulation, the propagator checks a model and a time step itself, as in 3D (one
+    // validate_model_for_setup and one CFL check for both ranks): a 2D propagator used to accept a model
+    // faster than the reference velocity its time step was chosen for.
+    void the_propagator_refuses_what_its_time_step_cannot_run() {
+        const auto message = [](const std::function<void()>& f) {
+            try {
+                f();
+            } catch (const ConfigError& e) {
+                return QString(e.what());
+            }
+            return QString();
+        };
+        PropagatorSetup s;
+        s.grid = Grid(30, 40, 10, 10);
+        s.order = 8;
+        s.pml_width = 10;
+        s.dt_s = 0.001;
+        s.pml_velocity_mps = 2000;
+        auto p = make_propagator("cpu", s);
+        p->set_model(constant_model(30, 40, 10, 2000)); // at the reference velocity: accepted
+        Model fast = constant_model(30, 40, 10, 2000);
+        fast.vp_mps[77] = 2500;
+        const QString faster = message([&] { p->set_model(fast); });
+        QVERIFY2(faster.contains("2500 m/s at cell 77 exceeds the reference velocity 2000"),
+                 qPrintable(faster));
+        QVERIFY(message([&] { p->set_model(constant_model(30, 41, 10, 2000)); }).contains("grid differs"));
+        s.dt_s = 0.01; // above 1 / (2000 sqrt(2) / 10 m) = 3.5 ms
+        const QString cfl = message([&] { make_propagator("cpu", s); });
+        QVERIFY2(cfl.contains("CFL") && cfl.contains("2D stability limit"), qPrintable(cfl));
     }
 };
 

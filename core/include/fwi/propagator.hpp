@@ -138,9 +138,14 @@ class Propagator {
 };
 
 /// Throws ConfigError naming what is wrong with a setup (order, PML width, time step, grid, reference
-/// velocity, a model smaller than the stencil; in 3D also a time step above the CFL limit of the reference
-/// velocity). Every backend calls it first.
+/// velocity, a model smaller than the stencil, a time step above the CFL limit of the reference velocity).
+/// Every backend calls it first.
 void validate_propagator_setup(const PropagatorSetup& setup);
+
+/// Throws ConfigError naming what is wrong with a model for a propagator built from `setup`: another grid,
+/// a velocity that is not finite and positive (validate_model), or one above the reference velocity that
+/// fixed the time step and the PML. Every backend's set_model calls it first, for both ranks.
+void validate_model_for_setup(const PropagatorSetup& setup, const Model& model);
 
 /// Hicks (2002) interpolation of a point (model coordinates; y only in 3D) onto the padded grid: the tensor
 /// product of normalised 1D Kaiser-windowed sinc weights per axis. Throws ConfigError if the point lies

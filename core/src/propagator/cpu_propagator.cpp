@@ -93,8 +93,7 @@ CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
 }
 
 void CpuPropagator::set_model(const Model& model) {
-    if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
-    validate_model(model);
+    validate_model_for_setup(setup_, model);
     velocity_ = pad_model(grid_, model.vp_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
     c_.resize(velocity_.size());

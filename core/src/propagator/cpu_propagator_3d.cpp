@@ -138,17 +138,8 @@ CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
 }
 
 void CpuPropagator3D::set_model(const Model& model) {
-    if (!(model.grid == setup_.grid)) throw ConfigError("model grid differs from the propagator's grid");
-    validate_model(model, "3D model");
+    validate_model_for_setup(setup_, model);
     const std::span<const float> vp_mps = model.vp_mps;
-    for (std::size_t i = 0; i < vp_mps.size(); ++i)
-        if (vp_mps[i] > setup_.pml_velocity_mps * (1 + 1e-6)) {
-            std::ostringstream m;
-            m << "3D model velocity " << vp_mps[i] << " m/s at cell " << i
-              << " exceeds the reference velocity " << setup_.pml_velocity_mps
-              << " m/s that fixed the time step";
-            throw ConfigError(m.str());
-        }
     velocity_ = pad_model(grid_, vp_mps);
     const double dt2 = setup_.dt_s * setup_.dt_s;
     c_.resize(velocity_.size());

@@ -1,6 +1,7 @@
 // The checks every backend applies to a PropagatorSetup, so that all of them refuse the same setups with the
 // same messages.
 #include "fwi/error.hpp"
+#include "fwi/model.hpp"
 #include "fwi/propagator.hpp"
 #include "fwi/time_axis.hpp"
 #include "propagator/scheme_checks.hpp"
@@ -34,12 +35,16 @@ void validate_grid_3d(const PropagatorSetup& setup) {
                               ": it must have at least " + std::to_string(setup.order) + " for order " +
                               std::to_string(setup.order));
     }
-    // The 2D setup trusts its caller's time axis; the 3D one has refused unstable steps from the start.
+}
+
+/// The time step against the leapfrog's CFL limit at the reference velocity (Courant number 1: the loosest
+/// bound of any order; the time axis picks steps well inside it).
+void validate_time_step(const PropagatorSetup& setup) {
     const double limit = stable_dt(setup.grid, setup.pml_velocity_mps, 1.0);
     if (setup.dt_s > limit) {
         std::ostringstream m;
-        m << "CFL: the inner time step " << setup.dt_s << " s exceeds the 3D stability limit " << limit
-          << " s at " << setup.pml_velocity_mps << " m/s";
+        m << "CFL: the inner time step " << setup.dt_s << " s exceeds the " << setup.grid.rank
+          << "D stability limit " << limit << " s at " << setup.pml_velocity_mps << " m/s";
         throw ConfigError(m.str());
     }
 }
@@ -63,6 +68,20 @@ void validate_propagator_setup(const PropagatorSetup& setup) {
         validate_grid_3d(setup);
     else
         throw ConfigError("grid rank " + std::to_string(setup.grid.rank) + " is not 2 or 3");
+    validate_time_step(setup);
+}
+
+void validate_model_for_setup(const PropagatorSetup& setup, const Model& model) {
+    if (!(model.grid == setup.grid)) throw ConfigError("model grid differs from the propagator's grid");
+    validate_model(model, setup.grid.rank == 3 ? "3D model" : "model");
+    const double reference = setup.pml_velocity_mps;
+    for (std::size_t i = 0; i < model.vp_mps.size(); ++i)
+        if (model.vp_mps[i] > reference * (1 + 1e-6)) {
+            std::ostringstream m;
+            m << "model velocity " << model.vp_mps[i] << " m/s at cell " << i
+              << " exceeds the reference velocity " << reference << " m/s that fixed the time step";
+            throw ConfigError(m.str());
+        }
 }
 
 } // namespace fwi
