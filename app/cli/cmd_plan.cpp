@@ -57,11 +57,10 @@ nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, 
         if (it == names.end()) it = names.insert(names.end(), current.compression);
         current_curve = int(it - names.begin());
     }
-    const PaddedGrid& grid = sim.propagator().padded();
     SweepRequest request;
-    request.uncompressed = estimate_codec("none", grid);
+    request.uncompressed = calibrated_codec(sim, "none");
     for (const std::string& spec : names)
-        request.codecs.push_back(estimate_codec(spec, grid));
+        request.codecs.push_back(calibrated_codec(sim, spec));
     if (request.codecs.empty()) throw ConfigError("--codecs names no codec");
     const PlanRequest plan = make_plan_request(sim, current, costs, {request.uncompressed});
     request.steps = plan.steps;
@@ -128,14 +127,13 @@ void add_plan_command(CommandRegistry& r) {
             auto sim = make_simulation(p.experiment, o->backend);
             sim->set_model(working_model(p.experiment));
             const StepCosts costs = measure_step_costs(*sim);
-            const PaddedGrid& grid = sim->propagator().padded();
             if (o->sweep)
                 return sweep(*sim, p, costs, codecs_option->count() > 0 ? o->codecs : std::string(),
                              current_settings(p, o->budget, interval_option, o->settings.sampling_interval),
                              o->sweep_budgets, o->plot, o->project, !r.json);
             std::vector<CodecEstimate> codecs;
             for (const std::string& spec : split_list(o->codecs))
-                codecs.push_back(estimate_codec(spec, grid));
+                codecs.push_back(calibrated_codec(*sim, spec));
             if (codecs.empty()) throw ConfigError("--codecs names no codec");
             const PlanRequest request = make_plan_request(*sim, settings, costs, codecs);
             const std::vector<PlanRow> rows = plan_table(request);

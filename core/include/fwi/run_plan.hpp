@@ -21,6 +21,11 @@ namespace fwi {
 /// when the run has a disk tier. Compression fields stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
+/// The codec estimate a run of `sim` would price: the one this process's calibration holds (learnt from a
+/// run's own wavefields by learn_from_run, or probed), else one kept in the calibration cache by an earlier
+/// process on this machine (within a day), else estimate_codec's probe. Measures nothing else.
+CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
+
 /// A codec's ratio and per-item times measured on synthetic wavefields of the padded grid's shape (the front
 /// of a surface shot at four radii: a Ricker ring, or sphere in 3D, a weak coda behind it, zeros ahead),
 /// averaged; viewed as the states' fields are (nz * ny rows of nx). Throws ConfigError for a bad spec.
@@ -80,8 +85,9 @@ struct RunMeasurement {
     double compression_ratio = 0; ///< raw / stored over the run's items (0: nothing stored)
 };
 
-/// The self-check's feedback: later predictions in this process for the same backend, grid, order, PML and
-/// codec use what the run measured instead of the calibration's probes: the first-touch rate (from at least
+/// The self-check's feedback: later predictions for the same backend, grid, order, PML and codec, in this
+/// process and (through the calibration cache) in later ones, use what the run measured instead of the
+/// calibration's probes: the first-touch rate (from at least
 /// 64 MiB touched), the codec's ratio and per-item times on real wavefields (from at least 8 items), and,
 /// for runs without store workers (codec or disk workers would be counted twice: in the steps they slow and
 /// as their own time), the forward, snapshot and adjoint step times (from at least 100 steps of each).

@@ -266,35 +266,67 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
     return r;
 }
 
-void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMeasurement& m) {
-    SessionCalibrations& session = session_calibrations();
-    const std::string key = calibration_key(sim, codec_spec.empty() ? "none" : codec_spec).text();
-    const std::lock_guard lock(session.mutex);
-    const auto it = session.entries.find(key);
-    if (it == session.entries.end()) return;
-    Calibration& c = it->second;
+namespace {
+
+/// learn_from_run's update of one calibration; false when nothing was learnt.
+bool learn(Calibration& c, const RunMeasurement& m) {
+    bool learnt = false;
     // Smaller samples are too noisy to replace a probe: a few pages, or a handful of codec calls.
-    if (m.fresh_touched_bytes >= (std::uint64_t(64) << 20) && m.touch_seconds > 0)
+    if (m.fresh_touched_bytes >= (std::uint64_t(64) << 20) && m.touch_seconds > 0) {
         c.steps.first_touch_s_per_byte = m.touch_seconds / double(m.fresh_touched_bytes);
+        learnt = true;
+    }
     if (c.codec.codec == "none") {
-        if (m.store_workers) return;
-        const auto mean = [](const RunMeasurement::Steps& s, double fallback) {
-            return s.count >= 100 ? s.seconds / double(s.count) : fallback;
+        if (m.store_workers) return learnt;
+        const auto mean = [&learnt](const RunMeasurement::Steps& s, double fallback) {
+            if (s.count < 100) return fallback;
+            learnt = true;
+            return s.seconds / double(s.count);
         };
         c.steps.forward_step_s = mean(m.forward, c.steps.forward_step_s);
         c.steps.snapshot_write_s =
             std::max(0.0, mean(m.snapshot_forward, c.steps.forward_step_s + c.steps.snapshot_write_s) -
                               c.steps.forward_step_s);
         c.steps.adjoint_step_s = mean(m.adjoint, c.steps.adjoint_step_s);
-        return;
+        return learnt;
     }
     if (m.items_stored >= 8) {
         // Stores compress on single-threaded workers beside the propagation; the calibration (and the model)
         // count codec time on the whole OpenMP team, as a synchronous put runs it.
         c.codec.compress_s = m.compress_seconds / double(m.items_stored) / double(omp_get_max_threads());
         if (m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
+        learnt = true;
     }
-    if (m.items_loaded >= 8) c.codec.decompress_s = m.decompress_seconds / double(m.items_loaded);
+    if (m.items_loaded >= 8) {
+        c.codec.decompress_s = m.decompress_seconds / double(m.items_loaded);
+        learnt = true;
+    }
+    return learnt;
+}
+
+} // namespace
+
+void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMeasurement& m) {
+    SessionCalibrations& session = session_calibrations();
+    const CalibrationKey key = calibration_key(sim, codec_spec.empty() ? "none" : codec_spec);
+    const std::lock_guard lock(session.mutex);
+    const auto it = session.entries.find(key.text());
+    if (it == session.entries.end()) return;
+    // Kept for later processes too: the next `fwi gradient` or `fwi plan` on this grid and codec prices what
+    // the run measured on its own wavefields, not the synthetic probes.
+    if (learn(it->second, m)) store_cached_calibration(key, it->second);
+}
+
+CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
+    const CalibrationKey key = calibration_key(sim, spec);
+    {
+        SessionCalibrations& session = session_calibrations();
+        const std::lock_guard lock(session.mutex);
+        if (const auto it = session.entries.find(key.text()); it != session.entries.end())
+            return it->second.codec;
+    }
+    if (const std::optional<Calibration> c = load_cached_calibration(key)) return c->codec;
+    return estimate_codec(spec, sim.propagator().padded());
 }
 
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
