@@ -102,6 +102,31 @@ class TestPredictionFeedback : public QObject {
         QCOMPARE(resolve_plan(sim, uncompressed).costs.forward_step_s, none_before.forward_step_s);
     }
 
+    // Slots are sized at the safe ratio (1 for a lossless codec), but the prediction prices what the run will
+    // hold, copy and touch: the compressed bytes at the expected ratio.
+    void a_compressed_run_is_priced_at_its_expected_ratio() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model);
+        GradientSettings none;
+        none.schedule = "all";
+        GradientSettings zstd = none;
+        zstd.compression = "zstd";
+        (void)resolve_plan(sim, zstd); // calibrates
+        RunMeasurement m;
+        m.items_stored = 10;
+        m.items_loaded = 10;
+        m.compress_seconds = 0.01;
+        m.decompress_seconds = 0.01;
+        m.compression_ratio = 4.0;
+        learn_from_run(sim, "zstd", m);
+        const ResolvedPlan compressed = resolve_plan(sim, zstd);
+        const ResolvedPlan raw = resolve_plan(sim, none);
+        QCOMPARE(compressed.costs.compression_ratio, 1.0); // the schedule's sizing stays safe
+        const double ratio =
+            double(raw.prediction.peak_total_bytes) / double(compressed.prediction.peak_total_bytes);
+        QVERIFY2(ratio > 3.9 && ratio < 4.0, qPrintable(QString::number(ratio))); // 4, less the frame headers
+    }
+
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {
         const Model model = blob_model(60, 100, 10);
         Simulation sim = small_simulation(model);

@@ -44,10 +44,10 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& set
 
 struct ResolvedPlan {
     std::vector<Action> plan;
-    std::string schedule;  ///< the spec that ran, e.g. "revolve:12" (auto resolved)
-    int tiers = 1;         ///< 2 for multilevel
-    StepCosts costs;       ///< what the prediction used
-    Prediction prediction; ///< per shot
+    std::string schedule; ///< the spec that ran, e.g. "revolve:12" (auto resolved)
+    int tiers = 1;        ///< 2 for multilevel
+    StepCosts costs; ///< what the schedule was sized with (a codec's slots at its safe ratio, with_codec)
+    Prediction prediction; ///< per shot, priced at the codec's expected ratio (calibrated or learnt)
     /// Set for "adaptive" specs: the executor runs a copy of it through the AdaptiveSchedule protocol, and
     /// `plan` (what the prediction priced) is its pessimistic plan, every state at its worst-case size.
     std::shared_ptr<const AdaptiveRevolveSchedule> adaptive;

@@ -357,7 +357,12 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
         r.plan = schedule->plan(steps);
     }
     r.costs = costs;
-    r.prediction = predict(r.plan, steps, costs); // validates the plan too
+    // Slots were sized with the safe ratio; time and memory are priced with the expected one (the calibrated
+    // or learnt ratio): a run copies, touches and holds the compressed bytes, not the worst case. Pricing the
+    // worst case charged a store-all under zfp-accuracy the first touch of every snapshot at full size.
+    StepCosts priced = costs;
+    priced.compression_ratio = std::max(1.0, codec.ratio);
+    r.prediction = predict(r.plan, steps, priced); // validates the plan too
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
     if (s.compression.empty() || s.compression == "none") check_fits(r, s);
     return r;
