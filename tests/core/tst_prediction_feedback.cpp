@@ -2,6 +2,7 @@
 // ratio and per-item times) replaces the calibration's probes in later predictions of the same process for
 // the same grid and codec, and nothing else (another codec's calibration, or step times slowed by store
 // workers). A real gradient reports measured costs in the same units the calibration uses.
+#include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/run_plan.hpp"
 #include "fwi/simulation.hpp"
@@ -125,6 +126,22 @@ class TestPredictionFeedback : public QObject {
         const double ratio =
             double(raw.prediction.peak_total_bytes) / double(compressed.prediction.peak_total_bytes);
         QVERIFY2(ratio > 3.9 && ratio < 4.0, qPrintable(QString::number(ratio))); // 4, less the frame headers
+    }
+
+    // The first estimate of a codec codes the run's own snapshots when the propagation fits the time allowed,
+    // and leaves the answer to the synthetic probe otherwise.
+    void a_codec_is_first_probed_on_the_run_s_wavefields() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model);
+        QVERIFY(!estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 0.0)); // no time at all
+        const std::optional<CodecEstimate> real =
+            estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 60.0);
+        QVERIFY(real.has_value());
+        QVERIFY(real->ratio > 1 && real->compress_s > 0 && real->decompress_s > 0);
+        QCOMPARE(probe_codec(sim, "zfp-accuracy:1e-5").ratio, real->ratio); // within its 2 s
+        // The synthetic front codes differently under this absolute tolerance.
+        QVERIFY(estimate_codec("zfp-accuracy:1e-5", sim.propagator().padded()).ratio != real->ratio);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, estimate_codec_on_wavefields(sim, "zfp-bogus", 60.0));
     }
 
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {

@@ -71,14 +71,20 @@ RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::
         need_costs = !cache().costs.count(skey);
         need_codec = !cache().codecs.count(ckey);
     }
+    std::unique_ptr<Simulation> sim; // with the project's model: the codec is probed on its own wavefields
+    const auto run_simulation = [&]() -> Simulation& {
+        if (!sim) {
+            sim = make_simulation(e, backend);
+            sim->set_model(working_model(e));
+        }
+        return *sim;
+    };
     if (need_costs) {
-        auto sim = make_simulation(e, backend);
-        sim->set_model(working_model(e));
-        m.costs = measure_step_costs(*sim);
+        m.costs = measure_step_costs(run_simulation());
         m.step_key = skey;
     }
     if (need_codec) {
-        m.codec = estimate_codec(spec, g);
+        m.codec = probe_codec(run_simulation(), spec);
         m.codec_key = ckey;
     }
     return m;

@@ -8,6 +8,7 @@
 #include "fwi/simulation.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,8 +24,21 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
 /// The codec estimate a run of `sim` would price: the one this process's calibration holds (learnt from a
 /// run's own wavefields by learn_from_run, or probed), else one kept in the calibration cache by an earlier
-/// process on this machine (within a day), else estimate_codec's probe. Measures nothing else.
+/// process on this machine (within a day), else probe_codec's. Measures no step times.
 CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
+
+/// A codec's ratio and per-item times on the run's own gradient snapshots: shot 0 of `sim` (its model,
+/// geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there. The
+/// fields a codec sees decide its ratio and time, above all under an absolute tolerance (zfp-accuracy), and a
+/// synthetic front codes unlike them. nullopt when the propagation would take more than `budget_s` (checked
+/// as it goes: a large 3D grid gives up after a few steps), when the propagator has no model yet, or when a
+/// snapshot is exactly zero.
+std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
+                                                          double budget_s);
+
+/// The first estimate of a codec for a run of `sim`: on its own wavefields within 2 s of propagation, else
+/// estimate_codec's synthetic probe ("none" always the probe: it codes nothing).
+CodecEstimate probe_codec(Simulation& sim, const std::string& spec);
 
 /// A codec's ratio and per-item times measured on synthetic wavefields of the padded grid's shape (the front
 /// of a surface shot at four radii: a Ricker ring, or sphere in 3D, a weak coda behind it, zeros ahead),

@@ -99,7 +99,7 @@ Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     }
     std::optional<Calibration> c = load_cached_calibration(key);
     if (!c) {
-        c = Calibration{measure_step_costs(sim), estimate_codec(codec_spec, sim.propagator().padded())};
+        c = Calibration{measure_step_costs(sim), probe_codec(sim, codec_spec)};
         store_cached_calibration(key, *c);
     }
     const std::lock_guard lock(session.mutex);
@@ -326,6 +326,12 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
             return it->second.codec;
     }
     if (const std::optional<Calibration> c = load_cached_calibration(key)) return c->codec;
+    return probe_codec(sim, spec);
+}
+
+CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
+    if (make_codec(spec)->name() != "none")
+        if (std::optional<CodecEstimate> real = estimate_codec_on_wavefields(sim, spec, 2.0)) return *real;
     return estimate_codec(spec, sim.propagator().padded());
 }
 

@@ -2,8 +2,9 @@
 // The live "predicted time and peak memory" of the settings panel: the ONE adapter between the GUI and the
 // core performance model (fwi/run_plan.hpp, fwi/performance_model.hpp). The numbers are the executor's own:
 // step costs measured by fwi::measure_step_costs on a Simulation of the project, the codec's estimate from
-// fwi::estimate_codec with slots sized pessimistically (fwi::with_codec, as resolve_plan does), the request
-// from fwi::make_plan_request, then fwi::predict of the chosen schedule's plan ("auto": fwi::choose_auto).
+// fwi::probe_codec (on the project's own wavefields when that is quick) with slots sized pessimistically
+// (fwi::with_codec, as resolve_plan does), the request from fwi::make_plan_request, then fwi::predict of the
+// chosen schedule's plan ("auto": fwi::choose_auto).
 //
 // Measuring runs a few propagator steps and a few codec passes, so it is done once per (padded grid, order,
 // backend) and once per (codec, padded grid) and cached for the whole process. predict() never measures:
