@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 fwi="$root/build/app/fwi"
 out=${1:-bench-3d}
 mkdir -p "$out"
-export OMP_WAIT_POLICY=passive
+# OpenMP waits as the product does by default (passive after a short spin, fwi/threading.hpp).
 project="$out/marmousi2-3d.fwi"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 "$fwi" -q new "$project" --model builtin:marmousi2-3d --freq 3 --dt 0.004 --duration 2 --order 8 --pml 15 \
