@@ -313,7 +313,7 @@ void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMea
     const auto it = session.entries.find(key.text());
     if (it == session.entries.end()) return;
     // Kept for later processes too: the next `fwi gradient` or `fwi plan` on this grid and codec prices what
-    // the run measured on its own wavefields, not the synthetic probes.
+    // the run measured over all of its steps and items, not the first probe.
     if (learn(it->second, m)) store_cached_calibration(key, it->second);
 }
 
