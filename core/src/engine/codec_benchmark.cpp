@@ -6,6 +6,7 @@
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
 #include "fwi/events.hpp"
+#include "runtime/saved_thread_count.hpp"
 #include "runtime/seconds_since.hpp"
 
 #include <algorithm>
@@ -37,18 +38,6 @@ void add_pulses(FieldView u, std::int64_t margin, std::int64_t spacing) {
                 }
         }
 }
-
-/// Restores the calling thread's OpenMP thread count on every path.
-class SavedThreadCount {
-  public:
-    SavedThreadCount() : threads_(omp_get_max_threads()) {}
-    ~SavedThreadCount() { omp_set_num_threads(threads_); }
-    SavedThreadCount(const SavedThreadCount&) = delete;
-    SavedThreadCount& operator=(const SavedThreadCount&) = delete;
-
-  private:
-    int threads_;
-};
 
 double max_abs_error(const Codec& codec, const std::vector<ConstFieldView>& fields) {
     double error = 0;

@@ -4,6 +4,7 @@
 #include "engine/calibration_cache.hpp"
 #include "engine/disk_tier_probe.hpp"
 #include "engine/snapshot_arena.hpp"
+#include "engine/store_codec_timing.hpp"
 #include "engine/touched_memory_pool.hpp"
 
 #include "fwi/byte_text.hpp"
@@ -233,7 +234,7 @@ CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid) {
                     }
                     field[std::size_t((i * ny + y) * nx + j)] = float(v);
                 }
-        const CodecTiming t = measure_codec(*codec, {field.data(), rows, cols, grid.plane_rows()}, 3);
+        const CodecTiming t = measure_store_codec(*codec, {field.data(), rows, cols, grid.plane_rows()}, 3);
         compress_s += t.compress_seconds / fields;
         decompress_s += t.decompress_seconds / fields;
         // Relative to the uncompressed frame (raw + header): the sizes StepCosts carries include the header.

@@ -1,4 +1,5 @@
 // A codec measured on the run's own gradient snapshots (run_plan.hpp, estimate_codec_on_wavefields).
+#include "engine/store_codec_timing.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
@@ -78,7 +79,7 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
 
     double compress_s = 0, decompress_s = 0, raw = 0, stored = 0;
     for (const std::vector<float>& b : snapshots) {
-        const CodecTiming t = measure_codec(*codec, {b.data(), g.rows(), g.nx(), g.plane_rows()}, 3);
+        const CodecTiming t = measure_store_codec(*codec, {b.data(), g.rows(), g.nx(), g.plane_rows()}, 3);
         compress_s += t.compress_seconds / double(snapshots.size());
         decompress_s += t.decompress_seconds / double(snapshots.size());
         raw += double(t.raw_bytes + codec_frame_header_bytes);
