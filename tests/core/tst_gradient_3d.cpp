@@ -1,6 +1,7 @@
 // The 3D adjoint and gradient (cpu_kernels_3d.hpp): the dot-product test of the source-to-receiver operator
 // and its adjoint, Born modelling against a finite difference of the data, the Born dot-product test against
 // the gradient, and the Taylor test of the misfit gradient.
+#include "born_traces.hpp"
 #include "setups_3d.hpp"
 #include "test_setups.hpp"
 
@@ -37,19 +38,7 @@ std::vector<float> smooth_perturbation(float amplitude) {
 
 /// Born data (receivers x nt) of dv around the experiment's model.
 std::vector<float> born_traces(Experiment3D& e, const std::vector<float>& dv) {
-    CpuPropagator3D& p = *e.propagator;
-    const std::vector<float> dc = p.padded_velocity_perturbation(dv);
-    std::vector<float> snapshot(dc.size()), secondary(dc.size());
-    std::vector<float> traces(e.geometry.receivers.size() * std::size_t(e.nt), 0.0f);
-    auto background = p.new_state(), scattered = p.new_state();
-    for (std::int64_t n = 0; n < e.nt; ++n) {
-        p.record(*scattered, e.geometry, traces.data(), e.nt);
-        p.forward_with_snapshot(*background, e.geometry, e.source, nullptr, e.nt, snapshot.data());
-        for (std::size_t i = 0; i < dc.size(); ++i)
-            secondary[i] = dc[i] * snapshot[i];
-        p.forward_scattered(*scattered, secondary.data());
-    }
-    return traces;
+    return test::born_traces(*e.propagator, e.geometry, e.source, e.nt, dv);
 }
 
 /// The gradient of <d(m), residual> with respect to v (the residual is the adjoint source), store-all.

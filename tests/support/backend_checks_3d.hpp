@@ -4,6 +4,7 @@
 // One small experiment: a 24 x 20 x 28 model of 10 m cells, PML 6, a blob model, an off-grid source and four
 // receivers, some near faces, so that the wave (or the adjoint field) reaches every face's layer within the
 // run. Each body uses QVERIFY; callers check QTest::currentTestFailed() if they go on.
+#include "born_traces.hpp"
 #include "test_setups.hpp"
 
 #include <QtTest>
@@ -76,21 +77,10 @@ inline double relative_l2_3d(std::span<const float> a, std::span<const float> re
     QVERIFY2((err) <= (tolerance),                                                                           \
              qPrintable(QString("%1: relative L2 %2 > %3").arg(what).arg(err).arg(tolerance)))
 
-/// Born data (receivers x nt) of dv on `p` (tst_gradient_3d.cpp's recipe).
+/// Born data (receivers x nt) of dv on `p` for the pair's shot (born_traces.hpp).
 inline std::vector<float> born_traces_3d(Propagator& p, const BackendPair3D& pair,
                                          const std::vector<float>& dv) {
-    const std::vector<float> dc = p.padded_velocity_perturbation(dv);
-    std::vector<float> snapshot(dc.size()), secondary(dc.size());
-    std::vector<float> traces(pair.receivers() * std::size_t(pair.nt), 0.0f);
-    auto background = p.new_state(), scattered = p.new_state();
-    for (std::int64_t n = 0; n < pair.nt; ++n) {
-        p.record(*scattered, pair.geometry, traces.data(), pair.nt);
-        p.forward_with_snapshot(*background, pair.geometry, pair.source, nullptr, pair.nt, snapshot.data());
-        for (std::size_t i = 0; i < dc.size(); ++i)
-            secondary[i] = dc[i] * snapshot[i];
-        p.forward_scattered(*scattered, secondary.data());
-    }
-    return traces;
+    return born_traces(p, pair.geometry, pair.source, pair.nt, dv);
 }
 
 /// Gathers, then every field of the state (u, u_prev, x strips, y strips, z slabs) after 200 steps, shape for
