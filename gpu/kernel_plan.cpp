@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/pml_profile.hpp"
+#include "propagator/stencil_scales.hpp"
 #include "propagator/stencils.hpp"
 
 #include <algorithm>
@@ -75,12 +76,11 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
     g.z1 = g.nz - h;
     g.x0 = h;
     g.x1 = g.nx - h;
-    const Grid& m = grid.model;
-    // The same float conversions as CpuPropagator::step.
-    g.inv_dx = float(1.0 / m.dx());
-    g.inv_dz = float(1.0 / m.dz());
-    g.inv_dx2 = float(1.0 / (m.dx() * m.dx()));
-    g.inv_dz2 = float(1.0 / (m.dz() * m.dz()));
+    const StencilScales k = stencil_scales(grid.model); // the CPU's floats
+    g.inv_dx = k.inv[2];
+    g.inv_dz = k.inv[0];
+    g.inv_dx2 = k.inv2[2];
+    g.inv_dz2 = k.inv2[0];
     g.coef = stencil_coefficients(r);
     g.px = axis_pml_of(pml_x);
     g.pz = axis_pml_of(pml_z);

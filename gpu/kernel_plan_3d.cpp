@@ -4,6 +4,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/pml_profile.hpp"
+#include "propagator/stencil_scales.hpp"
 
 #include <limits>
 #include <string>
@@ -33,14 +34,13 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
     g.z1 = g.nz - h;
     g.y1 = g.ny - h;
     g.x1 = g.nx - h;
-    // The same float conversions as CpuPropagator3D::kernel_grid (spacing_m is dz, dy, dx).
-    const auto& sp = grid.model.spacing_m;
-    g.inv_dz = float(1.0 / sp[0]);
-    g.inv_dy = float(1.0 / sp[1]);
-    g.inv_dx = float(1.0 / sp[2]);
-    g.inv_dz2 = float(1.0 / (sp[0] * sp[0]));
-    g.inv_dy2 = float(1.0 / (sp[1] * sp[1]));
-    g.inv_dx2 = float(1.0 / (sp[2] * sp[2]));
+    const StencilScales k = stencil_scales(grid.model); // the CPU's floats
+    g.inv_dz = k.inv[0];
+    g.inv_dy = k.inv[1];
+    g.inv_dx = k.inv[2];
+    g.inv_dz2 = k.inv2[0];
+    g.inv_dy2 = k.inv2[1];
+    g.inv_dx2 = k.inv2[2];
     g.coef = stencil_coefficients(r);
     g.px = axis_pml_of(pml_x);
     g.py = axis_pml_of(pml_y);

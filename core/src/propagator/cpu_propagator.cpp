@@ -4,6 +4,7 @@
 #include "propagator/cpu_kernels.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
+#include "propagator/stencil_scales.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -126,22 +127,10 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
 }
 
 cpu::KernelGrid CpuPropagator::kernel_grid() const {
-    const Grid& m = grid_.model;
+    const StencilScales k = stencil_scales(grid_.model);
     const std::int64_t h = grid_.halo;
-    return {grid_.nz(),
-            grid_.nx(),
-            h,
-            grid_.nz() - h,
-            h,
-            grid_.nx() - h,
-            float(1.0 / m.dx()),
-            float(1.0 / m.dz()),
-            float(1.0 / (m.dx() * m.dx())),
-            float(1.0 / (m.dz() * m.dz())),
-            c_.data(),
-            inv_c_.data(),
-            &pml_x_,
-            &pml_z_};
+    return {grid_.nz(), grid_.nx(), h,         grid_.nz() - h, h,       grid_.nx() - h, k.inv[2], k.inv[0],
+            k.inv2[2],  k.inv2[0],  c_.data(), inv_c_.data(),  &pml_x_, &pml_z_};
 }
 
 void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,

@@ -4,6 +4,7 @@
 #include "propagator/cpu_kernels_3d.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
+#include "propagator/stencil_scales.hpp"
 #include "runtime/machine_memory.hpp"
 
 #include <algorithm>
@@ -172,7 +173,6 @@ void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometr
 }
 
 cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
-    const auto& h = grid_.model.spacing_m; // dz, dy, dx
     const std::int64_t halo = grid_.halo;
     cpu3d::KernelGrid g;
     g.nz = grid_.nz();
@@ -182,12 +182,13 @@ cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
     g.z1 = g.nz - halo;
     g.y1 = g.ny - halo;
     g.x1 = g.nx - halo;
-    g.inv_dz = float(1.0 / h[0]);
-    g.inv_dy = float(1.0 / h[1]);
-    g.inv_dx = float(1.0 / h[2]);
-    g.inv_dz2 = float(1.0 / (h[0] * h[0]));
-    g.inv_dy2 = float(1.0 / (h[1] * h[1]));
-    g.inv_dx2 = float(1.0 / (h[2] * h[2]));
+    const StencilScales k = stencil_scales(grid_.model);
+    g.inv_dz = k.inv[0];
+    g.inv_dy = k.inv[1];
+    g.inv_dx = k.inv[2];
+    g.inv_dz2 = k.inv2[0];
+    g.inv_dy2 = k.inv2[1];
+    g.inv_dx2 = k.inv2[2];
     g.c = c_.data();
     g.inv_c = inv_c_.data();
     g.pml_x = &pml_x_;
