@@ -36,6 +36,14 @@ int finish(int code) {
     return code;
 }
 
+/// Writes one line of the report in one write. std::cerr is unbuffered, so `<<` piece by piece is one write
+/// per piece, and under mpirun each write is forwarded on its own: MPI_Abort's banner was seen landing
+/// between a rank's "fwi: rank 1: " and the "error: ..." that followed it.
+void report(const std::string& line) {
+    std::cerr.write(line.data(), std::streamsize(line.size()));
+    std::cerr.flush();
+}
+
 std::string rank_prefix() {
     const fwi::Communicator& job = fwi::cli::job();
     return job.size() > 1 ? "fwi: rank " + std::to_string(job.rank()) + ": " : "fwi: ";
@@ -53,7 +61,7 @@ int main(int argc, char** argv) {
     try {
         fwi::cli::isolate_untrusted_reads(argc, argv, under_mpi);
     } catch (const fwi::Error& e) { // under mpirun, an input file that crashes libhdf5; every rank stops here
-        std::cerr << "fwi: error: " << e.what() << "\n";
+        report(std::string("fwi: error: ") + e.what() + "\n");
         return dynamic_cast<const fwi::ResourceError*>(&e) ? 3 : 2;
     }
 #ifdef FWI_HAVE_MPI
@@ -116,19 +124,19 @@ int main(int argc, char** argv) {
         if (json) std::cout << summary.dump() << std::endl;
         return 0;
     } catch (const fwi::Cancelled&) {
-        std::cerr << rank_prefix() << "cancelled\n";
+        report(rank_prefix() + "cancelled\n");
         return finish(130);
     } catch (const fwi::ConfigError& e) {
-        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        report(rank_prefix() + "error: " + e.what() + "\n");
         return finish(2);
     } catch (const fwi::FormatError& e) {
-        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        report(rank_prefix() + "error: " + e.what() + "\n");
         return finish(2);
     } catch (const fwi::ResourceError& e) {
-        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        report(rank_prefix() + "error: " + e.what() + "\n");
         return finish(3);
     } catch (const std::exception& e) {
-        std::cerr << rank_prefix() << "error: " << e.what() << "\n";
+        report(rank_prefix() + "error: " + e.what() + "\n");
         return finish(1);
     }
 }
