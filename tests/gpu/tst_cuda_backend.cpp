@@ -92,6 +92,7 @@ class TestCudaBackend : public QObject {
     void with_a_device_auto_picks_cuda() {
         REQUIRE_DEVICE();
         QCOMPARE(QString::fromStdString(make_propagator("auto", small_setup())->backend()), QString("cuda"));
+        QCOMPARE(QString::fromStdString(make_propagator("auto", setup_3d(4))->backend()), QString("cuda"));
     }
 
     void gathers_match_cpu_data() {
@@ -142,7 +143,11 @@ class TestCudaBackend : public QObject {
         REQUIRE_DEVICE();
         QFETCH(int, order);
         QFETCH(double, dt);
-        check_born_dot_product("cuda", order, dt, 1e-5);
+        // As the host twin (tst_cuda_host_twin.cpp): the device's float32 rounding (nvcc contracts into FMAs
+        // where the CPU's -march=native build does so elsewhere) lands near 1e-5 on this setup (1.06e-5
+        // measured on an H100 for order 4 with sub-steps, where the CPU gets 5.1e-6); a transposition error
+        // would be orders of magnitude larger.
+        check_born_dot_product("cuda", order, dt, 5e-5);
     }
 
     void three_d_matches_cpu_data() {

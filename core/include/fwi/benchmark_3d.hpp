@@ -1,12 +1,13 @@
 #pragma once
-// Throughput of the 3D CPU propagator (issue 11) against this machine's DRAM roofline: forward and adjoint
-// (with gradient accumulation) cell-updates per second at each order on an nz x ny x nx model plus PML, and a
-// STREAM-like triad measured in the same process. A 3D update moves at least 16 bytes per cell from DRAM
-// (read u^n, read and write u^(n-1) -> u^(n+1), read c) once the neighbouring planes are cached, so roofline
-// = bandwidth / 16 cell-updates per second. Cells counted are the padded cells computed per step (model +
-// PML), as in benchmark.hpp.
+// Throughput of a 3D propagator (issue 11; the CPU one unless `backend` says otherwise) against this
+// machine's DRAM roofline: forward and adjoint (with gradient accumulation) cell-updates per second at each
+// order on an nz x ny x nx model plus PML, and a STREAM-like triad measured in the same process. A 3D update
+// moves at least 16 bytes per cell from DRAM (read u^n, read and write u^(n-1) -> u^(n+1), read c) once the
+// neighbouring planes are cached, so roofline = bandwidth / 16 cell-updates per second. Cells counted are the
+// padded cells computed per step (model + PML), as in benchmark.hpp.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace fwi {
 
@@ -17,7 +18,8 @@ struct Bench3DCase {
     int order = 8;
     int pml_width = 20;
     std::int64_t steps = 20;
-    int repeats = 3;                     ///< rounds of forward then adjoint; the fastest round of each counts
+    int repeats = 3;             ///< rounds of forward then adjoint; the fastest round of each counts
+    std::string backend = "cpu"; ///< cpu | cuda | auto (the CUDA adjoint reads host snapshots over PCIe)
     const CancelToken* cancel = nullptr; ///< polled between steps; Cancelled is thrown when it fires
 };
 

@@ -1,5 +1,5 @@
-// fwi bench --dims 3: the 3D CPU propagator's forward and adjoint steps timed on a velocity-gradient model,
-// and the triad that sets the roofline (benchmark_3d.hpp).
+// fwi bench --dims 3: a 3D propagator (CPU by default)'s forward and adjoint steps timed on a
+// velocity-gradient model, and the triad that sets the roofline (benchmark_3d.hpp).
 #include "fwi/acquisition.hpp"
 #include "fwi/benchmark_3d.hpp"
 #include "fwi/events.hpp"
@@ -27,7 +27,7 @@ std::unique_ptr<Propagator> make_bench_propagator_3d(const Bench3DCase& b) {
     s.dt_s = stable_dt(s.grid, v, 0.6);
     s.pml_velocity_mps = v;
     s.freq_hz = 10;
-    auto p = make_propagator("cpu", s);
+    auto p = make_propagator(b.backend, s);
     Model model{s.grid, std::vector<float>(std::size_t(s.grid.cells()))};
     std::vector<float>& vp = model.vp_mps;
     const std::int64_t plane = b.ny * b.nx;
