@@ -299,30 +299,79 @@ class TestCheckpointStore : public QObject {
         std::vector<Item> items;
         for (int i = 0; i < 20; ++i)
             items.push_back(make_item(rng, 64, 64));
-        CheckpointStore store({memory_tier(0)}, codec, threads);
-        // Warm-up put/free so one-time allocations (thread-local state) are not counted below.
-        store.put({ItemKind::State, 0, 99}, items[0].views());
-        store.free({ItemKind::State, 0, 99});
-        store.flush();
-        const std::int64_t heap_before = heap_bytes.load();
-        for (int i = 0; i < 20; ++i)
-            store.put({ItemKind::State, 0, i}, items[std::size_t(i)].views());
-        store.flush();
-        const std::int64_t held = heap_bytes.load() - heap_before;
-        const TierStats s = store.stats(0);
-        const std::uint64_t allocated = store.allocated_bytes(0);
-        QVERIFY(s.bytes_in_use <= allocated);
-        QCOMPARE(allocated, s.bytes_in_use);
-        // The heap holds the reported buffers plus bookkeeping (bounded per item), nothing else (no staging
-        // left). (A worker's task object, tens of bytes, may outlive flush() by microseconds: hence the 256.)
-        QVERIFY2(held + 256 >= std::int64_t(allocated) &&
-                     held <= std::int64_t(allocated) + 20 * 1024 + 16 * 1024,
-                 qPrintable(QString("heap %1, allocated %2").arg(held).arg(allocated)));
-        for (int i = 0; i < 20; ++i)
-            store.free({ItemKind::State, 0, i});
-        const std::int64_t leaked = heap_bytes.load() - heap_before;
-        QVERIFY2(std::abs(leaked) <= 256, qPrintable(QString("%1 bytes left after free").arg(leaked)));
-        QCOMPARE(store.allocated_bytes(0), std::uint64_t(0));
+        {
+            // Warm-up: one-time allocations (thread-local state) are not counted below.
+            CheckpointStore warm({memory_tier(0)}, codec, threads);
+            warm.put({ItemKind::State, 0, 99}, items[0].views());
+            warm.flush();
+        }
+        const std::int64_t baseline = heap_bytes.load();
+        {
+            CheckpointStore store({memory_tier(0)}, codec, threads);
+            const std::int64_t heap_before = heap_bytes.load();
+            for (int i = 0; i < 20; ++i)
+                store.put({ItemKind::State, 0, i}, items[std::size_t(i)].views());
+            store.flush();
+            const std::int64_t held = heap_bytes.load() - heap_before;
+            const TierStats s = store.stats(0);
+            const std::uint64_t allocated = store.allocated_bytes(0);
+            const auto retained = std::int64_t(store.retained_bytes());
+            QVERIFY(s.bytes_in_use <= allocated);
+            QCOMPARE(allocated, s.bytes_in_use);
+            // The heap holds the reported buffers, the ones kept for reuse and bookkeeping (bounded per
+            // item), nothing else (no staging left). (A worker's task object, tens of bytes, may outlive
+            // flush() by microseconds: hence the 256.)
+            QVERIFY2(
+                held + 256 >= std::int64_t(allocated) + retained &&
+                    held <= std::int64_t(allocated) + retained + 20 * 1024 + 16 * 1024,
+                qPrintable(
+                    QString("heap %1, allocated %2, retained %3").arg(held).arg(allocated).arg(retained)));
+            // Kept buffers never take the store beyond its own peak.
+            QVERIFY2(std::uint64_t(retained) <= s.peak_bytes - s.bytes_in_use,
+                     qPrintable(QString::number(retained)));
+            for (int i = 0; i < 20; ++i)
+                store.free({ItemKind::State, 0, i});
+            // Freed frames are kept for reuse, up to the peak (and the pool's list of them).
+            const std::int64_t left = heap_bytes.load() - heap_before - std::int64_t(store.retained_bytes());
+            QVERIFY2(left >= -256 && left <= 4096, qPrintable(QString("%1 bytes left after free").arg(left)));
+            QVERIFY(store.retained_bytes() > 0);
+            QVERIFY(store.retained_bytes() <= store.stats(0).peak_bytes);
+            QCOMPARE(store.allocated_bytes(0), std::uint64_t(0));
+        }
+        // And the store gives everything back.
+        const std::int64_t leaked = heap_bytes.load() - baseline;
+        QVERIFY2(std::abs(leaked) <= 256, qPrintable(QString("%1 bytes left after the store").arg(leaked)));
+    }
+
+    void reused_buffers_stay_within_the_budget() {
+        // "none" frames are the raw floats plus a header: a freed state's frames are exactly the next one's.
+        std::shared_ptr<const Codec> codec = make_codec("none");
+        std::mt19937 rng(5);
+        Item item = make_item(rng, 96, 80);
+        const std::uint64_t size = stored_size(*codec, item);
+        for (const std::uint64_t budget : {std::uint64_t(0), 3 * size, 3 * size + size / 2}) {
+            CheckpointStore store({memory_tier(budget)}, codec, 0);
+            for (int round = 0; round < 4; ++round) {
+                for (int slot = 0; slot < 3; ++slot)
+                    store.put({ItemKind::State, 0, slot}, item.views());
+                QCOMPARE(store.stats(0).bytes_in_use, 3 * size);
+                if (budget != 0) QVERIFY(store.stats(0).bytes_in_use + store.retained_bytes() <= budget);
+                for (int slot = 0; slot < 3; ++slot)
+                    store.free({ItemKind::State, 0, slot});
+                QCOMPARE(store.retained_bytes(), 3 * size); // all three, for the next round
+                QVERIFY(store.retained_bytes() <= store.stats(0).peak_bytes);
+                if (budget != 0) QVERIFY(store.retained_bytes() <= budget);
+            }
+            // Replacing a slot in place reuses its frames: nothing more is kept than before.
+            store.put({ItemKind::State, 0, 0}, item.views());
+            const std::uint64_t kept = store.retained_bytes();
+            for (int i = 0; i < 5; ++i)
+                store.put({ItemKind::State, 0, 0}, item.views());
+            QCOMPARE(store.retained_bytes(), kept);
+            Item out = empty_like(item);
+            store.get({ItemKind::State, 0, 0}, views(out));
+            QVERIFY(bit_equal(out.fields[0].values, item.fields[0].values));
+        }
     }
 
     void bad_requests_throw() {

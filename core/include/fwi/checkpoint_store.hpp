@@ -17,6 +17,10 @@
 //   caller's thread and checks the exact size: a put is refused in both modes exactly when its compressed
 //   size does not fit. At most 2 * threads items wait in staging (put blocks).
 // peak_bytes is the peak of bytes_in_use, reservations included.
+// Reuse. Buffers an item no longer needs (a freed item's frames, spent staging and compression scratch) are
+// kept for later puts, which otherwise first-touch fresh pages for every state a schedule stores. What is
+// kept (retained_bytes) is at most what the memory tiers' budgets leave free and at most their peak_bytes
+// less their bytes_in_use: items + kept buffers stay within every budget and within the store's own peak.
 //
 // Files. A disk tier writes one file per item in a private sub-directory (mkdtemp) of TierConfig::directory
 // (the system temp directory if empty). free() removes the item's file; the destructor removes the
@@ -110,6 +114,8 @@ class CheckpointStore {
     /// exact-size frames kept). Bookkeeping (map nodes, ~hundreds of bytes per item) and each worker's
     /// transient compression buffer (one field's worst case) are not included.
     std::uint64_t allocated_bytes(int tier) const;
+    /// Bytes of buffers kept for reuse (see Reuse above); not part of any tier's bytes_in_use.
+    std::uint64_t retained_bytes() const;
     /// The private scratch sub-directory of a disk tier ("" for a memory tier).
     std::string scratch_directory(int tier) const;
     const Codec& codec() const;

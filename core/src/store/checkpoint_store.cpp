@@ -5,6 +5,7 @@
 #include "fwi/checkpoint_store.hpp"
 
 #include "runtime/seconds_since.hpp"
+#include "store/frame_pool.hpp"
 #include "store/item_frames.hpp"
 #include "store/scratch_directory.hpp"
 #include "store/scratch_file.hpp"
@@ -48,7 +49,7 @@ std::string describe(const StoreKey& k) {
 struct StoredItem {
     StoreKey key;
     bool pending = false;                       ///< a worker is compressing (and writing) it
-    std::vector<float> staging;                 ///< pending: the raw copy of all fields, one after another
+    std::vector<std::byte> staging;             ///< pending: the raw floats of all fields, one after another
     std::vector<std::vector<std::byte>> frames; ///< memory tier: one exact-size frame per field
     std::vector<std::uint64_t> frame_bytes;     ///< the frames' sizes (their order in a disk tier's file)
     std::vector<Shape> shapes;
@@ -77,6 +78,10 @@ struct CheckpointStore::Impl {
     int pending = 0;
     std::exception_ptr async_error;
     std::uint64_t file_counter = 0;
+    /// Freed frames and spent buffers, reused by later puts. It holds at most what the memory tiers' budgets
+    /// leave free and what they held at their peak beyond what they hold now: items + pool stay within every
+    /// budget and within the store's own peak.
+    detail::FramePool frame_pool;
     std::unique_ptr<detail::WorkerPool>
         pool; // declared last: destroyed first, so no job outlives what it touches
 
@@ -102,6 +107,14 @@ struct CheckpointStore::Impl {
         }
     }
 
+    /// What `fields` could take at most once coded (put's reservation).
+    std::uint64_t worst_bytes(const std::vector<ConstFieldView>& fields) const {
+        std::uint64_t bytes = 0;
+        for (const auto& f : fields)
+            bytes += codec->max_compressed_bytes(f.rows, f.cols);
+        return bytes;
+    }
+
     static bool fits(const Tier& tier, std::uint64_t add, std::uint64_t release) {
         const std::uint64_t budget = tier.config.budget_bytes;
         return budget == 0 || tier.stats.bytes_in_use - release + add <= budget;
@@ -122,13 +135,34 @@ struct CheckpointStore::Impl {
         if (key.kind == ItemKind::Snapshot) tier.stats.snapshot_bytes_in_use -= bytes;
     }
 
-    /// Drops a settled item: bookkeeping, then its file.
+    /// Drops a settled item: bookkeeping, then its file; its frames go to the pool unless a get still reads
+    /// them (it holds the item too).
     void release(const std::shared_ptr<StoredItem>& item) {
         Tier& tier = tiers[std::size_t(item->key.tier)];
         items.erase(tuple_of(item->key));
         sub_bytes(tier, item->key, item->accounted_bytes);
         --tier.stats.items;
         detail::remove_file(item->path);
+        if (item.use_count() == 1) {
+            update_pool_limit();
+            for (auto& frame : item->frames)
+                frame_pool.give(std::move(frame));
+            item->frames.clear();
+        }
+    }
+
+    /// The pool's limit from the budgets' headroom now (bytes_in_use counts pending reservations, so the
+    /// headroom is never overstated).
+    void update_pool_limit() {
+        std::uint64_t limit = 0;
+        for (const Tier& tier : tiers)
+            if (!tier.config.on_disk) limit += tier.stats.peak_bytes - tier.stats.bytes_in_use;
+        for (const Tier& tier : tiers) {
+            const std::uint64_t budget = tier.config.budget_bytes;
+            if (tier.config.on_disk || budget == 0) continue;
+            limit = std::min(limit, budget > tier.stats.bytes_in_use ? budget - tier.stats.bytes_in_use : 0);
+        }
+        frame_pool.set_limit(limit);
     }
 
     std::string new_path(const Tier& tier, const StoreKey& key) {
@@ -168,7 +202,7 @@ struct CheckpointStore::Impl {
     void put_sync(std::unique_lock<std::mutex>& lock, const StoreKey& key,
                   const std::vector<ConstFieldView>& fields);
     void put_async(const std::shared_ptr<StoredItem>& old, const StoreKey& key,
-                   const std::vector<ConstFieldView>& fields, std::vector<float> staging,
+                   const std::vector<ConstFieldView>& fields, std::vector<std::byte> staging,
                    std::uint64_t reserve);
     void run_job(std::shared_ptr<StoredItem> item) noexcept;
 };
@@ -176,10 +210,18 @@ struct CheckpointStore::Impl {
 void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const StoreKey& key,
                                      const std::vector<ConstFieldView>& fields) {
     Tier& tier = tiers[std::size_t(key.tier)];
-    const auto old = settled_item(lock, key);
-    detail::EncodedItem encoded = detail::encode_item(*codec, fields);
+    auto old = settled_item(lock, key);
+    if (old && !tier.scratch && fits(tier, worst_bytes(fields), old->accounted_bytes)) {
+        release(old); // no size can be refused now: the new frames may reuse the old ones
+        old.reset();
+    }
+    detail::EncodedItem encoded = detail::encode_item(*codec, fields, frame_pool);
     const std::uint64_t released = old ? old->accounted_bytes : 0;
-    if (!fits(tier, encoded.bytes, released)) refuse(tier, key, encoded.bytes, released);
+    if (!fits(tier, encoded.bytes, released)) {
+        for (auto& frame : encoded.frames)
+            frame_pool.give(std::move(frame));
+        refuse(tier, key, encoded.bytes, released);
+    }
     if (old) release(old);
     auto item = new_item(key, fields);
     item->accounted_bytes = encoded.bytes;
@@ -191,6 +233,8 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
         const auto t0 = Clock::now();
         detail::write_frames(item->path, encoded.frames); // throws with the partial file removed
         io_s = seconds_since(t0);
+        for (auto& frame : encoded.frames)
+            frame_pool.give(std::move(frame));
     } else {
         item->frames = std::move(encoded.frames);
     }
@@ -198,11 +242,12 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
     add_bytes(tier, key, item->accounted_bytes);
     ++tier.stats.items;
     count_write(tier, *item, encoded.seconds, io_s);
+    update_pool_limit();
 }
 
 void CheckpointStore::Impl::put_async(const std::shared_ptr<StoredItem>& old, const StoreKey& key,
-                                      const std::vector<ConstFieldView>& fields, std::vector<float> staging,
-                                      std::uint64_t reserve) {
+                                      const std::vector<ConstFieldView>& fields,
+                                      std::vector<std::byte> staging, std::uint64_t reserve) {
     Tier& tier = tiers[std::size_t(key.tier)];
     if (old) release(old);
     auto item = new_item(key, fields);
@@ -224,19 +269,21 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
     std::exception_ptr error;
     try {
         std::vector<ConstFieldView> views;
-        const float* data = item->staging.data();
+        const auto* data = reinterpret_cast<const float*>(item->staging.data());
         for (const Shape& shape : item->shapes) {
             views.emplace_back(data, shape.rows, shape.cols, shape.plane_rows);
             data += shape.rows * shape.cols;
         }
-        encoded = detail::encode_item(*codec, views);
+        encoded = detail::encode_item(*codec, views, frame_pool);
         for (const auto& frame : encoded.frames)
             frame_bytes.push_back(frame.size());
         if (!item->path.empty()) {
             const auto t0 = Clock::now();
             detail::write_frames(item->path, encoded.frames);
             io_s = seconds_since(t0);
-            encoded.frames = std::vector<std::vector<std::byte>>(); // the file holds them now
+            for (auto& frame : encoded.frames) // the file holds them now
+                frame_pool.give(std::move(frame));
+            encoded.frames.clear();
         }
     } catch (...) {
         error = std::current_exception();
@@ -244,7 +291,8 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
     std::unique_lock lock(mutex);
     Tier& tier = tiers[std::size_t(item->key.tier)];
     sub_bytes(tier, item->key, item->accounted_bytes); // the reservation goes back in full ...
-    std::vector<float>().swap(item->staging);          // (= {} would keep the capacity)
+    frame_pool.give(std::move(item->staging));
+    item->staging = {};
     item->pending = false;
     --pending;
     if (error) {
@@ -259,6 +307,7 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
         if (item->path.empty()) item->frames = std::move(encoded.frames);
         count_write(tier, *item, encoded.seconds, io_s);
     }
+    update_pool_limit();
     item.reset(); // before anyone is woken: a freed item's memory must not outlive flush() on this thread
     lock.unlock();
     settled.notify_all();
@@ -307,10 +356,11 @@ void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>
     s.settled.wait(lock, [&] { return s.pending < s.max_pending || s.async_error; });
     s.check_async_error();
     lock.unlock();
-    std::vector<float> staging;
-    staging.reserve(std::size_t(raw_bytes(fields) / sizeof(float)));
-    for (const auto& f : fields)
-        staging.insert(staging.end(), f.data, f.data + f.size());
+    std::vector<std::byte> staging = s.frame_pool.take(std::size_t(raw_bytes(fields)));
+    for (const auto& f : fields) {
+        const auto* bytes = reinterpret_cast<const std::byte*>(f.data);
+        staging.insert(staging.end(), bytes, bytes + f.size() * std::int64_t(sizeof(float)));
+    }
     lock.lock();
     s.check_async_error();
 
@@ -322,10 +372,12 @@ void CheckpointStore::put(const StoreKey& key, const std::vector<ConstFieldView>
         s.check_async_error();
         old = s.settled_item(lock, key);
     }
-    if (s.fits(tier, reserve, old ? old->accounted_bytes : 0))
+    if (s.fits(tier, reserve, old ? old->accounted_bytes : 0)) {
         s.put_async(old, key, fields, std::move(staging), reserve);
-    else
+    } else {
+        s.frame_pool.give(std::move(staging));
         s.put_sync(lock, key, fields); // only the exact size can tell; no worker is busy now
+    }
 }
 
 void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fields) {
@@ -365,6 +417,7 @@ void CheckpointStore::free(const StoreKey& key) {
     s.tier_of(key.tier);
     std::unique_lock lock(s.mutex);
     if (const auto item = s.settled_item(lock, key)) s.release(item);
+    s.update_pool_limit();
 }
 
 bool CheckpointStore::contains(const StoreKey& key) const {
@@ -398,7 +451,7 @@ std::uint64_t CheckpointStore::allocated_bytes(int t) const {
     std::uint64_t bytes = 0;
     for (const auto& [key, item] : impl_->items) {
         if (std::get<0>(key) != t) continue;
-        bytes += item->staging.capacity() * sizeof(float);
+        bytes += item->staging.capacity();
         for (const auto& frame : item->frames)
             bytes += frame.capacity();
         if (!item->pending && !item->path.empty()) {
@@ -408,6 +461,10 @@ std::uint64_t CheckpointStore::allocated_bytes(int t) const {
         }
     }
     return bytes;
+}
+
+std::uint64_t CheckpointStore::retained_bytes() const {
+    return impl_->frame_pool.bytes();
 }
 
 std::string CheckpointStore::scratch_directory(int t) const {

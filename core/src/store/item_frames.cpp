@@ -12,21 +12,30 @@ namespace {
 using Clock = std::chrono::steady_clock;
 } // namespace
 
-EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields) {
+EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields, FramePool& pool) {
     const auto t0 = Clock::now();
     EncodedItem item;
     item.frames.reserve(fields.size());
-    std::size_t worst = 0;
-    for (const auto& f : fields)
-        worst = std::max(worst, codec.max_compressed_bytes(f.rows, f.cols));
-    std::vector<std::byte> scratch; // the worker's transient buffer: one field's worst case
-    scratch.reserve(worst);
+    std::vector<std::byte> scratch; // one field's worst case
     for (const auto& f : fields) {
+        const std::size_t worst = codec.max_compressed_bytes(f.rows, f.cols);
+        if (scratch.capacity() != worst) {
+            pool.give(std::move(scratch));
+            scratch = pool.take(worst);
+        }
         scratch.clear();
         codec.compress(f, scratch);
-        item.frames.emplace_back(scratch.begin(), scratch.end()); // exact size
         item.bytes += scratch.size();
+        if (scratch.size() == scratch.capacity()) {
+            item.frames.push_back(std::move(scratch)); // exact size already
+            scratch = {};
+        } else {
+            std::vector<std::byte> frame = pool.take(scratch.size());
+            frame.insert(frame.end(), scratch.begin(), scratch.end());
+            item.frames.push_back(std::move(frame));
+        }
     }
+    pool.give(std::move(scratch));
     item.seconds = seconds_since(t0);
     return item;
 }

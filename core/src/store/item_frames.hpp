@@ -3,6 +3,7 @@
 // exactly what it counts.
 #include "fwi/codec.hpp"
 #include "fwi/field.hpp"
+#include "store/frame_pool.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -15,7 +16,9 @@ struct EncodedItem {
     double seconds = 0;                         ///< compression time
 };
 
-EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields);
+/// Scratch and frames come from `pool` and the scratch goes back to it. A frame that fills its field's worst
+/// case (the "none" codec, an incompressible field) is the scratch itself: no second copy.
+EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields, FramePool& pool);
 
 /// Decodes consecutive frames of the given sizes from `bytes` (a disk tier's file) into `fields`. Returns the
 /// seconds spent. Throws FormatError when counts or sizes disagree or a frame is corrupt.
