@@ -4,6 +4,7 @@
 #include "engine/item_storage.hpp"
 
 #include "engine/snapshot_arena.hpp"
+#include "engine/store_codec_timing.hpp"
 
 #include "fwi/byte_text.hpp"
 #include "fwi/codec.hpp"
@@ -173,7 +174,7 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
         make_codec(settings.compression.empty() ? "none" : settings.compression);
     // Compression (and disk writes) run on two workers, overlapping the propagation that follows a store; a
     // plain in-memory copy is cheaper inline, and the adaptive schedule needs each stored size at once.
-    const int threads = exact_sizes || (codec->name() == "none" && tiers < 2) ? 0 : 2;
+    const int threads = exact_sizes || (codec->name() == "none" && tiers < 2) ? 0 : store_worker_threads;
     // Snapshots always live in tier 0 (memory); StepCosts::snapshots_in_place tells the model the same rule.
     const bool arena = codec->name() == "none" && peak_snapshots > 0 && snapshot_floats > 0;
     if (!arena) {

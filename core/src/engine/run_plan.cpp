@@ -292,9 +292,9 @@ bool learn(Calibration& c, const RunMeasurement& m) {
         return learnt;
     }
     if (m.items_stored >= 8) {
-        // Stores compress on single-threaded workers beside the propagation; the calibration (and the model)
-        // count codec time on the whole OpenMP team, as a synchronous put runs it.
-        c.codec.compress_s = m.compress_seconds / double(m.items_stored) / double(omp_get_max_threads());
+        // Stores compress on single-threaded workers beside the propagation, store_codec_parallelism() items
+        // at a time (measure_store_codec prices the probe the same way).
+        c.codec.compress_s = m.compress_seconds / double(m.items_stored) / double(store_codec_parallelism());
         if (m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
         learnt = true;
     }

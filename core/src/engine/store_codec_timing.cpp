@@ -2,15 +2,21 @@
 
 #include "runtime/saved_thread_count.hpp"
 
+#include <algorithm>
+
 namespace fwi {
+
+int store_codec_parallelism() {
+    return std::max(1, std::min(store_worker_threads, omp_get_max_threads()));
+}
 
 CodecTiming measure_store_codec(const Codec& codec, ConstFieldView field, int repeats) {
     CodecTiming t = measure_codec(codec, field, repeats);
-    const int team = omp_get_max_threads();
-    if (team > 1) {
+    if (omp_get_max_threads() > 1) {
+        const int parallel = store_codec_parallelism();
         const SavedThreadCount saved;
         omp_set_num_threads(1);
-        t.compress_seconds = measure_codec(codec, field, repeats).compress_seconds / double(team);
+        t.compress_seconds = measure_codec(codec, field, repeats).compress_seconds / double(parallel);
     }
     return t;
 }
