@@ -227,9 +227,9 @@ void add_bench_command(CommandRegistry& r) {
         ->check(CLI::Range(1, 1000));
     cmd->add_option("--markdown", o->markdown, "--codecs: also write the table as Markdown to this file");
     cmd->add_option("--dims", o->dims,
-                    "2 (default) or 3: the 3D propagator of --backend against the host's DRAM roofline (256 "
-                    "cells per axis and "
-                    "20 steps unless --nz/--ny/--nx/--steps are given; --repeats rounds, the fastest counts)")
+                    "2 (default) or 3: the 3D propagator of --backend against the host's DRAM roofline "
+                    "(256 cells per axis and 20 steps unless --nz/--ny/--nx/--steps are given; --repeats "
+                    "rounds, the fastest counts)")
         ->check(CLI::IsMember({2, 3}));
     cmd->add_option("--ny", o->ny, "--dims 3: grid cells in y (default: as x)")->check(CLI::Range(8, 100000));
     cmd->callback([o, &r, cmd] {

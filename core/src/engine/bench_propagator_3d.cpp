@@ -1,4 +1,4 @@
-// fwi bench --dims 3: a 3D propagator (CPU by default)'s forward and adjoint steps timed on a
+// fwi bench --dims 3: the forward and adjoint steps of a 3D propagator (CPU by default) timed on a
 // velocity-gradient model, and the triad that sets the roofline (benchmark_3d.hpp).
 #include "fwi/acquisition.hpp"
 #include "fwi/benchmark_3d.hpp"
