@@ -198,7 +198,9 @@ void add_plan_command(CommandRegistry& r) {
                 codec_json.push_back({{"codec", c.codec},
                                       {"ratio", c.ratio},
                                       {"compress_seconds", c.compress_s},
-                                      {"decompress_seconds", c.decompress_s}});
+                                      {"decompress_seconds", c.decompress_s},
+                                      {"state_compress_seconds", c.state_compress_s},
+                                      {"state_decompress_seconds", c.state_decompress_s}});
             return {{"steps", request.steps},
                     {"shots", shots},
                     {"forward_step_seconds", costs.forward_step_s},

@@ -23,9 +23,11 @@ Calibration sample() {
     c.steps.compression_ratio = 1.5;
     c.steps.compress_s = 7e-3;
     c.steps.decompress_s = 5e-3;
+    c.steps.state_compress_s = 9e-3;
+    c.steps.state_decompress_s = 6e-3;
     c.steps.tiers = {TierCosts{0, 0, 1e-10, 2e-10}, TierCosts{2e-4, 3e-4, 1e-9, 1e-9}};
     c.steps.snapshots_in_place = true;
-    c.codec = {"zstd", 4.5, 7e-3, 5e-3};
+    c.codec = {"zstd", 4.5, 7e-3, 5e-3, 9e-3, 6e-3};
     return c;
 }
 
@@ -69,6 +71,11 @@ class TestCalibrationCache : public QObject {
         QCOMPARE(back->steps.snapshots_in_place, true);
         QCOMPARE(back->codec.codec, std::string("zstd"));
         QCOMPARE(back->codec.ratio, 4.5);
+        QCOMPARE(back->steps.state_compress_s, 9e-3);
+        QCOMPARE(back->steps.state_decompress_s, 6e-3);
+        QCOMPARE(back->codec.compress_s, 7e-3);
+        QCOMPARE(back->codec.state_compress_s, 9e-3);
+        QCOMPARE(back->codec.state_decompress_s, 6e-3);
     }
 
     void another_grid_codec_or_thread_count_is_a_miss() {

@@ -38,7 +38,8 @@ PlanRequest fwi_request() {
     r.costs.snapshot_bytes = 250'000;
     r.costs.tiers = {TierCosts{0.001, 0.001, 1e-9, 1e-9}};
     r.budget_bytes = 20'000'000;
-    r.codecs = {CodecEstimate{"none", 1, 0, 0}, CodecEstimate{"zfp-accuracy:1e-5", 8, 0.05, 0.03}};
+    r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0},
+                CodecEstimate{"zfp-accuracy:1e-5", 8, 0.05, 0.03, 0.05, 0.03}};
     return r;
 }
 
@@ -79,8 +80,9 @@ class TestPerformanceModel : public QObject {
         StepCosts c = unit_costs(1, 1);
         c.state_bytes = 8'000'000;
         c.compression_ratio = 16;
-        c.compress_s = 0.02;
-        c.decompress_s = 0.01;
+        c.state_compress_s = 0.02;           // Revolve stores states only
+        c.decompress_s = c.compress_s = 1e3; // so a snapshot price would show
+        c.state_decompress_s = 0.01;
         const double bandwidth = 2e9;
         c.tiers = {TierCosts{0, 0, 1 / bandwidth, 1 / bandwidth}};
         const std::int64_t l = 700;
@@ -211,8 +213,7 @@ class TestPerformanceModel : public QObject {
             for (const CodecEstimate& e : r.codecs)
                 if (e.codec == row.codec) {
                     c.compression_ratio = e.ratio;
-                    c.compress_s = e.compress_s;
-                    c.decompress_s = e.decompress_s;
+                    e.price(c);
                 }
             QVERIFY(close(predict(make_schedule(row.schedule, c)->plan(r.steps), r.steps, c).total_s,
                           row.predicted_s));
@@ -267,10 +268,10 @@ class TestPerformanceModel : public QObject {
     void compression_pays_only_for_costly_steps() {
         PlanRequest r = fwi_request();
         r.budget_bytes = 5'000'000; // 5 uncompressed states, 40 compressed
-        r.codecs = {CodecEstimate{"none", 1, 0, 0}, CodecEstimate{"zfp", 8, 0.05, 0.05}};
+        r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0}, CodecEstimate{"zfp", 8, 0.05, 0.05, 0.05, 0.05}};
         const auto cheap_codec = plan_table(r);
-        QVERIFY(cheap_codec[6].predicted_s < cheap_codec[2].predicted_s); // revolve:40 zfp beats revolve:5
-        r.codecs[1].compress_s = r.codecs[1].decompress_s = 5;            // codec far costlier than a step
+        QVERIFY(cheap_codec[6].predicted_s < cheap_codec[2].predicted_s);  // revolve:40 zfp beats revolve:5
+        r.codecs[1].state_compress_s = r.codecs[1].state_decompress_s = 5; // codec far costlier than a step
         const auto costly_codec = plan_table(r);
         QVERIFY(costly_codec[6].predicted_s > costly_codec[2].predicted_s);
     }
@@ -303,7 +304,7 @@ class TestPerformanceModel : public QObject {
         r.steps = 0;
         QVERIFY_THROWS_EXCEPTION(ConfigError, plan_table(r));
         r = fwi_request();
-        r.codecs = {CodecEstimate{"broken", 0.5, 0, 0}};
+        r.codecs = {CodecEstimate{"broken", 0.5, 0, 0, 0, 0}};
         try {
             plan_table(r);
             QFAIL("accepted a ratio below 1");

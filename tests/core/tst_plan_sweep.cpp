@@ -24,7 +24,7 @@ SweepRequest request(std::int64_t steps, std::vector<CodecEstimate> codecs) {
     SweepRequest r;
     r.steps = steps;
     r.costs = unit_costs();
-    r.uncompressed = CodecEstimate{"none", 1, 0, 0};
+    r.uncompressed = CodecEstimate{"none", 1, 0, 0, 0, 0};
     r.codecs = std::move(codecs);
     return r;
 }
@@ -36,7 +36,7 @@ class TestPlanSweep : public QObject {
   private slots:
     // Eq. 3 with F = 1 and t_c = t_d = 0 is Revolve alone: the same slots and the same time at every budget.
     void free_codec_of_ratio_one_gives_speedup_one() {
-        const PlanSweep s = plan_sweep(request(300, {CodecEstimate{"identity", 1, 0, 0}}));
+        const PlanSweep s = plan_sweep(request(300, {CodecEstimate{"identity", 1, 0, 0, 0, 0}}));
         QVERIFY(s.budgets_bytes.size() >= 10);
         for (std::size_t i = 0; i < s.budgets_bytes.size(); ++i) {
             const SweepCodecPoint& p = s.curves[0].points[i];
@@ -46,7 +46,7 @@ class TestPlanSweep : public QObject {
     }
 
     void revolve_alone_never_slows_with_more_memory() {
-        const PlanSweep s = plan_sweep(request(1000, {CodecEstimate{"zfp-rate:16", 2, 0.5, 0.5}}));
+        const PlanSweep s = plan_sweep(request(1000, {CodecEstimate{"zfp-rate:16", 2, 0.5, 0.5, 0.5, 0.5}}));
         for (std::size_t i = 1; i < s.budgets_bytes.size(); ++i) {
             QVERIFY(s.budgets_bytes[i] > s.budgets_bytes[i - 1]);
             QVERIFY(s.revolve_alone[i].ram_slots >= s.revolve_alone[i - 1].ram_slots);
@@ -59,7 +59,7 @@ class TestPlanSweep : public QObject {
     // only recomputation is each Reverse's own forward step (l - 1 in all, the binomial minimum t(l, l-1)).
     void range_runs_from_two_checkpoints_to_every_state() {
         const std::int64_t l = 400;
-        const PlanSweep s = plan_sweep(request(l, {CodecEstimate{"zstd", 1.3, 0.1, 0.1}}));
+        const PlanSweep s = plan_sweep(request(l, {CodecEstimate{"zstd", 1.3, 0.1, 0.1, 0.1, 0.1}}));
         QCOMPARE(s.revolve_alone.front().ram_slots, std::int64_t(2));
         QCOMPARE(s.revolve_alone.front().recompute_steps, revolve_advance_steps(l, 2));
         QVERIFY(s.revolve_alone.front().recompute_steps > 10 * l);
@@ -77,7 +77,7 @@ class TestPlanSweep : public QObject {
     // r(10, 2) = 3 (C(5, 2) = 10 >= 10), t = 3*10 - C(5, 3) = 20; r(10, 4) = 2 (C(6, 4) = 15), t = 20 - C(6,
     // 5) = 14. T = t + l (each Reverse's forward step) + l (adjoint): 40 against 34.
     void hand_computed_point() {
-        SweepRequest r = request(10, {CodecEstimate{"half", 2, 0, 0}});
+        SweepRequest r = request(10, {CodecEstimate{"half", 2, 0, 0, 0, 0}});
         r.budgets_bytes = {2400};
         const PlanSweep s = plan_sweep(r);
         QCOMPARE(s.revolve_alone[0].ram_slots, std::int64_t(2));
@@ -90,14 +90,14 @@ class TestPlanSweep : public QObject {
 
     // Compression costs time per item: with cheap steps and an expensive codec, compression loses.
     void expensive_codec_is_slower() {
-        SweepRequest r = request(200, {CodecEstimate{"slow", 4, 50, 50}});
+        SweepRequest r = request(200, {CodecEstimate{"slow", 4, 50, 50, 50, 50}});
         r.budgets_bytes = {5000};
         const SweepCodecPoint p = plan_sweep(r).curves[0].points[0];
         QVERIFY(p.speedup < 1);
     }
 
     void best_plan_is_never_slower_than_compressed_revolve() {
-        const PlanSweep s = plan_sweep(request(300, {CodecEstimate{"zfp-rate:8", 4, 0.2, 0.2}}));
+        const PlanSweep s = plan_sweep(request(300, {CodecEstimate{"zfp-rate:8", 4, 0.2, 0.2, 0.2, 0.2}}));
         for (const SweepCodecPoint& p : s.curves[0].points) {
             QVERIFY(p.revolve.fits_budget);
             QVERIFY(p.best.fits_budget);
@@ -116,11 +116,11 @@ class TestPlanSweep : public QObject {
     void errors() {
         SweepRequest r = request(10, {});
         QVERIFY_THROWS_EXCEPTION(ConfigError, plan_sweep(r));
-        r.codecs = {CodecEstimate{"zstd", 1.2, 0, 0}};
+        r.codecs = {CodecEstimate{"zstd", 1.2, 0, 0, 0, 0}};
         r.budgets_bytes = {0, 5000};
         QVERIFY_THROWS_EXCEPTION(ConfigError, plan_sweep(r));
         r.budgets_bytes = {5000};
-        r.codecs = {CodecEstimate{"bad", 0.5, 0, 0}};
+        r.codecs = {CodecEstimate{"bad", 0.5, 0, 0, 0, 0}};
         QVERIFY_THROWS_EXCEPTION(ConfigError, plan_sweep(r));
         r.steps = 0;
         QVERIFY_THROWS_EXCEPTION(ConfigError, plan_sweep(r));

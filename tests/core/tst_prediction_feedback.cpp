@@ -92,19 +92,27 @@ class TestPredictionFeedback : public QObject {
         uncompressed.schedule = "revolve:4";
         const StepCosts none_before = resolve_plan(sim, uncompressed).costs;
         const StepCosts probed = resolve_plan(sim, s).costs; // a run resolves (and calibrates) first
-        RunMeasurement m;
-        m.items_stored = 10;
-        m.items_loaded = 20;
+        RunMeasurement m; // 10 states and 20 snapshots stored, 20 of each loaded
+        m.items_stored = 30;
+        m.states_stored = 10;
+        m.items_loaded = 40;
+        m.states_loaded = 20;
         m.compress_seconds = 0.4; // on single-threaded workers
+        m.state_compress_seconds = 0.3;
         m.decompress_seconds = 0.1;
+        m.state_decompress_seconds = 0.06;
         m.compression_ratio = 3.5;
         learn_from_run(sim, "zstd", m);
         // On 8 threads the store still compresses on its two workers: two items at a time, not eight (the
         // model priced compression 8x too cheap on a 16-core machine when it divided by the team).
         QCOMPARE(store_worker_threads, 2);
         const StepCosts learnt = resolve_plan(sim, s).costs;
-        QVERIFY2(qAbs(learnt.compress_s - 0.04 / 2) < 1e-12, qPrintable(QString::number(learnt.compress_s)));
-        QVERIFY(qAbs(learnt.decompress_s - 0.005) < 1e-12);
+        // States and snapshots are priced apart (a 3D state codes unlike a snapshot).
+        QVERIFY2(qAbs(learnt.state_compress_s - 0.03 / 2) < 1e-12,
+                 qPrintable(QString::number(learnt.state_compress_s)));
+        QVERIFY(qAbs(learnt.compress_s - 0.005 / 2) < 1e-12);
+        QVERIFY(qAbs(learnt.state_decompress_s - 0.003) < 1e-12);
+        QVERIFY(qAbs(learnt.decompress_s - 0.002) < 1e-12);
         QVERIFY(probed.decompress_s != learnt.decompress_s);
         // Slots are still sized pessimistically (a lossless ratio is not guaranteed): the ratio only prices.
         QCOMPARE(learnt.compression_ratio, 1.0);
@@ -147,6 +155,9 @@ class TestPredictionFeedback : public QObject {
             estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 60.0);
         QVERIFY(real.has_value());
         QVERIFY(real->ratio > 1 && real->compress_s > 0 && real->decompress_s > 0);
+        // States are coded too (their fields: u, u^(n-1), the PML strips), and priced apart from snapshots.
+        QVERIFY(real->state_compress_s > 0 && real->state_decompress_s > 0);
+        QVERIFY(real->state_compress_s != real->compress_s);
         QCOMPARE(probe_codec(sim, "zfp-accuracy:1e-5").ratio, real->ratio); // within its 2 s
         // The synthetic front codes differently under this absolute tolerance.
         QVERIFY(estimate_codec("zfp-accuracy:1e-5", sim.propagator().padded()).ratio != real->ratio);

@@ -181,7 +181,8 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         // request.
         StepCosts costs = with_codec(measured, codec, true);
         costs.sampling_interval = s.sampling_interval;
-        const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
+        CodecEstimate safe = codec;
+        safe.ratio = costs.compression_ratio;
         const PlanRequest request = make_plan_request(*sim, s, costs, {safe});
         p.alternatives = plan_table(request);
         std::string chosen = schedule_spec;

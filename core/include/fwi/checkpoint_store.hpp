@@ -77,6 +77,8 @@ struct TierStats {
     std::int64_t reads = 0;      ///< completed gets
     double compress_seconds = 0; ///< summed over threads
     double decompress_seconds = 0;
+    double state_compress_seconds = 0; ///< the part of compress_seconds spent on ItemKind::State items
+    double state_decompress_seconds = 0;
     double io_seconds = 0; ///< file writes and reads (disk tiers)
 };
 

@@ -39,11 +39,15 @@ struct StepCosts {
     std::uint64_t state_bytes = 1;    ///< one checkpoint (all wavefields + PML auxiliaries), uncompressed
     std::uint64_t snapshot_bytes = 1; ///< one gradient snapshot, uncompressed
     double compression_ratio = 1;     ///< raw / stored, >= 1, for states and snapshots alike
-    double compress_s = 0;            ///< per item stored (state or snapshot)
-    double decompress_s = 0;          ///< per item loaded
-    std::vector<TierCosts> tiers;     ///< index = tier; a missing tier costs nothing
-    int sampling_interval = 1;        ///< only snapshots of steps n with n % k == 0 are kept (and cost)
-    int snapshot_tier = 0;            ///< where the snapshot buffer lives
+    double compress_s = 0;            ///< per snapshot stored
+    double decompress_s = 0;          ///< per snapshot loaded
+    /// Per state stored and loaded: all its fields (u, u^(n-1) and the C-PML strips), which code unlike a
+    /// snapshot (a 3D state with PML 20 is four snapshots' worth of floats but compressed 1.6x slower).
+    double state_compress_s = 0;
+    double state_decompress_s = 0;
+    std::vector<TierCosts> tiers; ///< index = tier; a missing tier costs nothing
+    int sampling_interval = 1;    ///< only snapshots of steps n with n % k == 0 are kept (and cost)
+    int snapshot_tier = 0;        ///< where the snapshot buffer lives
     /// Uncompressed snapshots in memory are written by the kernel into their final place and read there
     /// (the executor's SnapshotArena, used with the codec "none"): no tier copy and no codec pass per
     /// snapshot, only snapshot_write_s, and stored as the raw field (snapshot_bytes less its codec frame
@@ -53,8 +57,8 @@ struct StepCosts {
     std::uint64_t stored_state_bytes() const;                   ///< ceil(state_bytes / compression_ratio)
     std::uint64_t stored_snapshot_bytes() const;                ///< ceil(snapshot_bytes / compression_ratio)
     TierCosts tier(int t) const;                                ///< tiers[t], or zero costs
-    double write_s(int tier, std::uint64_t stored_bytes) const; ///< tier write + compression of one item
-    double read_s(int tier, std::uint64_t stored_bytes) const;  ///< tier read + decompression of one item
+    double write_s(int tier, std::uint64_t stored_bytes) const; ///< tier write + compression of one state
+    double read_s(int tier, std::uint64_t stored_bytes) const;  ///< tier read + decompression of one state
     /// Throws ConfigError naming the field: negative times, ratio < 1, zero sizes, interval < 1.
     void validate() const;
 };
@@ -85,12 +89,22 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
 std::int64_t slots_for_budget(std::uint64_t budget_bytes, std::uint64_t state_bytes,
                               double pessimistic_ratio);
 
-/// A codec candidate for the plan table, with its expected ratio and per-item times.
+/// A codec candidate for the plan table, with its expected ratio and per-item times (StepCosts' meanings).
 struct CodecEstimate {
     std::string codec = "none";
     double ratio = 1;
-    double compress_s = 0;
-    double decompress_s = 0;
+    double compress_s = 0;   ///< per snapshot
+    double decompress_s = 0; ///< per snapshot
+    double state_compress_s = 0;
+    double state_decompress_s = 0;
+
+    /// Sets the four codec times of `costs` to these.
+    void price(StepCosts& costs) const {
+        costs.compress_s = compress_s;
+        costs.decompress_s = decompress_s;
+        costs.state_compress_s = state_compress_s;
+        costs.state_decompress_s = state_decompress_s;
+    }
 };
 
 struct PlanRequest {

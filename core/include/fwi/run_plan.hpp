@@ -28,7 +28,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 
 /// A codec's ratio and per-item times on the run's own gradient snapshots: shot 0 of `sim` (its model,
-/// geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there. The
+/// geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there; the
+/// states at those steps (all their fields) give the per-state times. The
 /// fields a codec sees decide its ratio and time, above all under an absolute tolerance (zfp-accuracy), and a
 /// synthetic front codes unlike them. nullopt when the propagation would take more than `budget_s` (checked
 /// as it goes: a large 3D grid gives up after a few steps), when the propagator has no model yet, or when a
@@ -93,9 +94,11 @@ struct RunMeasurement {
     bool store_workers = false;            ///< store workers (codec, disk) ran beside the steps, slowing them
     std::uint64_t fresh_touched_bytes = 0; ///< snapshot memory touched for the first time
     double touch_seconds = 0;              ///< and the time that took
-    std::int64_t items_stored = 0, items_loaded = 0; ///< through the codec, states and snapshots
-    double compress_seconds = 0;                     ///< summed over the store's single-threaded workers
-    double decompress_seconds = 0;                   ///< on the caller's OpenMP team
+    std::int64_t items_stored = 0, items_loaded = 0;   ///< through the codec, states and snapshots
+    double compress_seconds = 0;                       ///< summed over the store's single-threaded workers
+    double decompress_seconds = 0;                     ///< on the caller's OpenMP team
+    std::int64_t states_stored = 0, states_loaded = 0; ///< the states among those items
+    double state_compress_seconds = 0, state_decompress_seconds = 0; ///< and their part of the times
     double compression_ratio = 0; ///< raw / stored over the run's items (0: nothing stored)
 };
 

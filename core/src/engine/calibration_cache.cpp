@@ -13,7 +13,7 @@
 namespace fwi {
 namespace {
 
-constexpr int format_version = 1; // bump when StepCosts or CodecEstimate gain a field
+constexpr int format_version = 2; // bump when StepCosts or CodecEstimate gain a field
 constexpr double max_age_s = 24 * 3600.0;
 
 std::string cpu_model() {
@@ -42,6 +42,8 @@ nlohmann::json to_json(const Calibration& c) {
             {"compression_ratio", s.compression_ratio},
             {"compress_s", s.compress_s},
             {"decompress_s", s.decompress_s},
+            {"state_compress_s", s.state_compress_s},
+            {"state_decompress_s", s.state_decompress_s},
             {"tiers", tiers},
             {"sampling_interval", s.sampling_interval},
             {"snapshot_tier", s.snapshot_tier},
@@ -50,7 +52,9 @@ nlohmann::json to_json(const Calibration& c) {
              {{"name", c.codec.codec},
               {"ratio", c.codec.ratio},
               {"compress_s", c.codec.compress_s},
-              {"decompress_s", c.codec.decompress_s}}}};
+              {"decompress_s", c.codec.decompress_s},
+              {"state_compress_s", c.codec.state_compress_s},
+              {"state_decompress_s", c.codec.state_decompress_s}}}};
 }
 
 Calibration from_json(const nlohmann::json& j) {
@@ -65,13 +69,20 @@ Calibration from_json(const nlohmann::json& j) {
     s.compression_ratio = j.at("compression_ratio");
     s.compress_s = j.at("compress_s");
     s.decompress_s = j.at("decompress_s");
+    s.state_compress_s = j.at("state_compress_s");
+    s.state_decompress_s = j.at("state_decompress_s");
     for (const auto& t : j.at("tiers"))
         s.tiers.push_back(TierCosts{t.at(0), t.at(1), t.at(2), t.at(3)});
     s.sampling_interval = j.at("sampling_interval");
     s.snapshot_tier = j.at("snapshot_tier");
     s.snapshots_in_place = j.at("snapshots_in_place");
     const auto& k = j.at("codec");
-    c.codec = {k.at("name"), k.at("ratio"), k.at("compress_s"), k.at("decompress_s")};
+    c.codec = {k.at("name"),
+               k.at("ratio"),
+               k.at("compress_s"),
+               k.at("decompress_s"),
+               k.at("state_compress_s"),
+               k.at("state_decompress_s")};
     s.validate(); // a hand-edited negative time or zero size is a miss, not a wrong plan
     return c;
 }

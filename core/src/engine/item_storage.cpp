@@ -61,6 +61,18 @@ class StoreBackedStorage final : public ItemStorage {
             s += store_.stats(t).decompress_seconds;
         return s;
     }
+    double state_compress_seconds() const override {
+        double s = 0;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            s += store_.stats(t).state_compress_seconds;
+        return s;
+    }
+    double state_decompress_seconds() const override {
+        double s = 0;
+        for (int t = 0; t < store_.tier_count(); ++t)
+            s += store_.stats(t).state_decompress_seconds;
+        return s;
+    }
 
     std::int64_t items_compressed() const override {
         std::int64_t n = 0;
@@ -132,6 +144,8 @@ class ArenaSnapshotStorage final : public ItemStorage {
     double compression_ratio() const override { return states_->compression_ratio(); }
     double compress_seconds() const override { return states_->compress_seconds(); }
     double decompress_seconds() const override { return states_->decompress_seconds(); }
+    double state_compress_seconds() const override { return states_->state_compress_seconds(); }
+    double state_decompress_seconds() const override { return states_->state_decompress_seconds(); }
     std::int64_t items_compressed() const override { return states_->items_compressed(); }
     std::int64_t items_decompressed() const override { return states_->items_decompressed(); }
     std::uint64_t fresh_touched_bytes() const override { return arena_.fresh_bytes(); }

@@ -26,6 +26,9 @@ class ItemStorage {
     /// Codec time so far over all tiers (summed over worker threads): compression, decompression.
     virtual double compress_seconds() const = 0;
     virtual double decompress_seconds() const = 0;
+    /// The part of those spent on states (writes() and reads() count them).
+    virtual double state_compress_seconds() const = 0;
+    virtual double state_decompress_seconds() const = 0;
     /// Items that went through the codec so far (states and snapshots): compressed, decompressed.
     virtual std::int64_t items_compressed() const = 0;
     virtual std::int64_t items_decompressed() const = 0;
@@ -46,10 +49,11 @@ class ItemStorage {
 };
 
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory). `peak_snapshots` is
-/// the most snapshots of `snapshot_floats` floats the run keeps at once (PlanCounts::peak_kept_snapshots): uncompressed in-memory runs keep
-/// them in a SnapshotArena of that size (written and read in place), its bytes taken from the memory budget.
-/// `exact_sizes`: every put compresses on the caller's thread (its OpenMP team), so bytes_in_use() is exact
-/// as soon as put() returns (the adaptive schedule plans on it); otherwise codecs run on store workers.
+/// the most snapshots of `snapshot_floats` floats the run keeps at once (PlanCounts::peak_kept_snapshots):
+/// uncompressed in-memory runs keep them in a SnapshotArena of that size (written and read in place), its
+/// bytes taken from the memory budget. `exact_sizes`: every put compresses on the caller's thread (its OpenMP
+/// team), so bytes_in_use() is exact as soon as put() returns (the adaptive schedule plans on it); otherwise
+/// codecs run on store workers.
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots = 0,
                                                std::int64_t snapshot_floats = 0, bool exact_sizes = false);

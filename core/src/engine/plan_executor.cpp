@@ -23,8 +23,9 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     tiers_ = resolved.tiers;
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
-    storage_ = make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
-                                 sim.propagator().padded().cells(), adaptive_ != nullptr);
+    storage_ =
+        make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
+                          sim.propagator().padded().cells(), adaptive_ != nullptr);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
 }
 
@@ -288,6 +289,10 @@ RunMeasurement PlanExecutor::measurement() const {
     m.items_loaded = storage_->items_decompressed();
     m.compress_seconds = storage_->compress_seconds();
     m.decompress_seconds = storage_->decompress_seconds();
+    m.states_stored = storage_->writes();
+    m.states_loaded = storage_->reads();
+    m.state_compress_seconds = storage_->state_compress_seconds();
+    m.state_decompress_seconds = storage_->state_decompress_seconds();
     m.compression_ratio = storage_->compression_ratio();
     return m;
 }

@@ -241,13 +241,12 @@ CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid) {
         raw += double(t.raw_bytes + codec_frame_header_bytes);
         stored += double(std::max<std::uint64_t>(t.compressed_bytes, 1));
     }
-    return {codec->name(), std::max(1.0, raw / stored), compress_s, decompress_s};
+    return {codec->name(), std::max(1.0, raw / stored), compress_s, decompress_s, 0, 0};
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
     c.snapshots_in_place = codec.codec == "none"; // as make_item_storage keeps them
-    c.compress_s = codec.compress_s;
-    c.decompress_s = codec.decompress_s;
+    codec.price(c);
     c.compression_ratio =
         size_pessimistically ? std::min(codec.ratio, guaranteed_ratio(codec.codec)) : codec.ratio;
     c.compression_ratio = std::max(1.0, c.compression_ratio);
@@ -291,17 +290,21 @@ bool learn(Calibration& c, const RunMeasurement& m) {
         c.steps.adjoint_step_s = mean(m.adjoint, c.steps.adjoint_step_s);
         return learnt;
     }
-    if (m.items_stored >= 8) {
-        // Stores compress on single-threaded workers beside the propagation, store_codec_parallelism() items
-        // at a time (measure_store_codec prices the probe the same way).
-        c.codec.compress_s = m.compress_seconds / double(m.items_stored) / double(store_codec_parallelism());
-        if (m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
+    // Stores compress on single-threaded workers beside the propagation, store_codec_parallelism() items at a
+    // time (measure_store_codec prices the probe the same way). States and snapshots are priced apart.
+    const double parallel = double(store_codec_parallelism());
+    const auto mean = [&learnt](double seconds, std::int64_t items, double& price) {
+        if (items < 8) return;
+        price = seconds / double(items);
         learnt = true;
-    }
-    if (m.items_loaded >= 8) {
-        c.codec.decompress_s = m.decompress_seconds / double(m.items_loaded);
-        learnt = true;
-    }
+    };
+    mean(m.state_compress_seconds / parallel, m.states_stored, c.codec.state_compress_s);
+    mean(m.state_decompress_seconds, m.states_loaded, c.codec.state_decompress_s);
+    mean((m.compress_seconds - m.state_compress_seconds) / parallel, m.items_stored - m.states_stored,
+         c.codec.compress_s);
+    mean(m.decompress_seconds - m.state_decompress_seconds, m.items_loaded - m.states_loaded,
+         c.codec.decompress_s);
+    if (m.items_stored >= 8 && m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
     return learnt;
 }
 
@@ -333,7 +336,16 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
     if (make_codec(spec)->name() != "none")
         if (std::optional<CodecEstimate> real = estimate_codec_on_wavefields(sim, spec, 2.0)) return *real;
-    return estimate_codec(spec, sim.propagator().padded());
+    CodecEstimate e = estimate_codec(spec, sim.propagator().padded());
+    // No state was coded: one is priced as that many synthetic fields' worth of floats (exact for "none"'s
+    // copy; an over-estimate for codecs, whose PML strips and u^(n-1) code faster than a front).
+    double state_floats = 0;
+    for (const FieldView& f : sim.propagator().new_state()->fields())
+        state_floats += double(f.size());
+    const double fields_per_state = state_floats / double(sim.propagator().padded().cells());
+    e.state_compress_s = e.compress_s * fields_per_state;
+    e.state_decompress_s = e.decompress_s * fields_per_state;
+    return e;
 }
 
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
@@ -349,7 +361,8 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     std::string spec = s.schedule.empty() ? "all" : s.schedule;
     if (spec == "auto") {
         // plan_table applies each estimate's ratio: hand it the safe one, so the chosen slots surely fit.
-        const CodecEstimate safe{codec.codec, costs.compression_ratio, codec.compress_s, codec.decompress_s};
+        CodecEstimate safe = codec;
+        safe.ratio = costs.compression_ratio;
         spec = choose_auto(make_plan_request(sim, s, costs, {safe})).schedule;
     }
     if (is_adaptive_spec(spec)) {

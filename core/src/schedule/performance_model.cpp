@@ -43,12 +43,12 @@ TierCosts StepCosts::tier(int t) const {
 
 double StepCosts::write_s(int t, std::uint64_t bytes) const {
     const TierCosts c = tier(t);
-    return c.write_s_per_item + c.write_s_per_byte * static_cast<double>(bytes) + compress_s;
+    return c.write_s_per_item + c.write_s_per_byte * static_cast<double>(bytes) + state_compress_s;
 }
 
 double StepCosts::read_s(int t, std::uint64_t bytes) const {
     const TierCosts c = tier(t);
-    return c.read_s_per_item + c.read_s_per_byte * static_cast<double>(bytes) + decompress_s;
+    return c.read_s_per_item + c.read_s_per_byte * static_cast<double>(bytes) + state_decompress_s;
 }
 
 void StepCosts::validate() const {
@@ -58,6 +58,8 @@ void StepCosts::validate() const {
     require_time(first_touch_s_per_byte, "first_touch_s_per_byte");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
+    require_time(state_compress_s, "state_compress_s");
+    require_time(state_decompress_s, "state_decompress_s");
     if (!(compression_ratio >= 1) || !std::isfinite(compression_ratio))
         throw ConfigError("step costs: compression_ratio must be >= 1, got " +
                           std::to_string(compression_ratio));
@@ -96,13 +98,13 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
         case ActionType::Store: {
             const TierCosts c = costs.tier(a.tier);
             p.store_s += c.write_s_per_item + c.write_s_per_byte * static_cast<double>(state_b);
-            p.codec_s += costs.compress_s;
+            p.codec_s += costs.state_compress_s;
             break;
         }
         case ActionType::Restore: {
             const TierCosts c = costs.tier(a.tier);
             p.load_s += c.read_s_per_item + c.read_s_per_byte * static_cast<double>(state_b);
-            p.codec_s += costs.decompress_s;
+            p.codec_s += costs.state_decompress_s;
             break;
         }
         case ActionType::AdvanceSnapshots: {

@@ -27,8 +27,7 @@ SweepPlan priced(const Schedule& schedule, std::int64_t slots, std::int64_t step
 StepCosts with_estimate(StepCosts costs, const CodecEstimate& codec) {
     costs.snapshots_in_place = codec.codec == "none"; // as plan_table() and the executor keep them
     costs.compression_ratio = codec.ratio;
-    costs.compress_s = codec.compress_s;
-    costs.decompress_s = codec.decompress_s;
+    codec.price(costs);
     try {
         costs.validate();
     } catch (const ConfigError& e) {
@@ -68,8 +67,7 @@ double ratio(double revolve_alone_s, const SweepPlan& plan) {
 
 StepCosts uncompressed_costs(StepCosts costs, const CodecEstimate& none) {
     costs.compression_ratio = 1;
-    costs.compress_s = none.compress_s;
-    costs.decompress_s = none.decompress_s;
+    none.price(costs);
     costs.snapshots_in_place = true; // uncompressed snapshots are written and read in place
     return costs;
 }

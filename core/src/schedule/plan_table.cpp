@@ -77,13 +77,10 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     // is listed.
     StepCosts raw = r.costs;
     raw.compression_ratio = 1;
-    raw.compress_s = raw.decompress_s = 0;
+    CodecEstimate{}.price(raw);    // free, unless "none" is listed with its times
     raw.snapshots_in_place = true; // uncompressed snapshots are written and read in place
     for (const CodecEstimate& codec : r.codecs)
-        if (codec.codec == "none") {
-            raw.compress_s = codec.compress_s;
-            raw.decompress_s = codec.decompress_s;
-        }
+        if (codec.codec == "none") codec.price(raw);
     const double baseline_s = predict(StoreAllSchedule().plan(r.steps), r.steps, raw).total_s;
 
     std::vector<PlanRow> rows;
@@ -91,8 +88,7 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
         StepCosts c = r.costs;
         c.snapshots_in_place = codec.codec == "none"; // as the executor keeps them
         c.compression_ratio = codec.ratio;
-        c.compress_s = codec.compress_s;
-        c.decompress_s = codec.decompress_s;
+        codec.price(c);
         try {
             c.validate();
         } catch (const ConfigError& e) {

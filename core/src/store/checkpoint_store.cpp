@@ -196,6 +196,7 @@ struct CheckpointStore::Impl {
         tier.stats.raw_bytes_written += item.raw_bytes;
         tier.stats.stored_bytes_written += item.accounted_bytes;
         tier.stats.compress_seconds += compress_s;
+        if (item.key.kind == ItemKind::State) tier.stats.state_compress_seconds += compress_s;
         tier.stats.io_seconds += io_s;
     }
 
@@ -409,6 +410,7 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
     lock.lock();
     ++tier.stats.reads;
     tier.stats.decompress_seconds += decompress_s;
+    if (key.kind == ItemKind::State) tier.stats.state_decompress_seconds += decompress_s;
     tier.stats.io_seconds += io_s;
 }
 
