@@ -34,13 +34,7 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
     g.z1 = g.nz - h;
     g.y1 = g.ny - h;
     g.x1 = g.nx - h;
-    const StencilScales k = stencil_scales(grid.model); // the CPU's floats
-    g.inv_dz = k.inv[0];
-    g.inv_dy = k.inv[1];
-    g.inv_dx = k.inv[2];
-    g.inv_dz2 = k.inv2[0];
-    g.inv_dy2 = k.inv2[1];
-    g.inv_dx2 = k.inv2[2];
+    set_stencil_scales_3d(g, grid.model); // the CPU's floats
     g.coef = stencil_coefficients(r);
     g.px = axis_pml_of(pml_x);
     g.py = axis_pml_of(pml_y);

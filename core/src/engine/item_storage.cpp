@@ -49,45 +49,22 @@ class StoreBackedStorage final : public ItemStorage {
     std::int64_t writes() const override { return writes_; }
     std::int64_t reads() const override { return reads_; }
     double compression_ratio() const override { return store_.compression_ratio(); }
-    double compress_seconds() const override {
-        double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            s += store_.stats(t).compress_seconds;
-        return s;
-    }
-    double decompress_seconds() const override {
-        double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            s += store_.stats(t).decompress_seconds;
-        return s;
-    }
-    double state_compress_seconds() const override {
-        double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            s += store_.stats(t).state_compress_seconds;
-        return s;
-    }
-    double state_decompress_seconds() const override {
-        double s = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            s += store_.stats(t).state_decompress_seconds;
-        return s;
-    }
-
-    std::int64_t items_compressed() const override {
-        std::int64_t n = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            n += store_.stats(t).writes;
-        return n;
-    }
-    std::int64_t items_decompressed() const override {
-        std::int64_t n = 0;
-        for (int t = 0; t < store_.tier_count(); ++t)
-            n += store_.stats(t).reads;
-        return n;
-    }
+    double compress_seconds() const override { return summed(&TierStats::compress_seconds); }
+    double decompress_seconds() const override { return summed(&TierStats::decompress_seconds); }
+    double state_compress_seconds() const override { return summed(&TierStats::state_compress_seconds); }
+    double state_decompress_seconds() const override { return summed(&TierStats::state_decompress_seconds); }
+    std::int64_t items_compressed() const override { return summed(&TierStats::writes); }
+    std::int64_t items_decompressed() const override { return summed(&TierStats::reads); }
 
   private:
+    /// One TierStats figure summed over the tiers.
+    template <class T> T summed(T TierStats::*figure) const {
+        T sum{};
+        for (int t = 0; t < store_.tier_count(); ++t)
+            sum += store_.stats(t).*figure;
+        return sum;
+    }
+
     CheckpointStore store_;
     std::int64_t writes_ = 0, reads_ = 0;
 };

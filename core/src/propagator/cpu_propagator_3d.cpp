@@ -182,13 +182,7 @@ cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
     g.z1 = g.nz - halo;
     g.y1 = g.ny - halo;
     g.x1 = g.nx - halo;
-    const StencilScales k = stencil_scales(grid_.model);
-    g.inv_dz = k.inv[0];
-    g.inv_dy = k.inv[1];
-    g.inv_dx = k.inv[2];
-    g.inv_dz2 = k.inv2[0];
-    g.inv_dy2 = k.inv2[1];
-    g.inv_dx2 = k.inv2[2];
+    set_stencil_scales_3d(g, grid_.model);
     g.c = c_.data();
     g.inv_c = inv_c_.data();
     g.pml_x = &pml_x_;

@@ -25,4 +25,16 @@ inline StencilScales stencil_scales(const Grid& g) {
     return s;
 }
 
+/// Sets a 3D kernel argument block's scale fields (inv_dz, inv_dy, inv_dx and their squares: the CPU's and
+/// the CUDA kernel's argument blocks share these names) from stencil_scales(grid).
+template <class Args> void set_stencil_scales_3d(Args& g, const Grid& grid) {
+    const StencilScales k = stencil_scales(grid);
+    g.inv_dz = k.inv[0];
+    g.inv_dy = k.inv[1];
+    g.inv_dx = k.inv[2];
+    g.inv_dz2 = k.inv2[0];
+    g.inv_dy2 = k.inv2[1];
+    g.inv_dx2 = k.inv2[2];
+}
+
 } // namespace fwi
