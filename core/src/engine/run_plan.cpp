@@ -334,11 +334,13 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
 }
 
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
-    if (make_codec(spec)->name() != "none")
-        if (std::optional<CodecEstimate> real = estimate_codec_on_wavefields(sim, spec, 2.0)) return *real;
-    CodecEstimate e = estimate_codec(spec, sim.propagator().padded());
-    // No state was coded: one is priced as that many synthetic fields' worth of floats (exact for "none"'s
-    // copy; an over-estimate for codecs, whose PML strips and u^(n-1) code faster than a front).
+    std::optional<CodecEstimate> real;
+    if (make_codec(spec)->name() != "none") real = estimate_codec_on_wavefields(sim, spec, 2.0);
+    CodecEstimate e = real ? *real : estimate_codec(spec, sim.propagator().padded());
+    if (e.state_compress_s > 0) return e; // states coded (a coded item always takes some time)
+    // No state was coded (the synthetic probe, or states too large to keep): one is priced as that many
+    // probed fields' worth of floats (exact for "none"'s copy; an over-estimate for codecs, whose PML strips
+    // and u^(n-1) code faster than a front).
     double state_floats = 0;
     for (const FieldView& f : sim.propagator().new_state()->fields())
         state_floats += double(f.size());

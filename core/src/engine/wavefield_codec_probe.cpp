@@ -39,8 +39,13 @@ struct ProbeSnapshots {
 std::mutex probe_mutex;
 ProbeSnapshots last_probe;
 
-/// Shot 0 propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n and the state taken there; empty
-/// when that would take more than budget_s (checked as it goes) or the propagator cannot run yet.
+/// The four states are kept only while they fit this: a large grid's states (hundreds of MB each) would stay
+/// in the process, and probe_codec prices them by their floats instead.
+constexpr double max_kept_state_bytes = 512.0 * (1 << 20);
+
+/// Shot 0 propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n and (up to max_kept_state_bytes)
+/// the state taken there; empty when that would take more than budget_s (checked as it goes) or the
+/// propagator cannot run yet.
 ProbeFields run_snapshots(Simulation& sim, double budget_s) {
     Propagator& p = sim.propagator();
     const std::int64_t steps = sim.time().inner_nt;
@@ -61,8 +66,13 @@ ProbeFields run_snapshots(Simulation& sim, double budget_s) {
             std::vector<float>& b = probe.snapshots.emplace_back(std::size_t(p.padded().cells()));
             p.forward_with_snapshot(*state, geometry, source, nullptr, 0, b.data());
             state->to_host();
+            const std::vector<FieldView> state_fields = state->fields();
+            double state_bytes = 0;
+            for (const FieldView& f : state_fields)
+                state_bytes += double(f.size()) * sizeof(float);
+            if (4 * state_bytes > max_kept_state_bytes) continue;
             std::vector<StateField>& fields = probe.states.emplace_back();
-            for (const FieldView& f : state->fields())
+            for (const FieldView& f : state_fields)
                 fields.push_back(
                     {std::vector<float>(f.data, f.data + f.size()), f.rows, f.cols, f.plane_rows});
         }
