@@ -158,10 +158,16 @@ class TestPredictionFeedback : public QObject {
         // States are coded too (their fields: u, u^(n-1), the PML strips), and priced apart from snapshots.
         QVERIFY(real->state_compress_s > 0 && real->state_decompress_s > 0);
         QVERIFY(real->state_compress_s != real->compress_s);
-        QCOMPARE(probe_codec(sim, "zfp-accuracy:1e-5").ratio, real->ratio); // within its 2 s
+        QCOMPARE(probe_codec(sim, "zfp-accuracy:1e-5").ratio, real->ratio); // within its time
         // The synthetic front codes differently under this absolute tolerance.
         QVERIFY(estimate_codec("zfp-accuracy:1e-5", sim.propagator().padded()).ratio != real->ratio);
         QVERIFY_THROWS_EXCEPTION(ConfigError, estimate_codec_on_wavefields(sim, "zfp-bogus", 60.0));
+        // A slower propagation is still probed where the run's coding dwarfs it: a quarter of coding and
+        // decoding one synthetic snapshot per step, never under wavefield_probe_seconds.
+        CodecEstimate synthetic{"zfp-accuracy:1e-5", 20, 0.300, 0.100, 0, 0};
+        QCOMPARE(wavefield_probe_budget(synthetic, 1000), 0.25 * 1000 * 0.400);
+        synthetic.compress_s = synthetic.decompress_s = 1e-4;
+        QCOMPARE(wavefield_probe_budget(synthetic, 1000), wavefield_probe_seconds);
     }
 
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {

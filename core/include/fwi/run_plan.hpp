@@ -37,9 +37,22 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
                                                           double budget_s);
 
-/// The first estimate of a codec for a run of `sim`: on its own wavefields within 2 s of propagation, else
+/// The first estimate of a codec for a run of `sim`: on its own wavefields where their propagation takes
+/// at most wavefield_probe_seconds, or at most wavefield_probe_budget of the synthetic estimate; else
 /// estimate_codec's synthetic probe ("none" always the probe: it codes nothing).
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec);
+
+/// The propagation a codec probe may take on the run's own wavefields whatever the codec. The synthetic
+/// fields price codecs 0.4x to 4x what the run's own fields cost (zstd on the salt 3D project, ZFP fixed
+/// accuracy on the 3D Marmousi-II): their character (how dense the tiny values ahead of the front, how rich
+/// the coda) is the model's. The probe is paid once per grid and process for all codecs, and its answers are
+/// kept in the calibration cache.
+constexpr double wavefield_probe_seconds = 10.0;
+
+/// The propagation a wavefield probe may take for a run of `steps` inner steps, given the codec's synthetic
+/// estimate: a quarter of coding and decoding one snapshot per step (what keeping every snapshot, or
+/// Revolve's one state written and read per step, costs at least), and at least wavefield_probe_seconds.
+double wavefield_probe_budget(const CodecEstimate& synthetic, std::int64_t steps);
 
 /// A codec's ratio and per-item times measured on synthetic wavefields of the padded grid's shape (the front
 /// of a surface shot at four radii: a Ricker ring, or sphere in 3D, a weak coda behind it, zeros ahead),

@@ -333,10 +333,26 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
     return probe_codec(sim, spec);
 }
 
+double wavefield_probe_budget(const CodecEstimate& synthetic, std::int64_t steps) {
+    return std::max(wavefield_probe_seconds,
+                    0.25 * double(steps) * (synthetic.compress_s + synthetic.decompress_s));
+}
+
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
+    const PaddedGrid& grid = sim.propagator().padded();
     std::optional<CodecEstimate> real;
-    if (make_codec(spec)->name() != "none") real = estimate_codec_on_wavefields(sim, spec, 2.0);
-    CodecEstimate e = real ? *real : estimate_codec(spec, sim.propagator().padded());
+    std::optional<CodecEstimate> synthetic;
+    if (make_codec(spec)->name() != "none") {
+        real = estimate_codec_on_wavefields(sim, spec, wavefield_probe_seconds);
+        if (!real) {
+            // Too slow for that (it gave up after its first steps): still worth it where the run's coding
+            // costs far more than the propagation, as the synthetic fields tell.
+            synthetic = estimate_codec(spec, grid);
+            const double budget_s = wavefield_probe_budget(*synthetic, sim.time().inner_nt);
+            if (budget_s > wavefield_probe_seconds) real = estimate_codec_on_wavefields(sim, spec, budget_s);
+        }
+    }
+    CodecEstimate e = real ? *real : synthetic ? *synthetic : estimate_codec(spec, grid);
     if (e.state_compress_s > 0) return e; // states coded (a coded item always takes some time)
     // No state was coded (the synthetic probe, or states too large to keep): one is priced as that many
     // probed fields' worth of floats (exact for "none"'s copy; an over-estimate for codecs, whose PML strips

@@ -55,13 +55,19 @@ ProbeFields run_snapshots(Simulation& sim, double budget_s) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
         auto state = p.new_state();
+        std::int64_t chunk = 1;
         for (int k = 0; k < 4; ++k) {
             const std::int64_t n = (2 * k + 1) * steps / 8;
-            // In chunks, so that a grid far slower than the budget gives up after its first chunk.
+            // In chunks growing from one step to 32, so that a grid far slower than the budget gives up
+            // within a few steps. The projection over the whole run is trusted once it rests on 32 steps or
+            // a quarter of the budget (the first steps also fault the state's pages in).
             while (state->step < n) {
-                const std::int64_t chunk = std::min<std::int64_t>(n - state->step, 32);
-                p.forward(*state, chunk, geometry, source, nullptr, 0);
-                if (seconds_since(t0) * double(steps) / double(state->step) > budget_s) return {};
+                p.forward(*state, std::min(n - state->step, chunk), geometry, source, nullptr, 0);
+                chunk = std::min<std::int64_t>(2 * chunk, 32);
+                const double elapsed_s = seconds_since(t0);
+                if ((state->step >= 32 || elapsed_s >= 0.25 * budget_s) &&
+                    elapsed_s * double(steps) / double(state->step) > budget_s)
+                    return {};
             }
             std::vector<float>& b = probe.snapshots.emplace_back(std::size_t(p.padded().cells()));
             p.forward_with_snapshot(*state, geometry, source, nullptr, 0, b.data());
