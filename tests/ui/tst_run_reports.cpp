@@ -1,8 +1,8 @@
 // What a run reports after it ends, on the checkpointing demo (Revolve, ZFP, an 8 MB budget): the log's peak
 // equals the memory plot's highest tier-0 value (it once said "peak 0 B": it read the gradient-snapshot
 // counter, which a compressed Revolve run never uses), the memory plot draws the budget as a line at the
-// budget, and the timing plot has one predicted and one measured point per run, x = run number, with their
-// ratio.
+// budget, the timing plot has one predicted and one measured point per run, x = run number, with their
+// ratio, and the prediction panel takes the codec ratio the run measured.
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/plot_view.hpp"
@@ -37,6 +37,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
     QVERIFY(w.run_forward());
     QVERIFY(w.job_runner()->wait(120000));
     QVERIFY(!w.document()->project().observed.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.settings_panel()->calibrating(), 60000);
+    const QString probed_ratio = QString::number(w.settings_panel()->prediction().measured_ratio, 'g', 6);
     QVERIFY(w.run_gradient());
     QVERIFY(w.job_runner()->wait(120000));
 
@@ -57,6 +59,14 @@ void TestRunReports::gradient_reports_match_the_plots() {
     QVERIFY2(logged > 0, qPrintable(text));
     QCOMPARE(std::llround(logged), std::llround(plotted));
     QVERIFY(logged <= 8e6); // under the demo's budget
+
+    // The run taught the engine its codec's ratio over all of its items (fwi::learn_from_run): the prediction
+    // panel takes it, where before the run it had the probe's (four snapshots and states).
+    const QRegularExpressionMatch ratio = QRegularExpression(R"(compression ratio (\S+))").match(text);
+    QVERIFY2(ratio.hasMatch(), qPrintable(text));
+    QVERIFY2(ratio.captured(1) != probed_ratio, qPrintable(probed_ratio));
+    QTRY_COMPARE_WITH_TIMEOUT(QString::number(w.settings_panel()->prediction().measured_ratio, 'g', 6),
+                              ratio.captured(1), 60000);
 
     // The budget line at 8 MB, spanning the run.
     const int budget = memory->find_series("budget");

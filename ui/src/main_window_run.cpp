@@ -109,6 +109,7 @@ void MainWindow::connect_jobs() {
             fwi::release_retained_snapshot_memory(); // kept across a job's gradients; idle, hold nothing
             d_->monitor->end_run(outcome == JobRunner::Succeeded, seconds);
             if (d_->three_d() && d_->runner->fields_copied() > 0) log_live_volume_cost(seconds);
+            d_->settings->refresh_after_run(); // the engine learnt the run's codec and step costs
             d_->actions.pause->setChecked(false);
             update_actions();
             switch (outcome) {
@@ -191,13 +192,16 @@ bool MainWindow::run_gradient() {
         }
         d_->gathers->set_gathers(out.observed, r.modelled);
         d_->monitor->add_misfit(++d_->gradient_runs, r.misfit);
-        log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), %6")
+        const QString ratio = r.compression_ratio > 1
+                                  ? tr(", compression ratio %1").arg(r.compression_ratio, 0, 'g', 6)
+                                  : QString();
+        log(tr("Gradient: misfit %1, schedule %2, %3 forward + %4 adjoint steps (%5 recomputed), %6%7")
                 .arg(r.misfit, 0, 'g', 6)
                 .arg(QString::fromStdString(r.schedule))
                 .arg(r.forward_steps)
                 .arg(r.adjoint_steps)
                 .arg(r.recompute_steps)
-                .arg(peak_text(r.peak_bytes_per_tier)));
+                .arg(peak_text(r.peak_bytes_per_tier), ratio));
     };
     d_->monitor->set_memory_budget(project.experiment.gradient.budget_bytes);
     d_->wavefield_panel->set_model(working_model(project.experiment));

@@ -59,14 +59,15 @@ void RunPredictor::set_backend(const std::string& backend) {
     backend_ = backend.empty() ? "auto" : backend;
 }
 
-RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::string& backend) {
+RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::string& backend,
+                                                bool refresh) {
     Measurement m;
     const std::unique_ptr<Simulation> shape = shape_simulation(e);
     const PaddedGrid g = shape->propagator().padded();
     const std::string spec = compression_of(e);
     const std::string skey = step_key(g, backend), ckey = codec_key(spec, g);
-    bool need_costs = false, need_codec = false;
-    {
+    bool need_costs = refresh, need_codec = refresh;
+    if (!refresh) {
         std::lock_guard lock(cache().mutex);
         need_costs = !cache().costs.count(skey);
         need_codec = !cache().codecs.count(ckey);
@@ -79,13 +80,12 @@ RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::
         }
         return *sim;
     };
-    if (need_costs) {
-        m.costs = measure_step_costs(run_simulation());
-        m.step_key = skey;
-    }
-    if (need_codec) {
-        m.codec = probe_codec(run_simulation(), spec);
-        m.codec_key = ckey;
+    // The engine's own calibration, as the run will price it: measured once per process (or taken from the
+    // calibration cache), then refined by what each run measured (learn_from_run).
+    if (need_costs || need_codec) {
+        const Calibration c = run_calibration(run_simulation(), spec);
+        if (need_costs) m.costs = c.steps, m.step_key = skey;
+        if (need_codec) m.codec = c.codec, m.codec_key = ckey;
     }
     return m;
 }

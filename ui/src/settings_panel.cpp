@@ -25,6 +25,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <utility>
 
 namespace fwi::ui {
 namespace {
@@ -460,10 +461,17 @@ void SettingsPanel::update_prediction() {
     emit prediction_changed(prediction_);
 }
 
-void SettingsPanel::start_calibration() {
+void SettingsPanel::refresh_after_run() {
+    start_calibration(true);
+}
+
+void SettingsPanel::start_calibration(bool refresh) {
     // One measurement at a time; a request during one is served when it ends (the cache may already cover
-    // it).
-    if (calibration_running_) return;
+    // it; a refresh is remembered).
+    if (calibration_running_) {
+        refresh_pending_ = refresh_pending_ || refresh;
+        return;
+    }
     calibration_running_ = true;
     struct Outcome {
         RunPredictor::Measurement measurement;
@@ -480,13 +488,14 @@ void SettingsPanel::start_calibration() {
             calibration_error_ = out.error;
         update_prediction();
         emit calibrated();
+        if (std::exchange(refresh_pending_, false)) start_calibration(true);
     });
     // The worker gets copies: the user may keep editing while it measures.
     watcher->setFuture(
-        QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend()]() -> Outcome {
+        QtConcurrent::run([e = doc_->experiment(), backend = predictor_.backend(), refresh]() -> Outcome {
             try {
                 apply_thread_setting(); // measure with the threads the runs will use
-                return {RunPredictor::measure(e, backend), {}};
+                return {RunPredictor::measure(e, backend, refresh), {}};
             } catch (const std::exception& err) {
                 return {{}, QString::fromUtf8(err.what())};
             }

@@ -22,6 +22,19 @@ namespace fwi {
 /// when the run has a disk tier. Compression fields stay at "none"; see with_codec().
 StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 
+/// What the performance model prices a run by: its step and per-item costs (codec fields still "none"'s)
+/// and its codec's estimate.
+struct Calibration {
+    StepCosts steps;
+    CodecEstimate codec;
+};
+
+/// The calibration resolve_plan() prices a run of `sim` with codec `spec` by: this process's (measured once
+/// per backend, padded grid, order, PML, codec and thread count, then refined by learn_from_run after each
+/// run), else the calibration cache's (an earlier process on this machine, within a day), else measured now
+/// (measure_step_costs and probe_codec). The desktop's prediction panel asks it again after each run.
+Calibration run_calibration(Simulation& sim, const std::string& spec);
+
 /// The codec estimate a run of `sim` would price: the one this process's calibration holds (learnt from a
 /// run's own wavefields by learn_from_run, or probed), else one kept in the calibration cache by an earlier
 /// process on this machine (within a day), else probe_codec's. Measures no step times.

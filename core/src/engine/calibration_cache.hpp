@@ -6,6 +6,7 @@
 // ~/.cache/fwi-studio; FWI_CALIBRATION_CACHE=off disables it). Entries expire after a day. The cache is an
 // optimisation only: an unreadable, corrupt, foreign or stale file is a miss, and a failed write is ignored.
 #include "fwi/performance_model.hpp"
+#include "fwi/run_plan.hpp" // Calibration
 
 #include <cstdint>
 #include <filesystem>
@@ -13,11 +14,6 @@
 #include <string>
 
 namespace fwi {
-
-struct Calibration {
-    StepCosts steps;
-    CodecEstimate codec;
-};
 
 struct CalibrationKey {
     std::string backend;

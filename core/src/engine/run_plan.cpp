@@ -88,10 +88,12 @@ CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
             omp_get_max_threads(),      g.ny()};
 }
 
+} // namespace
+
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
 /// inversion's many gradients share one calibration per process (measured once, then refined by what each
 /// run measures), and later processes on the same machine reuse it from the calibration cache.
-Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
+Calibration run_calibration(Simulation& sim, const std::string& codec_spec) {
     SessionCalibrations& session = session_calibrations();
     const CalibrationKey key = calibration_key(sim, codec_spec);
     {
@@ -106,8 +108,6 @@ Calibration calibrated(Simulation& sim, const std::string& codec_spec) {
     const std::lock_guard lock(session.mutex);
     return session.entries.emplace(key.text(), *c).first->second;
 }
-
-} // namespace
 
 StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     if (probe_steps < 1) throw ConfigError("probe steps must be >= 1");
@@ -369,7 +369,7 @@ CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
     const std::int64_t steps = sim.time().inner_nt;
-    const Calibration calibration = calibrated(sim, s.compression.empty() ? "none" : s.compression);
+    const Calibration calibration = run_calibration(sim, s.compression.empty() ? "none" : s.compression);
     const CodecEstimate& codec = calibration.codec;
     StepCosts costs = with_disk_tier(with_codec(calibration.steps, codec, true), s);
     costs.sampling_interval = s.sampling_interval;

@@ -74,8 +74,11 @@ class RunPredictor {
         CodecEstimate codec;
     };
     /// Thread-safe and self-contained (works on copies): run it on a worker thread. Throws ConfigError for
-    /// settings that cannot run (the caller shows predict()'s error instead).
-    static Measurement measure(const Experiment& experiment, const std::string& backend);
+    /// settings that cannot run (the caller shows predict()'s error instead). The costs are the engine's
+    /// calibration (fwi::run_calibration): after a run, `refresh` takes what the run taught it even where
+    /// this cache has the shape already.
+    static Measurement measure(const Experiment& experiment, const std::string& backend,
+                               bool refresh = false);
     /// Adds a measurement to the process-wide cache.
     static void add(const Measurement& measurement);
     /// The measured step costs predict() uses for `experiment` (no codec), if cached.

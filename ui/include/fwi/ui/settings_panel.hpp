@@ -46,6 +46,9 @@ class SettingsPanel : public QWidget {
   public slots:
     /// Recomputes the prediction (e.g. after the throughput was calibrated).
     void update_prediction();
+    /// After a run: takes the engine's calibration again (on a worker thread), which learnt the run's
+    /// measured codec ratio and per-item times (fwi::learn_from_run), and recomputes the prediction.
+    void refresh_after_run();
 
   signals:
     void prediction_changed(const fwi::ui::RunPrediction& prediction);
@@ -58,7 +61,7 @@ class SettingsPanel : public QWidget {
     void commit_gradient();
     void commit_inversion();
     void commit_run_options();
-    void start_calibration();
+    void start_calibration(bool refresh = false);
     void refuse(const QString& title, const QString& reason);
     QWidget* build_propagation();
     QWidget* build_gradient();
@@ -69,7 +72,8 @@ class SettingsPanel : public QWidget {
     RunPrediction prediction_;
     bool loading_ = false;
     bool calibration_running_ = false;
-    QString calibration_error_; ///< the last measurement failed: shown until the settings change
+    bool refresh_pending_ = false; ///< a run ended while a measurement was running: refresh after it
+    QString calibration_error_;    ///< the last measurement failed: shown until the settings change
     // propagation
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
     QComboBox* order_;
