@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace fwi::ui {
 namespace {
@@ -66,8 +67,17 @@ RunPredictor::Measurement RunPredictor::measure(const Experiment& e, const std::
     const PaddedGrid g = shape->propagator().padded();
     const std::string spec = compression_of(e);
     const std::string skey = step_key(g, backend), ckey = codec_key(spec, g);
-    bool need_costs = refresh, need_codec = refresh;
-    if (!refresh) {
+    if (refresh) {
+        // After a run: what the engine holds now (learnt from the run), without building the run's
+        // simulation (its model and arrays); nothing when it never calibrated these settings.
+        if (const std::optional<Calibration> c = known_calibration(*make_simulation(e, backend), spec)) {
+            m.costs = c->steps, m.step_key = skey;
+            m.codec = c->codec, m.codec_key = ckey;
+        }
+        return m;
+    }
+    bool need_costs = false, need_codec = false;
+    {
         std::lock_guard lock(cache().mutex);
         need_costs = !cache().costs.count(skey);
         need_codec = !cache().codecs.count(ckey);

@@ -35,6 +35,10 @@ struct Calibration {
 /// (measure_step_costs and probe_codec). The desktop's prediction panel asks it again after each run.
 Calibration run_calibration(Simulation& sim, const std::string& spec);
 
+/// run_calibration's answer where it has one without measuring (this process's, else the calibration
+/// cache's); nullopt otherwise. Needs only the simulation's propagator shape and backend, not its model.
+std::optional<Calibration> known_calibration(Simulation& sim, const std::string& spec);
+
 /// The codec estimate a run of `sim` would price: the one this process's calibration holds (learnt from a
 /// run's own wavefields by learn_from_run, or probed), else one kept in the calibration cache by an earlier
 /// process on this machine (within a day), else probe_codec's. Measures no step times.

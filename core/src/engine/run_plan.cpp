@@ -109,6 +109,16 @@ Calibration run_calibration(Simulation& sim, const std::string& codec_spec) {
     return session.entries.emplace(key.text(), *c).first->second;
 }
 
+std::optional<Calibration> known_calibration(Simulation& sim, const std::string& codec_spec) {
+    SessionCalibrations& session = session_calibrations();
+    const CalibrationKey key = calibration_key(sim, codec_spec);
+    {
+        const std::lock_guard lock(session.mutex);
+        if (const auto it = session.entries.find(key.text()); it != session.entries.end()) return it->second;
+    }
+    return load_cached_calibration(key);
+}
+
 StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     if (probe_steps < 1) throw ConfigError("probe steps must be >= 1");
     Propagator& p = sim.propagator();

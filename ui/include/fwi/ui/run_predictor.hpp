@@ -75,8 +75,9 @@ class RunPredictor {
     };
     /// Thread-safe and self-contained (works on copies): run it on a worker thread. Throws ConfigError for
     /// settings that cannot run (the caller shows predict()'s error instead). The costs are the engine's
-    /// calibration (fwi::run_calibration): after a run, `refresh` takes what the run taught it even where
-    /// this cache has the shape already.
+    /// calibration (fwi::run_calibration), measured where it has none. After a run, `refresh` takes what
+    /// the engine holds now (fwi::known_calibration: learnt from the run) even where this cache has the
+    /// shape already, and measures nothing.
     static Measurement measure(const Experiment& experiment, const std::string& backend,
                                bool refresh = false);
     /// Adds a measurement to the process-wide cache.
