@@ -40,7 +40,8 @@ std::mutex probe_mutex;
 ProbeSnapshots last_probe;
 
 /// The four states are kept only while they fit this: a large grid's states (hundreds of MB each) would stay
-/// in the process, and probe_codec prices them by their floats instead.
+/// in the process, and probe_codec prices them by their floats instead. The snapshots are measured whatever
+/// their size, but kept for the next codec only within the same bound.
 constexpr double max_kept_state_bytes = 512.0 * (1 << 20);
 
 /// Shot 0 propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n and (up to max_kept_state_bytes)
@@ -131,6 +132,9 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
             e.state_decompress_s += t.decompress_seconds / n;
         }
     e.ratio = std::max(1.0, raw / stored);
+    // Kept for the next codec only while they fit what the states may hold: a large grid's four snapshots
+    // (gigabytes) would stay in the process for good; the next codec propagates again instead.
+    if (double(snapshots.size()) * double(g.cells()) * sizeof(float) > max_kept_state_bytes) last = {};
     return e;
 }
 
