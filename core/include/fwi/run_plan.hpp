@@ -44,13 +44,12 @@ std::optional<Calibration> known_calibration(Simulation& sim, const std::string&
 /// process on this machine (within a day), else probe_codec's. Measures no step times.
 CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 
-/// A codec's ratio and per-item times on the run's own gradient snapshots: shot 0 of `sim` (its model,
-/// geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there; the
-/// states at those steps (all their fields) give the per-state times. The
-/// fields a codec sees decide its ratio and time, above all under an absolute tolerance (zfp-accuracy), and a
-/// synthetic front codes unlike them. nullopt when the propagation would take more than `budget_s` (checked
-/// as it goes: a large 3D grid gives up after a few steps), when the propagator has no model yet, or when a
-/// snapshot is exactly zero.
+/// A codec's ratio and per-item times on the run's own gradient snapshots: the middle shot of `sim` (its
+/// model, geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there;
+/// the states at those steps (all their fields) give the per-state times. The fields a codec sees decide its
+/// ratio and time, above all under an absolute tolerance (zfp-accuracy), and a synthetic front codes unlike
+/// them. nullopt when the propagation would take more than `budget_s` (checked as it goes: a large 3D grid
+/// gives up after a few steps), when the propagator has no model yet, or when a snapshot is exactly zero.
 std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
                                                           double budget_s);
 

@@ -363,6 +363,11 @@ CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
         }
     }
     CodecEstimate e = real ? *real : synthetic ? *synthetic : estimate_codec(spec, grid);
+    if (e.codec != "none") { // "none" copies on the caller's thread (no workers without a disk tier)
+        const double sharing = store_codec_core_sharing(sim.propagator().backend() == "cpu");
+        e.compress_s *= sharing;
+        e.state_compress_s *= sharing;
+    }
     if (e.state_compress_s > 0) return e; // states coded (a coded item always takes some time)
     // No state was coded (the synthetic probe, or states too large to keep): one is priced as that many
     // probed fields' worth of floats (exact for "none"'s copy; an over-estimate for codecs, whose PML strips

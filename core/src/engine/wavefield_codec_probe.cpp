@@ -44,13 +44,20 @@ ProbeSnapshots last_probe;
 /// their size, but kept for the next codec only within the same bound.
 constexpr double max_kept_state_bytes = 512.0 * (1 << 20);
 
-/// Shot 0 propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n and (up to max_kept_state_bytes)
-/// the state taken there; empty when that would take more than budget_s (checked as it goes) or the
-/// propagator cannot run yet.
+/// The shot the probe propagates: the middle one. An end shot's wavefield reaches less of the model in the
+/// same time and codes better than most shots' (Marmousi, 3 shots: zstd ratio 7.8 on shot 0's states against
+/// 5.0 over the middle shot's run).
+std::size_t probe_shot(const Simulation& sim) {
+    return sim.acquisition().shots.size() / 2;
+}
+
+/// The probe shot propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n and (up to
+/// max_kept_state_bytes) the state taken there; empty when that would take more than budget_s (checked as it
+/// goes) or the propagator cannot run yet.
 ProbeFields run_snapshots(Simulation& sim, double budget_s) {
     Propagator& p = sim.propagator();
     const std::int64_t steps = sim.time().inner_nt;
-    const ShotGeometry& geometry = sim.geometry(0);
+    const ShotGeometry& geometry = sim.geometry(probe_shot(sim));
     const std::span<const float> source = sim.inner_source();
     ProbeFields probe;
     const auto t0 = std::chrono::steady_clock::now();
@@ -100,8 +107,8 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     ProbeSnapshots& last = last_probe;
     // A probe that gave up is not kept: a later call may allow more time.
     if (last.fields.snapshots.empty() || last.sim != &sim || last.cells != g.cells() ||
-        last.steps != sim.time().inner_nt || last.source_cells != sim.geometry(0).source.cell) {
-        last = {&sim, g.cells(), sim.time().inner_nt, sim.geometry(0).source.cell,
+        last.steps != sim.time().inner_nt || last.source_cells != sim.geometry(probe_shot(sim)).source.cell) {
+        last = {&sim, g.cells(), sim.time().inner_nt, sim.geometry(probe_shot(sim)).source.cell,
                 run_snapshots(sim, budget_s)};
     }
     const std::vector<std::vector<float>>& snapshots = last.fields.snapshots;
