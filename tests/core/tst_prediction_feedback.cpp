@@ -170,6 +170,20 @@ class TestPredictionFeedback : public QObject {
         QCOMPARE(wavefield_probe_budget(synthetic, 1000), wavefield_probe_seconds);
     }
 
+    // A worker's compression beside a CPU team that fills every core is charged 1.5x its time alone (between
+    // sharing the cores' time, 1x, and stalling the team's barrier, 2x); beside a GPU propagation, or with a
+    // core left free per worker, 1x.
+    void compression_is_charged_for_sharing_the_cores() {
+        const int saved = omp_get_max_threads();
+        omp_set_num_threads(omp_get_num_procs());
+        QCOMPARE(store_codec_core_sharing(true), 1.5);
+        QCOMPARE(store_codec_core_sharing(false), 1.0);
+        // One team thread: the model counts one worker at a time (store_codec_parallelism), each with a core.
+        omp_set_num_threads(1);
+        if (omp_get_num_procs() >= 2) QCOMPARE(store_codec_core_sharing(true), 1.0);
+        omp_set_num_threads(saved);
+    }
+
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {
         const Model model = blob_model(60, 100, 10);
         Simulation sim = small_simulation(model);
