@@ -1,11 +1,9 @@
 // Codecs: lossless round trips bit for bit (random, smooth, zeros, NaN/inf), ZFP error bounds and sizes, spec
-// validation, corrupt/truncated frames and chunk tables rejected with FormatError, and frames whose bytes do
-// not depend on the thread count.
-#include "codec/checksum.hpp"
+// validation, and the codec timing. Frames (corruption, bands, thread counts) are in tst_codec_frames.cpp.
+#include "codec_round_trip.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
-#include "thread_count.hpp"
 #include "wavefields.hpp"
 
 #include <QtTest>
@@ -20,26 +18,6 @@ Q_DECLARE_METATYPE(fwi::test::Field2D)
 
 namespace {
 
-const char* const lossless_specs[] = {"none", "zstd",  "zstd:1",  "zstd:-5", "zstd:19",
-                                      "lz4",  "blosc", "blosc:0", "blosc:9", "zfp-reversible"};
-const char* const all_specs[] = {
-    "none", "zstd", "lz4", "blosc", "zfp-reversible", "zfp-accuracy:1e-3", "zfp-precision:16", "zfp-rate:8"};
-
-std::vector<std::byte> compress(const Codec& codec, const Field2D& f) {
-    std::vector<std::byte> bytes;
-    const std::size_t n = codec.compress(f.cview(), bytes);
-    if (n != bytes.size()) throw std::logic_error("compress() did not report what it appended");
-    return bytes;
-}
-
-Field2D round_trip(const Codec& codec, const Field2D& f, std::size_t* stored = nullptr) {
-    const auto bytes = compress(codec, f);
-    if (stored) *stored = bytes.size();
-    Field2D out(f.rows, f.cols, 12345.0f);
-    codec.decompress(bytes.data(), bytes.size(), out.view());
-    return out;
-}
-
 /// Expected payload size range of zfp fixed-rate mode: every 4x4 block (partial ones padded) takes round(16
 /// rate) bits, and the stream is flushed to whole words (8 bits in Debian's libzfp, 64 upstream).
 std::pair<std::size_t, std::size_t> zfp_rate_payload_bytes(std::int64_t rows, std::int64_t cols,
@@ -47,33 +25,6 @@ std::pair<std::size_t, std::size_t> zfp_rate_payload_bytes(std::int64_t rows, st
     const auto blocks = std::uint64_t((rows + 3) / 4) * std::uint64_t((cols + 3) / 4);
     const auto bits = blocks * std::uint64_t(std::floor(16 * rate + 0.5));
     return {std::size_t((bits + 7) / 8), std::size_t((bits + 63) / 64 * 8)};
-}
-
-/// A field of `bands` whole bands of `cols` columns plus `extra_rows` rows (a short last band).
-Field2D banded_ricker(std::int64_t bands, std::int64_t extra_rows, std::int64_t cols) {
-    return ricker_ring(bands * codec_chunk_rows(cols) + extra_rows, cols, 1.0, 9.0);
-}
-
-// Where a frame keeps what the chunk-table tests edit (codec.hpp, chunk_table.hpp; native-endian).
-constexpr std::size_t header_checksum_at = 40;
-constexpr std::size_t table_at = codec_frame_header_bytes;
-constexpr std::size_t entry_at(std::size_t chunk) {
-    return table_at + 8 + 16 * chunk;
-}
-
-template <typename T> T read_at(const std::vector<std::byte>& b, std::size_t at) {
-    T v;
-    std::memcpy(&v, b.data() + at, sizeof v);
-    return v;
-}
-template <typename T> void write_at(std::vector<std::byte>& b, std::size_t at, T v) {
-    std::memcpy(b.data() + at, &v, sizeof v);
-}
-
-/// Re-signs an edited chunk table with a valid header checksum, so that only the table's own checks can
-/// catch the edit.
-void resign_table(std::vector<std::byte>& frame, std::size_t table_bytes) {
-    write_at(frame, header_checksum_at, detail::checksum64(frame.data() + table_at, table_bytes));
 }
 
 /// "name:value" with the value written exactly.
@@ -304,271 +255,12 @@ class TestCodecs : public QObject {
         }
     }
 
-    void every_corrupted_byte_is_detected_data() {
-        QTest::addColumn<QString>("spec");
-        for (const char* spec : all_specs)
-            QTest::newRow(spec) << QString(spec);
-    }
-    void every_corrupted_byte_is_detected() {
-        // Header fields are checked one by one and the payload by checksum, so flipping any bit of any byte
-        // fails.
-        QFETCH(QString, spec);
-        const auto codec = make_codec(spec.toStdString());
-        const Field2D f = ricker_ring(12, 9);
-        const auto bytes = compress(*codec, f);
-        Field2D out(f.rows, f.cols);
-        for (std::size_t i = 0; i < bytes.size(); ++i)
-            for (const unsigned bit : {0u, 5u, 7u}) {
-                auto bad = bytes;
-                bad[i] ^= std::byte(1u << bit);
-                QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bad.data(), bad.size(), out.view()));
-            }
-    }
-
-    void truncated_and_foreign_frames_throw_format_error_data() { every_corrupted_byte_is_detected_data(); }
-    void truncated_and_foreign_frames_throw_format_error() {
-        QFETCH(QString, spec);
-        const auto codec = make_codec(spec.toStdString());
-        const Field2D f = ricker_ring(40, 36);
-        auto bytes = compress(*codec, f);
-        Field2D out(f.rows, f.cols);
-        for (const std::size_t keep :
-             {std::size_t(0), std::size_t(1), std::size_t(20), codec_frame_header_bytes - 1,
-              codec_frame_header_bytes, bytes.size() / 2, bytes.size() - 1})
-            QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bytes.data(), keep, out.view()));
-        auto longer = bytes;
-        longer.push_back(std::byte{0});
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(longer.data(), longer.size(), out.view()));
-        // Wrong shape, same number of values.
-        Field2D transposed(f.cols, f.rows);
-        QVERIFY_THROWS_EXCEPTION(FormatError,
-                                 codec->decompress(bytes.data(), bytes.size(), transposed.view()));
-        // Random garbage of the right length.
-        std::mt19937 rng(1);
-        std::vector<std::byte> garbage(bytes.size());
-        for (auto& b : garbage)
-            b = std::byte(rng() & 0xff);
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(garbage.data(), garbage.size(), out.view()));
-        // A frame of another codec, or of the same codec with another parameter.
-        const char* other = spec == "zfp-accuracy:1e-3" ? "zfp-accuracy:1e-4" : "zfp-accuracy:1e-3";
-        const auto foreign = compress(*make_codec(other), f);
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(foreign.data(), foreign.size(), out.view()));
-    }
-
-    void compress_appends_at_any_offset() {
-        // Frames can follow one another in one buffer (as in a store file), at offsets that are not word
-        // aligned.
-        const Field2D a = ricker_ring(31, 29), b = random_field(17, 23, 9);
-        for (const char* spec : all_specs) {
-            const auto codec = make_codec(spec);
-            std::vector<std::byte> buffer(3, std::byte{0x5a});
-            const std::size_t na = codec->compress(a.cview(), buffer);
-            const std::size_t nb = codec->compress(b.cview(), buffer);
-            QCOMPARE(buffer.size(), 3 + na + nb);
-            Field2D ra(a.rows, a.cols), rb(b.rows, b.cols);
-            codec->decompress(buffer.data() + 3, na, ra.view());
-            codec->decompress(buffer.data() + 3 + na, nb, rb.view());
-            QCOMPARE(round_trip(*codec, a).values, ra.values);
-            QCOMPARE(round_trip(*codec, b).values, rb.values);
-        }
-    }
-
     void negative_shape_is_rejected_and_leaves_output_unchanged() {
         const auto codec = make_codec("zstd");
         std::vector<std::byte> out(5);
         const float value = 1;
         QVERIFY_THROWS_EXCEPTION(ConfigError, codec->compress(ConstFieldView(&value, -1, 4), out));
         QCOMPARE(out.size(), std::size_t(5));
-    }
-
-    void bands_are_multiples_of_4_rows_of_about_512_kib() {
-        for (const std::int64_t cols : {1, 7, 256, 1000, 4040, 100000, 1000000}) {
-            const std::int64_t rows = codec_chunk_rows(cols);
-            const std::int64_t row_bytes = cols * 4, target = 512 * 1024;
-            QVERIFY2(rows >= 4 && rows % 4 == 0, qPrintable(QString("%1 cols: %2 rows").arg(cols).arg(rows)));
-            // The most rows (in fours) within 512 KiB, or 4 rows when even those are larger.
-            if (rows > 4) QVERIFY(rows * row_bytes <= target && (rows + 4) * row_bytes > target);
-            if (rows == 4) QVERIFY(8 * row_bytes > target);
-        }
-        QCOMPARE(codec_chunk_table_bytes(5, 7), std::size_t(8 + 16));
-        QCOMPARE(codec_chunk_table_bytes(2 * codec_chunk_rows(300) + 1, 300), std::size_t(8 + 3 * 16));
-    }
-
-    void bytes_do_not_depend_on_the_thread_count_data() {
-        QTest::addColumn<QString>("spec");
-        for (const char* spec : {"none", "zstd:1", "lz4", "blosc", "zfp-reversible", "zfp-accuracy:1e-4",
-                                 "zfp-precision:16", "zfp-rate:8", "zfp-rate:16"})
-            QTest::newRow(spec) << QString(spec);
-    }
-    void bytes_do_not_depend_on_the_thread_count() {
-        // Bands are cut by the width alone: 1, 2 and 5 threads (more than the cores, so bands finish out of
-        // order) write the same bytes and decode the same values, also when called inside a parallel region
-        // (bands then run serially on each caller).
-        QFETCH(QString, spec);
-        const auto codec = make_codec(spec.toStdString());
-        const Field2D f = banded_ricker(5, 6, 256);
-        std::vector<std::byte> one;
-        Field2D decoded_one(f.rows, f.cols);
-        {
-            ThreadCount threads(1);
-            one = compress(*codec, f);
-            codec->decompress(one.data(), one.size(), decoded_one.view());
-        }
-        for (const int n : {2, 5}) {
-            ThreadCount threads(n);
-            QVERIFY2(compress(*codec, f) == one, qPrintable(QString("%1 threads").arg(n)));
-            Field2D decoded(f.rows, f.cols);
-            codec->decompress(one.data(), one.size(), decoded.view());
-            QVERIFY(bit_equal(decoded.values, decoded_one.values));
-        }
-        ThreadCount threads(3);
-        std::vector<std::vector<std::byte>> nested(3);
-        std::vector<Field2D> nested_decoded(3, Field2D(f.rows, f.cols));
-#pragma omp parallel for
-        for (int i = 0; i < 3; ++i) {
-            nested[std::size_t(i)] = compress(*codec, f);
-            codec->decompress(one.data(), one.size(), nested_decoded[std::size_t(i)].view());
-        }
-        for (int i = 0; i < 3; ++i) {
-            QVERIFY(nested[std::size_t(i)] == one);
-            QVERIFY(bit_equal(nested_decoded[std::size_t(i)].values, decoded_one.values));
-        }
-    }
-
-    void many_bands_round_trip_data() {
-        QTest::addColumn<QString>("spec");
-        QTest::addColumn<Field2D>("field");
-        for (const char* spec : lossless_specs) {
-            if (std::string(spec) == "zstd:19") continue; // ~1 s per MB; the band logic is the codec's
-            QTest::newRow(qPrintable(QString("%1 ricker 3 bands + 3 rows").arg(spec)))
-                << QString(spec) << banded_ricker(3, 3, 300);
-            QTest::newRow(qPrintable(QString("%1 nan/inf 2 bands + 1 row").arg(spec)))
-                << QString(spec) << special_values_field(2 * codec_chunk_rows(200) + 1, 200);
-        }
-    }
-    void many_bands_round_trip() {
-        // Rows that are a multiple of neither the band height nor 4: the short last band round-trips too.
-        QFETCH(QString, spec);
-        QFETCH(Field2D, field);
-        QVERIFY(field.rows % codec_chunk_rows(field.cols) % 4 != 0);
-        const auto codec = make_codec(spec.toStdString());
-        std::size_t stored = 0;
-        QVERIFY(bit_equal(round_trip(*codec, field, &stored).values, field.values));
-        QVERIFY(stored <= codec->max_compressed_bytes(field.rows, field.cols));
-    }
-
-    void zfp_bands_decode_as_separate_fields() {
-        // Bands hold whole 4x4 blocks, so each band decodes to what the same rows give as a field of their
-        // own, and the error bounds of the whole field are those of one stream.
-        const Field2D f = banded_ricker(2, 7, 300);
-        const std::int64_t band = codec_chunk_rows(f.cols);
-        for (const char* spec : {"zfp-rate:8", "zfp-accuracy:1e-4", "zfp-precision:12"}) {
-            const auto codec = make_codec(spec);
-            const Field2D whole = round_trip(*codec, f);
-            for (std::int64_t first = 0; first < f.rows; first += band) {
-                const std::int64_t rows = std::min(band, f.rows - first);
-                Field2D part(rows, f.cols);
-                std::memcpy(part.values.data(), f.values.data() + first * f.cols,
-                            part.values.size() * sizeof(float));
-                const Field2D decoded = round_trip(*codec, part);
-                QVERIFY2(std::memcmp(decoded.values.data(), whole.values.data() + first * f.cols,
-                                     decoded.values.size() * sizeof(float)) == 0,
-                         qPrintable(QString("%1, band at row %2").arg(spec).arg(first)));
-            }
-            if (std::string(spec) == "zfp-accuracy:1e-4")
-                QVERIFY(max_abs_error(whole.values, f.values) <= 1e-4);
-        }
-    }
-
-    void corrupt_chunk_tables_throw_format_error_data() {
-        QTest::addColumn<QString>("spec");
-        for (const char* spec : {"zstd", "lz4", "blosc", "zfp-reversible", "zfp-accuracy:1e-4", "zfp-rate:8"})
-            QTest::newRow(spec) << QString(spec);
-    }
-    void corrupt_chunk_tables_throw_format_error() {
-        // Each edit is re-signed with a valid header checksum, so the table's own checks must catch it
-        // before a decoder library reads a chunk.
-        QFETCH(QString, spec);
-        const auto codec = make_codec(spec.toStdString());
-        const Field2D f = banded_ricker(3, 5, 300);
-        const auto frame = compress(*codec, f);
-        const std::size_t table = codec_chunk_table_bytes(f.rows, f.cols);
-        QCOMPARE(read_at<std::uint32_t>(frame, table_at + 4), std::uint32_t(4)); // 3 bands + a short one
-        Field2D out(f.rows, f.cols);
-        codec->decompress(frame.data(), frame.size(), out.view()); // the untouched frame decodes
-        const auto bytes_of = [&](std::size_t chunk) {
-            return read_at<std::uint64_t>(frame, entry_at(chunk));
-        };
-        const std::vector<std::pair<const char*, std::function<void(std::vector<std::byte>&)>>> edits = {
-            {"band height",
-             [](auto& b) { write_at<std::uint32_t>(b, table_at, read_at<std::uint32_t>(b, table_at) + 4); }},
-            {"chunk count", [](auto& b) { write_at<std::uint32_t>(b, table_at + 4, 3); }},
-            {"empty chunk", [](auto& b) { write_at<std::uint64_t>(b, entry_at(0), 0); }},
-            {"chunk past the end",
-             [](auto& b) { write_at<std::uint64_t>(b, entry_at(1), std::uint64_t(1) << 62); }},
-            {"sizes wrap around",
-             [&](auto& b) {
-                 // The sum modulo 2^64 is unchanged.
-                 write_at<std::uint64_t>(b, entry_at(0), bytes_of(0) + (std::uint64_t(1) << 63));
-                 write_at<std::uint64_t>(b, entry_at(1), bytes_of(1) + (std::uint64_t(1) << 63));
-             }},
-            {"sum too small", [&](auto& b) { write_at<std::uint64_t>(b, entry_at(3), bytes_of(3) - 1); }},
-            {"sum too large", [&](auto& b) { write_at<std::uint64_t>(b, entry_at(3), bytes_of(3) + 1); }},
-            {"boundary moved (same sum)",
-             [&](auto& b) {
-                 write_at<std::uint64_t>(b, entry_at(0), bytes_of(0) + 8);
-                 write_at<std::uint64_t>(b, entry_at(1), bytes_of(1) - 8);
-             }},
-            {"chunks swapped (same sum)", // the last band is the short one: sizes differ even at a fixed rate
-             [&](auto& b) {
-                 write_at<std::uint64_t>(b, entry_at(2), bytes_of(3));
-                 write_at<std::uint64_t>(b, entry_at(3), bytes_of(2));
-             }},
-            {"chunk checksum",
-             [&](auto& b) {
-                 write_at<std::uint64_t>(b, entry_at(2) + 8, read_at<std::uint64_t>(b, entry_at(2) + 8) ^ 1);
-             }},
-        };
-        for (const auto& [what, edit] : edits) {
-            auto bad = frame;
-            edit(bad);
-            resign_table(bad, table);
-            QVERIFY2(bad != frame, what);
-            QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bad.data(), bad.size(), out.view()));
-        }
-        // A flipped byte in the last chunk, and in an unsigned table, are caught too.
-        auto bad = frame;
-        bad[frame.size() - 3] ^= std::byte{0x10};
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bad.data(), bad.size(), out.view()));
-        bad = frame;
-        bad[entry_at(1)] ^= std::byte{0x01};
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bad.data(), bad.size(), out.view()));
-    }
-
-    void corrupt_bands_of_raw_frames_are_detected() {
-        // Raw frames carry no table: their checksum combines per-band checksums, so every band is covered.
-        const Field2D f = special_values_field(3 * codec_chunk_rows(200) + 2, 200);
-        for (const char* spec : {"none", "zfp-rate:8"}) { // zfp-rate stores NaN/inf fields raw
-            const auto codec = make_codec(spec);
-            const auto frame = compress(*codec, f);
-            QCOMPARE(frame.size(), codec->max_compressed_bytes(f.rows, f.cols));
-            Field2D out(f.rows, f.cols);
-            for (const std::size_t at : {codec_frame_header_bytes, frame.size() / 2, frame.size() - 1}) {
-                auto bad = frame;
-                bad[at] ^= std::byte{0x04};
-                QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(bad.data(), bad.size(), out.view()));
-            }
-        }
-    }
-
-    void frames_of_the_unchunked_format_are_rejected() {
-        // Version-1 frames (magic FWZ1, one stream per field) cannot be read as chunked ones.
-        const auto codec = make_codec("lz4");
-        const Field2D f = ricker_ring(20, 20);
-        auto frame = compress(*codec, f);
-        frame[3] = std::byte{'1'};
-        Field2D out(f.rows, f.cols);
-        QVERIFY_THROWS_EXCEPTION(FormatError, codec->decompress(frame.data(), frame.size(), out.view()));
     }
 
     void measure_codec_reports_consistent_numbers() {
