@@ -184,6 +184,21 @@ class TestPredictionFeedback : public QObject {
         omp_set_num_threads(saved);
     }
 
+    // The calibration a run prices itself by is kept per codec, whatever the spec's spelling, and can be read
+    // back without measuring (the desktop's prediction does after each run).
+    void a_calibration_is_known_under_the_codec_s_canonical_name() {
+        const Model model = blob_model(60, 100, 10);
+        Simulation sim = small_simulation(model); // blosc: no other test of this process calibrates it
+        QVERIFY(!known_calibration(sim, "blosc:5"));
+        const Calibration c = run_calibration(sim, "blosc");
+        const std::optional<Calibration> known = known_calibration(sim, "blosc:5");
+        QVERIFY(known.has_value());
+        QCOMPARE(known->codec.ratio, c.codec.ratio);
+        QCOMPARE(known->steps.forward_step_s, c.steps.forward_step_s);
+        QVERIFY(!known_calibration(sim, "blosc:9"));
+        QVERIFY_THROWS_EXCEPTION(ConfigError, known_calibration(sim, "zstd:99"));
+    }
+
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {
         const Model model = blob_model(60, 100, 10);
         Simulation sim = small_simulation(model);

@@ -82,9 +82,10 @@ SessionCalibrations& session_calibrations() {
     return s;
 }
 
+/// Keyed by the codec's canonical name: "zstd" and "zstd:3" are one calibration (and one cache file).
 CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
     const PaddedGrid& g = sim.propagator().padded();
-    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, codec_spec,
+    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, make_codec(codec_spec)->name(),
             omp_get_max_threads(),      g.ny()};
 }
 
