@@ -173,6 +173,14 @@ void add_plan_command(CommandRegistry& r) {
                         disk_tier["write_seconds_per_item"].get<double>() * 1e3,
                         format_bytes(disk_tier["read_bytes_per_second"].get<double>()).c_str(),
                         disk_tier["read_seconds_per_item"].get<double>() * 1e3);
+                for (const CodecEstimate& c : codecs)
+                    if (c.codec != "none")
+                        std::printf(
+                            "%s: ratio %.3g, priced on %s\n", c.codec.c_str(), c.ratio,
+                            c.source == "wavefields"  ? "four of the run's own snapshots and states"
+                            : c.source == "learnt"    ? "what the last run of this grid and codec measured"
+                            : c.source == "synthetic" ? "synthetic wavefields (the run's own take too long)"
+                                                      : "an unstated source");
                 if (auto_choice.contains("error"))
                     std::printf("auto (codec %s): %s\n", codecs.front().codec.c_str(),
                                 auto_choice["error"].get<std::string>().c_str());
@@ -200,7 +208,8 @@ void add_plan_command(CommandRegistry& r) {
                                       {"compress_seconds", c.compress_s},
                                       {"decompress_seconds", c.decompress_s},
                                       {"state_compress_seconds", c.state_compress_s},
-                                      {"state_decompress_seconds", c.state_decompress_s}});
+                                      {"state_decompress_seconds", c.state_decompress_s},
+                                      {"priced_on", c.source}});
             return {{"steps", request.steps},
                     {"shots", shots},
                     {"forward_step_seconds", costs.forward_step_s},

@@ -92,6 +92,7 @@ class TestPredictionFeedback : public QObject {
         uncompressed.schedule = "revolve:4";
         const StepCosts none_before = resolve_plan(sim, uncompressed).costs;
         const StepCosts probed = resolve_plan(sim, s).costs; // a run resolves (and calibrates) first
+        QCOMPARE(calibrated_codec(sim, "zstd").source, std::string("wavefields")); // fwi plan says so
         RunMeasurement m; // 10 states and 20 snapshots stored, 20 of each loaded
         m.items_stored = 30;
         m.states_stored = 10;
@@ -114,6 +115,7 @@ class TestPredictionFeedback : public QObject {
         QVERIFY(qAbs(learnt.state_decompress_s - 0.003) < 1e-12);
         QVERIFY(qAbs(learnt.decompress_s - 0.002) < 1e-12);
         QVERIFY(probed.decompress_s != learnt.decompress_s);
+        QCOMPARE(calibrated_codec(sim, "zstd").source, std::string("learnt"));
         // Slots are still sized pessimistically (a lossless ratio is not guaranteed): the ratio only prices.
         QCOMPARE(learnt.compression_ratio, 1.0);
         // The uncompressed calibration is untouched.
@@ -161,6 +163,9 @@ class TestPredictionFeedback : public QObject {
         QCOMPARE(probe_codec(sim, "zfp-accuracy:1e-5").ratio, real->ratio); // within its time
         // The synthetic front codes differently under this absolute tolerance.
         QVERIFY(estimate_codec("zfp-accuracy:1e-5", sim.propagator().padded()).ratio != real->ratio);
+        QCOMPARE(real->source, std::string("wavefields"));
+        QCOMPARE(estimate_codec("zfp-accuracy:1e-5", sim.propagator().padded()).source,
+                 std::string("synthetic"));
         QVERIFY_THROWS_EXCEPTION(ConfigError, estimate_codec_on_wavefields(sim, "zfp-bogus", 60.0));
         // A slower propagation is still probed where the run's coding dwarfs it: a quarter of coding and
         // decoding one synthetic snapshot per step, never under wavefield_probe_seconds.

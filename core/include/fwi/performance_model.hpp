@@ -97,6 +97,9 @@ struct CodecEstimate {
     double decompress_s = 0; ///< per snapshot
     double state_compress_s = 0;
     double state_decompress_s = 0;
+    /// What priced it: "wavefields" (four of the run's own snapshots and states), "synthetic" (synthetic
+    /// fronts of the grid's shape), "learnt" (a run's items, by learn_from_run); empty when not said.
+    std::string source = {};
 
     /// Sets the four codec times of `costs` to these.
     void price(StepCosts& costs) const {

@@ -13,7 +13,7 @@
 namespace fwi {
 namespace {
 
-constexpr int format_version = 2; // bump when StepCosts or CodecEstimate gain a field
+constexpr int format_version = 3; // bump when StepCosts or CodecEstimate gain a field
 constexpr double max_age_s = 24 * 3600.0;
 
 std::string cpu_model() {
@@ -54,7 +54,8 @@ nlohmann::json to_json(const Calibration& c) {
               {"compress_s", c.codec.compress_s},
               {"decompress_s", c.codec.decompress_s},
               {"state_compress_s", c.codec.state_compress_s},
-              {"state_decompress_s", c.codec.state_decompress_s}}}};
+              {"state_decompress_s", c.codec.state_decompress_s},
+              {"source", c.codec.source}}}};
 }
 
 Calibration from_json(const nlohmann::json& j) {
@@ -82,7 +83,8 @@ Calibration from_json(const nlohmann::json& j) {
                k.at("compress_s"),
                k.at("decompress_s"),
                k.at("state_compress_s"),
-               k.at("state_decompress_s")};
+               k.at("state_decompress_s"),
+               k.at("source")};
     s.validate(); // a hand-edited negative time or zero size is a miss, not a wrong plan
     return c;
 }

@@ -252,7 +252,7 @@ CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid) {
         raw += double(t.raw_bytes + codec_frame_header_bytes);
         stored += double(std::max<std::uint64_t>(t.compressed_bytes, 1));
     }
-    return {codec->name(), std::max(1.0, raw / stored), compress_s, decompress_s, 0, 0};
+    return {codec->name(), std::max(1.0, raw / stored), compress_s, decompress_s, 0, 0, "synthetic"};
 }
 
 StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimistically) {
@@ -304,10 +304,11 @@ bool learn(Calibration& c, const RunMeasurement& m) {
     // Stores compress on single-threaded workers beside the propagation, store_codec_parallelism() items at a
     // time (measure_store_codec prices the probe the same way). States and snapshots are priced apart.
     const double parallel = double(store_codec_parallelism());
-    const auto mean = [&learnt](double seconds, std::int64_t items, double& price) {
+    bool codec_learnt = false;
+    const auto mean = [&codec_learnt](double seconds, std::int64_t items, double& price) {
         if (items < 8) return;
         price = seconds / double(items);
-        learnt = true;
+        codec_learnt = true;
     };
     mean(m.state_compress_seconds / parallel, m.states_stored, c.codec.state_compress_s);
     mean(m.state_decompress_seconds, m.states_loaded, c.codec.state_decompress_s);
@@ -316,7 +317,8 @@ bool learn(Calibration& c, const RunMeasurement& m) {
     mean(m.decompress_seconds - m.state_decompress_seconds, m.items_loaded - m.states_loaded,
          c.codec.decompress_s);
     if (m.items_stored >= 8 && m.compression_ratio >= 1) c.codec.ratio = m.compression_ratio;
-    return learnt;
+    if (codec_learnt) c.codec.source = "learnt";
+    return learnt || codec_learnt;
 }
 
 } // namespace

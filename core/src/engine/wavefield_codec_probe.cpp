@@ -120,6 +120,7 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     if (!std::all_of(snapshots.begin(), snapshots.end(), moved)) return std::nullopt;
 
     CodecEstimate e{codec->name()};
+    e.source = "wavefields";
     double raw = 0, stored = 0;
     const double n = double(snapshots.size());
     for (const std::vector<float>& b : snapshots) {
