@@ -39,6 +39,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
     QVERIFY(!w.document()->project().observed.empty());
     QTRY_VERIFY_WITH_TIMEOUT(!w.settings_panel()->calibrating(), 60000);
     const QString probed_ratio = QString::number(w.settings_panel()->prediction().measured_ratio, 'g', 6);
+    QVERIFY2(w.settings_panel()->prediction_text().contains("priced on four of the project's own wavefields"),
+             qPrintable(w.settings_panel()->prediction_text()));
     QVERIFY(w.run_gradient());
     QVERIFY(w.job_runner()->wait(120000));
 
@@ -67,6 +69,8 @@ void TestRunReports::gradient_reports_match_the_plots() {
     QVERIFY2(ratio.captured(1) != probed_ratio, qPrintable(probed_ratio));
     QTRY_COMPARE_WITH_TIMEOUT(QString::number(w.settings_panel()->prediction().measured_ratio, 'g', 6),
                               ratio.captured(1), 60000);
+    QVERIFY2(w.settings_panel()->prediction_text().contains("priced by what the last run measured"),
+             qPrintable(w.settings_panel()->prediction_text()));
 
     // The budget line at 8 MB, spanning the run.
     const int budget = memory->find_series("budget");

@@ -206,6 +206,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.schedule = QString::fromStdString(chosen);
         p.compression_ratio = costs.compression_ratio;
         p.measured_ratio = codec.ratio;
+        p.codec_source = codec.source;
         p.codec = spec;
         p.forward_seconds = double(p.shots) * double(p.inner_steps) * costs.forward_step_s;
         p.gradient_seconds = double(p.shots) * p.per_shot.total_s;
@@ -253,6 +254,16 @@ QString RunPrediction::summary() const {
     if (compression_ratio > 1) s += QObject::tr(" (sized at %1:1)").arg(compression_ratio, 0, 'g', 3);
     s += " — " + (fits_budget ? QObject::tr("<span style='color:#1b7a1b'>fits the budget</span>")
                               : QObject::tr("<span style='color:#b00020'>over the budget</span>"));
+    if (codec != "none") {
+        const QString priced = codec_source == "wavefields"
+                                   ? QObject::tr("on four of the project's own wavefields")
+                               : codec_source == "learnt" ? QObject::tr("by what the last run measured")
+                               : codec_source == "synthetic"
+                                   ? QObject::tr("on synthetic wavefields (the project's own take too long)")
+                                   : QString();
+        s += "<br>" + QObject::tr("Codec: expected ratio %1:1").arg(measured_ratio, 0, 'g', 3);
+        if (!priced.isEmpty()) s += QObject::tr(", priced %1").arg(priced);
+    }
     const PlanCounts& c = per_shot.counts;
     s += "<br>" + QObject::tr("Per shot: %1 recomputed steps, %2 state writes, %3 peak snapshots")
                       .arg(c.advance_steps + c.reverse_forward_steps - inner_steps)

@@ -42,7 +42,8 @@ struct RunPrediction {
     std::uint64_t disk_budget_bytes = 0;
     bool fits_budget = false;          ///< peak_bytes and disk_peak_bytes within their budgets
     double compression_ratio = 1;      ///< the ratio slots are sized with (1 unless the codec guarantees one)
-    double measured_ratio = 1;         ///< the codec's ratio on a synthetic wavefield
+    double measured_ratio = 1;         ///< the codec's expected ratio (what priced it: codec_source)
+    std::string codec_source;          ///< fwi::CodecEstimate::source: wavefields, synthetic or learnt
     QString schedule;                  ///< the spec the numbers are for ("auto" resolved)
     bool automatic = false;            ///< the schedule was chosen by choose_auto
     std::string codec;                 ///< the compression spec
