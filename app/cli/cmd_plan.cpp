@@ -175,12 +175,13 @@ void add_plan_command(CommandRegistry& r) {
                         disk_tier["read_seconds_per_item"].get<double>() * 1e3);
                 for (const CodecEstimate& c : codecs)
                     if (c.codec != "none")
-                        std::printf(
-                            "%s: ratio %.3g, priced on %s\n", c.codec.c_str(), c.ratio,
-                            c.source == "wavefields"  ? "four of the run's own snapshots and states"
-                            : c.source == "learnt"    ? "what the last run of this grid and codec measured"
-                            : c.source == "synthetic" ? "synthetic wavefields (the run's own take too long)"
-                                                      : "an unstated source");
+                        std::printf("%s: ratio %.3g, priced on %s\n", c.codec.c_str(), c.ratio,
+                                    c.source == "wavefields" ? "four of the run's own snapshots and states"
+                                    : c.source == "learnt"
+                                        ? "what the last run of this grid and codec measured"
+                                    : c.source == "synthetic" ? "synthetic wavefields (the run's own too "
+                                                                "slow to propagate, or not available)"
+                                                              : "an unstated source");
                 if (auto_choice.contains("error"))
                     std::printf("auto (codec %s): %s\n", codecs.front().codec.c_str(),
                                 auto_choice["error"].get<std::string>().c_str());

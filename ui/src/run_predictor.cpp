@@ -255,12 +255,13 @@ QString RunPrediction::summary() const {
     s += " — " + (fits_budget ? QObject::tr("<span style='color:#1b7a1b'>fits the budget</span>")
                               : QObject::tr("<span style='color:#b00020'>over the budget</span>"));
     if (codec != "none") {
-        const QString priced = codec_source == "wavefields"
-                                   ? QObject::tr("on four of the project's own wavefields")
-                               : codec_source == "learnt" ? QObject::tr("by what the last run measured")
-                               : codec_source == "synthetic"
-                                   ? QObject::tr("on synthetic wavefields (the project's own take too long)")
-                                   : QString();
+        const QString priced =
+            codec_source == "wavefields" ? QObject::tr("on four of the project's own wavefields")
+            : codec_source == "learnt"   ? QObject::tr("by what the last run measured")
+            : codec_source == "synthetic"
+                ? QObject::tr(
+                      "on synthetic wavefields (the project's own too slow to propagate, or not available)")
+                : QString();
         s += "<br>" + QObject::tr("Codec: expected ratio %1:1").arg(measured_ratio, 0, 'g', 3);
         if (!priced.isEmpty()) s += QObject::tr(", priced %1").arg(priced);
     }
