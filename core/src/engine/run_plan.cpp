@@ -89,35 +89,36 @@ CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
             omp_get_max_threads(),      g.ny()};
 }
 
+/// This process's calibration under `key`, else the calibration cache's; measures nothing.
+std::optional<Calibration> known(const CalibrationKey& key) {
+    {
+        SessionCalibrations& session = session_calibrations();
+        const std::lock_guard lock(session.mutex);
+        if (const auto it = session.entries.find(key.text()); it != session.entries.end()) return it->second;
+    }
+    return load_cached_calibration(key);
+}
+
 } // namespace
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
 /// inversion's many gradients share one calibration per process (measured once, then refined by what each
 /// run measures), and later processes on the same machine reuse it from the calibration cache.
 Calibration run_calibration(Simulation& sim, const std::string& codec_spec) {
-    SessionCalibrations& session = session_calibrations();
     const CalibrationKey key = calibration_key(sim, codec_spec);
-    {
-        const std::lock_guard lock(session.mutex);
-        if (const auto it = session.entries.find(key.text()); it != session.entries.end()) return it->second;
-    }
-    std::optional<Calibration> c = load_cached_calibration(key);
+    std::optional<Calibration> c = known(key);
     if (!c) {
         c = Calibration{measure_step_costs(sim), probe_codec(sim, codec_spec)};
         store_cached_calibration(key, *c);
     }
+    // Into this process's calibrations (where it may be already), for learn_from_run to refine.
+    SessionCalibrations& session = session_calibrations();
     const std::lock_guard lock(session.mutex);
     return session.entries.emplace(key.text(), *c).first->second;
 }
 
 std::optional<Calibration> known_calibration(Simulation& sim, const std::string& codec_spec) {
-    SessionCalibrations& session = session_calibrations();
-    const CalibrationKey key = calibration_key(sim, codec_spec);
-    {
-        const std::lock_guard lock(session.mutex);
-        if (const auto it = session.entries.find(key.text()); it != session.entries.end()) return it->second;
-    }
-    return load_cached_calibration(key);
+    return known(calibration_key(sim, codec_spec));
 }
 
 StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
@@ -335,14 +336,7 @@ void learn_from_run(Simulation& sim, const std::string& codec_spec, const RunMea
 }
 
 CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
-    const CalibrationKey key = calibration_key(sim, spec);
-    {
-        SessionCalibrations& session = session_calibrations();
-        const std::lock_guard lock(session.mutex);
-        if (const auto it = session.entries.find(key.text()); it != session.entries.end())
-            return it->second.codec;
-    }
-    if (const std::optional<Calibration> c = load_cached_calibration(key)) return c->codec;
+    if (const std::optional<Calibration> c = known_calibration(sim, spec)) return c->codec;
     return probe_codec(sim, spec);
 }
 

@@ -106,10 +106,10 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     const std::lock_guard lock(probe_mutex);
     ProbeSnapshots& last = last_probe;
     // A probe that gave up is not kept: a later call may allow more time.
+    const std::vector<std::int64_t>& source_cells = sim.geometry(probe_shot(sim)).source.cell;
     if (last.fields.snapshots.empty() || last.sim != &sim || last.cells != g.cells() ||
-        last.steps != sim.time().inner_nt || last.source_cells != sim.geometry(probe_shot(sim)).source.cell) {
-        last = {&sim, g.cells(), sim.time().inner_nt, sim.geometry(probe_shot(sim)).source.cell,
-                run_snapshots(sim, budget_s)};
+        last.steps != sim.time().inner_nt || last.source_cells != source_cells) {
+        last = {&sim, g.cells(), sim.time().inner_nt, source_cells, run_snapshots(sim, budget_s)};
     }
     const std::vector<std::vector<float>>& snapshots = last.fields.snapshots;
     if (snapshots.empty()) return std::nullopt;
