@@ -297,6 +297,29 @@ class TestCodecFrames : public QObject {
         }
     }
 
+    void checksum_is_xxh64() {
+        // Reference values from the xxhash package (XXH64), for every tail path: under 32 bytes, the 32-byte
+        // stripes, and 8-, 4- and 1-byte tails. An empty buffer may be (nullptr, 0): an empty raw frame's
+        // combined checksum is one (fuzz_codec regression).
+        struct Case {
+            std::size_t bytes;
+            std::uint64_t seed0, seed42;
+        };
+        const Case cases[] = {{0, 0xef46db3751d8e999, 0x98b1582b0977e704},
+                              {7, 0x14cc643f630c72d2, 0x3ec2863aeaf013fd},
+                              {13, 0x13d17c4c779723a8, 0x847041625f7bee19},
+                              {32, 0xcbf59c5116ff32b4, 0x8809e1ca0be25072},
+                              {100, 0x6ac1e58032166597, 0x819d2b726001d507}};
+        std::vector<std::byte> counting(100);
+        for (std::size_t i = 0; i < counting.size(); ++i)
+            counting[i] = std::byte(i);
+        for (const Case& c : cases) {
+            QCOMPARE(detail::checksum64(counting.data(), c.bytes), c.seed0);
+            QCOMPARE(detail::checksum64(counting.data(), c.bytes, 42), c.seed42);
+        }
+        QCOMPARE(detail::checksum64(nullptr, 0), std::uint64_t(0xef46db3751d8e999));
+    }
+
     void frames_of_the_unchunked_format_are_rejected() {
         // Version-1 frames (magic FWZ1, one stream per field) cannot be read as chunked ones.
         const auto codec = make_codec("lz4");
