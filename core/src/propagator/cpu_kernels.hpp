@@ -11,8 +11,13 @@
 // S spreads the source onto cells (Hicks weights); receivers record d^n_r = sum_i R_ri u^n_i at the START of
 // step n. BOUNDARIES: a, b from pml_profile.hpp (a = 1, b = 0 outside the layers, so psi/zeta stay exactly 0
 // there); a halo of R zero cells around the padded grid is never written, which makes D2^T = D2 and D1^T =
-// -D1 hold exactly. PASSES per forward step: (1) psi in the layers; (2) per row: interior update, then the
-// PML terms on the cells whose stencil touches a layer (the layer plus R cells); (3) source injection.
+// -D1 hold exactly. PASSES per forward step: (1) psi_z on the z-layer rows; (2) per row: psi_x in the row's
+// x layers (row-local, so it needs no pass of its own), the interior update, then the PML terms on the cells
+// whose stencil touches a layer (the layer plus R cells) for x and z, then the Born secondary; (3) source
+// injection (by the caller). Every loop is branch-free (snapshot, secondary: template arguments; layer and
+// fringe rows: separate loops), so all of them vectorise without AVX-512's masked stores; the x-layer pieces
+// of the next row are prefetched (a piece is one or two cache lines a row apart, which the hardware
+// prefetchers do not follow). The row pieces are shared with the 3D twin (cpu_row_terms.hpp).
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -21,20 +26,22 @@
 //     r_ax  <- a (r_ax - D1ax(mu + t_ax))           w_ax := (b/a) r_ax   (= b * lambda_psi')
 //     mu^n   = 2 mu - mu_prev + c [ (D2x + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
 //     mu^n  += c R^T residual^n
-// GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1)
-// B^n / c. B^n is the "gradient snapshot" the forward writes on request (no cancellation, unlike u^(n+1) -
-// 2u^n + u^(n-1)). BORN: the scattered field obeys the same step with the extra term dc * B^n added to
-// u^(n+1) ("secondary" below).
+// PASSES: (A) s_z on the z-layer rows; (B) r_z (it reads s_z of neighbouring rows); (C) per row: s_x then
+// r_x in the row's x layers (row-local), the gradient term, the interior update, then the PML terms for x
+// and z. GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n
+// mu^(n+1) B^n / c. B^n is the "gradient snapshot" the forward writes on request (no cancellation, unlike
+// u^(n+1) - 2u^n + u^(n-1)). BORN: the scattered field obeys the same step with the extra term dc * B^n added
+// to u^(n+1) ("secondary" below).
 //
 // INVARIANTS: every cell is computed by the same arithmetic whatever the thread count or schedule (no
 // reductions), so a state restored from a copy continues bit for bit, and every checkpoint schedule gives the
 // same gradient bit for bit.
+#include "propagator/cpu_row_terms.hpp"
 #include "propagator/denormals.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
 
 #include <cstdint>
-#include <utility>
 
 namespace fwi::cpu {
 
@@ -44,7 +51,7 @@ struct KernelGrid {
     std::int64_t x0 = 0, x1 = 0; ///< computed columns [x0, x1)
     float inv_dx = 0, inv_dz = 0, inv_dx2 = 0, inv_dz2 = 0;
     const float* c = nullptr;     ///< v^2 dt^2
-    const float* inv_c = nullptr; ///< 1 / c
+    const float* inv_c = nullptr; ///< 1 / c (not read by these kernels: they divide, see adjoint_row)
     const PmlProfile* pml_x = nullptr;
     const PmlProfile* pml_z = nullptr;
 };
@@ -72,217 +79,177 @@ struct AdjointFields {
     float weight = 1;                ///< gradient sampling weight
 };
 
-/// Index ranges along one axis: the two layers, and the R cells inside each layer that a stencil reaches from
-/// it
-/// ("fringes": no memory variables there, but D1 psi is not zero). Needs n_model >= 2R (checked by the
-/// propagator).
-struct Zones {
-    std::pair<std::int64_t, std::int64_t> layers[2];
-    std::pair<std::int64_t, std::int64_t> fringes[2];
-    std::pair<std::int64_t, std::int64_t> reach[2]; ///< layer + fringe
-    bool in_layer(std::int64_t i) const {
-        return (i >= layers[0].first && i < layers[0].second) ||
-               (i >= layers[1].first && i < layers[1].second);
+/// Pass (2) on row iz: psi_x, interior update, PML terms, Born secondary.
+template <int R, bool Snap, bool Sec>
+[[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
+                                         const Zones& zz, std::int64_t iz) {
+    using namespace stencil;
+    const Index nx = g.nx, row = iz * nx;
+    const Index i0 = row + g.x0, i1 = row + g.x1;
+    const PmlProfile& px = *g.pml_x;
+    const float* __restrict u = f.u;
+    float* __restrict un = f.u_next;
+    float* __restrict snap = f.snapshot;
+    const float* __restrict c = g.c;
+    const float idx = g.inv_dx, idx2 = g.inv_dx2;
+    if (iz + 1 < g.z1) prefetch_x_layers(zx, row + nx, f.psi_x, f.zeta_x);
+    // psi_x^n from u^n in this row's x layers (D1x reads this row only).
+    float* __restrict psx = f.psi_x;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix)
+            psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
     }
-    bool in_fringe(std::int64_t i) const {
-        return (i >= fringes[0].first && i < fringes[0].second) ||
-               (i >= fringes[1].first && i < fringes[1].second);
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i) {
+        const float lap = laplacian<R>(u, i, nx, idx2, g.inv_dz2);
+        un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
+        if constexpr (Snap) snap[i] = lap;
     }
-};
-
-inline Zones zones(const PmlProfile& p, int r) {
-    Zones z;
-    z.layers[0] = {p.lo_begin, p.lo_end};
-    z.layers[1] = {p.hi_begin, p.hi_end};
-    z.fringes[0] = {p.lo_end, p.lo_end + r};
-    z.fringes[1] = {p.hi_begin - r, p.hi_begin};
-    z.reach[0] = {p.lo_begin, p.lo_end + r};
-    z.reach[1] = {p.hi_begin - r, p.hi_end};
-    return z;
+    // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
+    float* __restrict zex = f.zeta_x;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            float term = d1<R>(psx, i, 1) * idx;
+            zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
+            term += zex[i];
+            un[i] += c[i] * term;
+            if constexpr (Snap) snap[i] += term;
+        }
+    }
+    for (auto [b0, b1] : zx.fringes) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            const float term = d1<R>(psx, i, 1) * idx;
+            un[i] += c[i] * term;
+            if constexpr (Snap) snap[i] += term;
+        }
+    }
+    // z layers and fringes: whole rows.
+    if (zz.in_layer(iz) || zz.in_fringe(iz))
+        pml_row_terms<R, Snap>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, nx, zz.in_layer(iz), g.pml_z->a[iz],
+                               g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
+    if constexpr (Sec) {
+        const float* __restrict sec = f.secondary;
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            un[i] += sec[i];
+    }
 }
 
 template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) {
-    using namespace stencil;
-    const std::int64_t nx = g.nx;
-    const PmlProfile& px = *g.pml_x;
+    const Zones zx = zones(*g.pml_x, R), zz = zones(*g.pml_z, R);
     const PmlProfile& pz = *g.pml_z;
-    const Zones zx = zones(px, R), zz = zones(pz, R);
-    const float* __restrict u = f.u;
-    const float idx = g.inv_dx, idz = g.inv_dz, idx2 = g.inv_dx2, idz2 = g.inv_dz2;
 #pragma omp parallel
     {
         flush_denormals();
-        // (1) psi^n from u^n, in the layers only.
+        // (1) psi_z^n from u^n, in the z layers only.
 #pragma omp for schedule(static)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const std::int64_t row = iz * nx;
-            float* __restrict psx = f.psi_x;
-            for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix)
-                    psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
-            }
-            if (zz.in_layer(iz)) {
-                const float a = pz.a[iz], b = pz.b[iz];
-                float* __restrict psz = f.psi_z;
-#pragma omp simd
-                for (std::int64_t ix = g.x0; ix < g.x1; ++ix)
-                    psz[row + ix] = a * psz[row + ix] + b * (d1<R>(u, row + ix, nx) * idz);
-            }
-        }
-        // (2) per row: interior update, then the PML terms.
-#pragma omp for schedule(static)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const std::int64_t row = iz * nx;
-            float* __restrict un = f.u_next;
-            float* __restrict snap = f.snapshot;
-            const float* __restrict c = g.c;
-            if (snap) {
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) {
-                    const float lap = laplacian<R>(u, i, nx, idx2, idz2);
-                    un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
-                    snap[i] = lap;
-                }
-            } else {
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    un[i] = 2.0f * u[i] - un[i] + c[i] * laplacian<R>(u, i, nx, idx2, idz2);
-            }
-            // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
-            float* __restrict zex = f.zeta_x;
-            const float* __restrict psx = f.psi_x;
-            for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    float term = d1<R>(psx, i, 1) * idx;
-                    zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
-                    term += zex[i];
-                    un[i] += c[i] * term;
-                    if (snap) snap[i] += term;
-                }
-            }
-            for (auto [b0, b1] : zx.fringes) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    const float term = d1<R>(psx, i, 1) * idx;
-                    un[i] += c[i] * term;
-                    if (snap) snap[i] += term;
-                }
-            }
-            // z layers and fringes: whole rows.
-            const bool layer = zz.in_layer(iz);
-            if (layer || zz.in_fringe(iz)) {
-                const float a = pz.a[iz], b = pz.b[iz];
-                float* __restrict zez = f.zeta_z;
-                const float* __restrict psz = f.psi_z;
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i) {
-                    float term = d1<R>(psz, i, nx) * idz;
-                    if (layer) {
-                        zez[i] = a * zez[i] + b * (d2<R>(u, i, nx) * idz2 + term);
-                        term += zez[i];
-                    }
-                    un[i] += c[i] * term;
-                    if (snap) snap[i] += term;
-                }
-            }
-            if (f.secondary) {
-                const float* __restrict sec = f.secondary;
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    un[i] += sec[i];
-            }
-        }
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+            if (zz.in_layer(iz))
+                psi_row<R>(f.psi_z, f.u, iz * g.nx + g.x0, iz * g.nx + g.x1, g.nx, pz.a[iz], pz.b[iz],
+                           g.inv_dz);
+        // (2) per row.
+        const auto rows = [&]<bool Snap, bool Sec>() {
+#pragma omp for schedule(static) nowait
+            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                forward_row<R, Snap, Sec>(g, f, zx, zz, iz);
+        };
+        if (f.snapshot)
+            f.secondary ? rows.template operator()<true, true>() : rows.template operator()<true, false>();
+        else
+            f.secondary ? rows.template operator()<false, true>() : rows.template operator()<false, false>();
     }
 }
 
-template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
+/// Pass (C) on row iz: s_x and r_x, gradient (Snap: a snapshot is given), interior adjoint update, PML terms.
+template <int R, bool Snap>
+[[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
+                                         const Zones& zz, std::int64_t iz) {
     using namespace stencil;
-    const std::int64_t nx = g.nx;
-    const PmlProfile& px = *g.pml_x;
-    const PmlProfile& pz = *g.pml_z;
-    const Zones zx = zones(px, R), zz = zones(pz, R);
+    const Index nx = g.nx, row = iz * nx;
+    const Index i0 = row + g.x0, i1 = row + g.x1;
     const float* __restrict mu = f.mu;
-    const float idx = g.inv_dx, idz = g.inv_dz, idx2 = g.inv_dx2, idz2 = g.inv_dz2;
+    float* __restrict mn = f.mu_next;
+    const float* __restrict c = g.c;
+    const PmlProfile& px = *g.pml_x;
     const float* bax = px.b_over_a.data();
-    const float* baz = pz.b_over_a.data();
+    if (iz + 1 < g.z1) prefetch_x_layers(zx, row + nx, f.s_x, f.r_x);
+    // s_x <- a (mu + s_x), then r_x <- a (r_x - D1x(mu + t_x)) in this row's x layers (row-local).
+    {
+        float* __restrict sx = f.s_x;
+        float* __restrict rx = f.r_x;
+        for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+            for (Index ix = b0; ix < b1; ++ix)
+                sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
+        }
+        for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+            for (Index ix = b0; ix < b1; ++ix) {
+                const Index i = row + ix;
+                rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * g.inv_dx);
+            }
+        }
+    }
+    if constexpr (Snap) {
+        const float* __restrict snap = f.snapshot;
+        float* __restrict gr = f.grad_c;
+        const float w = f.weight;
+        // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float (set_model
+        // divides the same way), one stream of 4 bytes per cell less.
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i) {
+            gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
+            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
+        }
+    } else {
+#pragma omp simd
+        for (Index i = i0; i < i1; ++i)
+            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
+    }
+    for (auto [b0, b1] : zx.reach) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            mn[i] += c[i] * (d2_weighted<R>(bax, ix, f.s_x, i, 1) * g.inv_dx2 -
+                             d1_weighted<R>(bax, ix, f.r_x, i, 1) * g.inv_dx);
+        }
+    }
+    if (zz.in_layer(iz) || zz.in_fringe(iz))
+        adjoint_pml_row_terms<R>(mn, c, f.s_z, f.r_z, g.pml_z->b_over_a.data(), iz, i0, i1, nx, g.inv_dz,
+                                 g.inv_dz2);
+}
+
+template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
+    const PmlProfile& pz = *g.pml_z;
+    const Zones zx = zones(*g.pml_x, R), zz = zones(pz, R);
+    const Index nx = g.nx;
 #pragma omp parallel
     {
         flush_denormals();
-        // Gradient with mu^(n+1), and s <- a (mu + s) in the layers.
+        // (A) s_z <- a (mu + s_z) in the z layers (s_x and r_x: in pass (C), row-local).
 #pragma omp for schedule(static)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const std::int64_t row = iz * nx;
-            if (f.snapshot) {
-                const float* __restrict snap = f.snapshot;
-                const float* __restrict ic = g.inv_c;
-                float* __restrict gr = f.grad_c;
-                const float w = f.weight;
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    gr[i] += w * (mu[i] * snap[i] * ic[i]);
-            }
-            float* __restrict sx = f.s_x;
-            for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix)
-                    sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
-            }
-            if (zz.in_layer(iz)) {
-                const float a = pz.a[iz];
-                float* __restrict sz = f.s_z;
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    sz[i] = a * (mu[i] + sz[i]);
-            }
-        }
-        // r <- a (r - D1(mu + t)),  t = (b/a) s.
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+            if (zz.in_layer(iz)) s_row(f.s_z, f.mu, iz * nx + g.x0, iz * nx + g.x1, pz.a[iz]);
+                // (B) r_z <- a (r_z - D1z(mu + t_z)), t = (b/a) s (reads s_z of neighbouring rows).
 #pragma omp for schedule(static)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const std::int64_t row = iz * nx;
-            float* __restrict rx = f.r_x;
-            for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    rx[i] =
-                        px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, f.s_x, i, 1)) * idx);
-                }
-            }
-            if (zz.in_layer(iz)) {
-                const float a = pz.a[iz];
-                float* __restrict rz = f.r_z;
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    rz[i] = a * (rz[i] - (d1<R>(mu, i, nx) + d1_weighted<R>(baz, iz, f.s_z, i, nx)) * idz);
-            }
-        }
-        // mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r.
-#pragma omp for schedule(static)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const std::int64_t row = iz * nx;
-            float* __restrict mn = f.mu_next;
-            const float* __restrict c = g.c;
-#pragma omp simd
-            for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, idx2, idz2);
-            for (auto [b0, b1] : zx.reach) {
-#pragma omp simd
-                for (std::int64_t ix = b0; ix < b1; ++ix) {
-                    const std::int64_t i = row + ix;
-                    mn[i] += c[i] * (d2_weighted<R>(bax, ix, f.s_x, i, 1) * idx2 -
-                                     d1_weighted<R>(bax, ix, f.r_x, i, 1) * idx);
-                }
-            }
-            if (zz.in_layer(iz) || zz.in_fringe(iz)) {
-#pragma omp simd
-                for (std::int64_t i = row + g.x0; i < row + g.x1; ++i)
-                    mn[i] += c[i] * (d2_weighted<R>(baz, iz, f.s_z, i, nx) * idz2 -
-                                     d1_weighted<R>(baz, iz, f.r_z, i, nx) * idz);
-            }
+        for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+            if (zz.in_layer(iz))
+                r_row<R>(f.r_z, f.mu, f.s_z, pz.b_over_a.data(), iz, iz * nx + g.x0, iz * nx + g.x1, nx,
+                         pz.a[iz], g.inv_dz);
+        // (C) mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r; gradient on the way.
+        if (f.snapshot) {
+#pragma omp for schedule(static) nowait
+            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                adjoint_row<R, true>(g, f, zx, zz, iz);
+        } else {
+#pragma omp for schedule(static) nowait
+            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+                adjoint_row<R, false>(g, f, zx, zz, iz);
         }
     }
 }

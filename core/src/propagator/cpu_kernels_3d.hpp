@@ -50,7 +50,7 @@
 // from a copy continues bit for bit, runs with 1 and 2 threads agree bit for bit, and every checkpoint
 // schedule gives the same gradient bit for bit. Denormals are flushed to zero on every thread
 // (denormals.hpp).
-#include "propagator/cpu_kernels.hpp" // Zones, zones()
+#include "propagator/cpu_row_terms.hpp"
 #include "propagator/denormals.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
@@ -60,6 +60,12 @@
 
 namespace fwi::cpu3d {
 
+using cpu::adjoint_pml_row_terms;
+using cpu::pml_row_terms;
+using cpu::prefetch_x_layers;
+using cpu::psi_row;
+using cpu::r_row;
+using cpu::s_row;
 using cpu::Zones;
 using cpu::zones;
 using stencil::Index;
@@ -132,16 +138,6 @@ template <int R>
         t[i - i0] = d2<R>(p, i, 1) * idx2 + d2<R>(p, i, sy) * idy2;
 }
 
-/// Prefetches (for writing) the x-layer parts of a row of the given arrays. An x layer is a short piece of
-/// each row (pml cells), one row length apart from the next row's: the hardware prefetchers do not follow
-/// that, and each piece was a DRAM miss waited for (perf put as much time on the two x-layer loops as on the
-/// interior update of the whole row). Called for the next row while this one is computed.
-template <typename... Arrays> inline void prefetch_x_layers(const Zones& zx, Index row, Arrays*... arrays) {
-    for (auto [b0, b1] : zx.reach)
-        for (Index ix = b0; ix < b1 + 15; ix += 16)
-            (__builtin_prefetch(arrays + row + std::min(ix, b1 - 1), 1, 3), ...);
-}
-
 /// Number of y blocks of kBlockRows rows in [y0, y1).
 inline std::int64_t y_blocks(const KernelGrid& g) {
     return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows;
@@ -151,43 +147,6 @@ inline std::int64_t y_blocks(const KernelGrid& g) {
 inline Index next_row(const KernelGrid& g, std::int64_t iz, std::int64_t iy, std::int64_t yb,
                       std::int64_t ye) {
     return iy + 1 < ye ? g.row(iz, iy + 1) : g.row(iz + 1, yb);
-}
-
-/// Memory-variable update of one whole row along a slow axis (stride st; a, b of that axis at this
-/// row/plane): p = a p + b D1 u.
-template <int R>
-[[gnu::flatten]] inline void psi_row(float* __restrict p, const float* __restrict u, Index i0, Index i1,
-                                     Index st, float a, float b, float inv_h) {
-#pragma omp simd
-    for (Index i = i0; i < i1; ++i)
-        p[i] = a * p[i] + b * (stencil::d1<R>(u, i, st) * inv_h);
-}
-
-/// The PML terms of one whole row along a slow axis (stride st): D1 psi (+ zeta in the layer) added to
-/// u_next with weight c, and to the snapshot when there is one.
-template <int R, bool Snap>
-[[gnu::flatten]] inline void
-pml_row_terms(const float* __restrict u, float* __restrict un, float* __restrict snap,
-              const float* __restrict c, const float* __restrict psi, float* __restrict zeta, Index i0,
-              Index i1, Index st, bool layer, float a, float b, float inv_h, float inv_h2) {
-    using namespace stencil;
-    if (layer) {
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i) {
-            float term = d1<R>(psi, i, st) * inv_h;
-            zeta[i] = a * zeta[i] + b * (d2<R>(u, i, st) * inv_h2 + term);
-            term += zeta[i];
-            un[i] += c[i] * term;
-            if constexpr (Snap) snap[i] += term;
-        }
-    } else {
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i) {
-            const float term = d1<R>(psi, i, st) * inv_h;
-            un[i] += c[i] * term;
-            if constexpr (Snap) snap[i] += term;
-        }
-    }
 }
 
 /// Pass (2) on one row: psi_x, interior update, PML terms, Born secondary. Snap and Sec are template
@@ -366,38 +325,12 @@ template <int R, bool Snap>
                              d1_weighted<R>(bax, ix, f.r_x, i, 1) * g.inv_dx);
         }
     }
-    if (zy.in_layer(iy) || zy.in_fringe(iy)) {
-        const float* bay = g.pml_y->b_over_a.data();
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            mn[i] += c[i] * (d2_weighted<R>(bay, iy, f.s_y, i, sy) * g.inv_dy2 -
-                             d1_weighted<R>(bay, iy, f.r_y, i, sy) * g.inv_dy);
-    }
-    if (zz.in_layer(iz) || zz.in_fringe(iz)) {
-        const float* baz = g.pml_z->b_over_a.data();
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            mn[i] += c[i] * (d2_weighted<R>(baz, iz, f.s_z, i, sz) * g.inv_dz2 -
-                             d1_weighted<R>(baz, iz, f.r_z, i, sz) * g.inv_dz);
-    }
-}
-
-/// s <- a (mu + s) on one whole row (a of the row's y or z layer).
-inline void s_row(float* __restrict s, const float* __restrict mu, Index i0, Index i1, float a) {
-#pragma omp simd
-    for (Index i = i0; i < i1; ++i)
-        s[i] = a * (mu[i] + s[i]);
-}
-
-/// r <- a (r - D1(mu + t)) on one whole row along a slow axis (stride st; j the row's or plane's index).
-template <int R>
-[[gnu::flatten]] inline void r_row(float* __restrict r, const float* __restrict mu, const float* s,
-                                   const float* ba, Index j, Index i0, Index i1, Index st, float a,
-                                   float inv_h) {
-    using namespace stencil;
-#pragma omp simd
-    for (Index i = i0; i < i1; ++i)
-        r[i] = a * (r[i] - (d1<R>(mu, i, st) + d1_weighted<R>(ba, j, s, i, st)) * inv_h);
+    if (zy.in_layer(iy) || zy.in_fringe(iy))
+        adjoint_pml_row_terms<R>(mn, c, f.s_y, f.r_y, g.pml_y->b_over_a.data(), iy, i0, i1, sy, g.inv_dy,
+                                 g.inv_dy2);
+    if (zz.in_layer(iz) || zz.in_fringe(iz))
+        adjoint_pml_row_terms<R>(mn, c, f.s_z, f.r_z, g.pml_z->b_over_a.data(), iz, i0, i1, sz, g.inv_dz,
+                                 g.inv_dz2);
 }
 
 template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
