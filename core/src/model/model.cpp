@@ -8,20 +8,26 @@
 
 namespace fwi {
 
-// NaN compares false, so it never becomes the minimum or maximum; validate_model reports it instead.
+// NaN compares false, so it never becomes the minimum or maximum; validate_model reports it instead. The
+// selects (not branches) let these scans vectorise: a 3D model has tens of millions of cells, and every run
+// scans it several times.
 float Model::min_velocity() const {
     if (vp_mps.empty()) return 0.0f;
+    const float* v = vp_mps.data();
     float lowest = std::numeric_limits<float>::infinity();
-    for (float v : vp_mps)
-        if (v < lowest) lowest = v;
+#pragma omp simd reduction(min : lowest)
+    for (std::size_t i = 0; i < vp_mps.size(); ++i)
+        lowest = v[i] < lowest ? v[i] : lowest;
     return lowest;
 }
 
 float Model::max_velocity() const {
     if (vp_mps.empty()) return 0.0f;
+    const float* v = vp_mps.data();
     float highest = -std::numeric_limits<float>::infinity();
-    for (float v : vp_mps)
-        if (v > highest) highest = v;
+#pragma omp simd reduction(max : highest)
+    for (std::size_t i = 0; i < vp_mps.size(); ++i)
+        highest = v[i] > highest ? v[i] : highest;
     return highest;
 }
 
@@ -71,7 +77,14 @@ void validate_model(const Model& model, const std::string& what) {
         msg << g.nx() << " needs " << g.cells();
         throw ConfigError(msg.str());
     }
-    for (std::size_t i = 0; i < model.vp_mps.size(); ++i) {
+    // A vectorised count first (NaN fails both comparisons); the scan that names the cell runs only on a bad
+    // model.
+    const float* values = model.vp_mps.data();
+    std::size_t bad = 0;
+#pragma omp simd reduction(+ : bad)
+    for (std::size_t i = 0; i < model.vp_mps.size(); ++i)
+        bad += !(values[i] > 0 && values[i] <= std::numeric_limits<float>::max());
+    for (std::size_t i = 0; bad > 0 && i < model.vp_mps.size(); ++i) {
         const float v = model.vp_mps[i];
         if (std::isfinite(v) && v > 0) continue;
         std::ostringstream msg;

@@ -142,13 +142,9 @@ void CpuPropagator3D::set_model(const Model& model) {
     validate_model_for_setup(setup_, model);
     const std::span<const float> vp_mps = model.vp_mps;
     velocity_ = pad_model(grid_, vp_mps);
-    const double dt2 = setup_.dt_s * setup_.dt_s;
     c_.resize(velocity_.size());
     inv_c_.resize(velocity_.size());
-    for (std::size_t i = 0; i < velocity_.size(); ++i) {
-        c_[i] = float(double(velocity_[i]) * velocity_[i] * dt2);
-        inv_c_[i] = 1.0f / c_[i];
-    }
+    wave_coefficients(velocity_, setup_.dt_s, c_, inv_c_);
     has_model_ = true;
 }
 

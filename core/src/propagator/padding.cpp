@@ -44,4 +44,17 @@ void extract_model_region(const PaddedGrid& g, const float* padded, std::span<fl
                         model_cells.begin() + std::ptrdiff_t(m.index(iz, iy, 0)));
 }
 
+void wave_coefficients(std::span<const float> velocity, double dt_s, std::span<float> c,
+                       std::span<float> inv_c) {
+    const double dt2 = dt_s * dt_s;
+    const auto n = std::int64_t(velocity.size());
+    float* cp = c.data();
+    float* icp = inv_c.data();
+#pragma omp parallel for simd schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) {
+        cp[i] = float(double(velocity[std::size_t(i)]) * velocity[std::size_t(i)] * dt2);
+        icp[i] = 1.0f / cp[i];
+    }
+}
+
 } // namespace fwi
