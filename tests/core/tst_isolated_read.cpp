@@ -2,11 +2,14 @@
 // a FormatError naming the file; a child that finished (whatever it threw) lets the real read run here.
 #include "fwi/error.hpp"
 #include "fwi/isolated_read.hpp"
+#include "runtime/read_hand_over.hpp"
 
 #include <QElapsedTimer>
 #include <QtTest>
 #include <csignal>
+#include <cstring>
 #include <new>
+#include <sys/mman.h>
 #include <unistd.h>
 
 using namespace fwi;
@@ -27,6 +30,23 @@ QString refusal(const std::function<void()>& read, const std::string& path = "x.
     }
     return {};
 }
+
+/// A small file that exists (a hand-over needs the file: it compares its version before and after).
+struct TempFile {
+    std::string path;
+    TempFile() {
+        char name[] = "/tmp/fwi-isolated-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) return;
+        if (::write(fd, "abc", 3) == 3) path = name;
+        ::close(fd);
+    }
+    ~TempFile() {
+        if (!path.empty()) ::unlink(path.c_str());
+    }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+};
 
 } // namespace
 
@@ -76,6 +96,83 @@ class TestIsolatedRead : public QObject {
                  }),
                  QString());
         QVERIFY(!g_hook_ran); // only the child's copy was set
+    }
+
+    void theChildsRecordsAreTakenOnceInOrder() {
+        const float first[3] = {1.5f, -2.0f, 3.25f}, second[3] = {7.0f, 8.0f, 9.0f};
+        const TempFile file;
+        QVERIFY(!file.path.empty());
+        const ReadHandOver decoded = read_in_child(file.path, [&] {
+            detail::hand_over("x.h5\n/a", first, sizeof first);
+            detail::hand_over("x.h5\n/a", second, sizeof second);
+            detail::hand_over("x.h5\n/b", second, sizeof second);
+        });
+        QCOMPARE(decoded.bytes(), std::uint64_t(3 * sizeof first));
+        float got[3] = {};
+        QVERIFY(!detail::take_over("x.h5\n/a", got, sizeof got)); // no replay on this thread yet
+        const ReadHandOver::Replay replay(decoded);
+        QVERIFY(!detail::take_over("x.h5\n/c", got, sizeof got)); // never recorded: the caller reads the file
+        QVERIFY(!detail::take_over("x.h5\n/b", got, 2 * sizeof(float))); // another size: read the file
+        QVERIFY(detail::take_over("x.h5\n/a", got, sizeof got));
+        QVERIFY(std::memcmp(got, first, sizeof got) == 0);
+        QVERIFY(detail::take_over("x.h5\n/a", got, sizeof got));
+        QVERIFY(std::memcmp(got, second, sizeof got) == 0);
+        QVERIFY(!detail::take_over("x.h5\n/a", got, sizeof got)); // each record once
+        QVERIFY(detail::take_over("x.h5\n/b", got, sizeof got));
+    }
+
+    void nothingIsHandedOverOutsideAChild() {
+        const float values[2] = {1, 2};
+        detail::hand_over("x.h5\n/a", values, sizeof values); // no sink here: nothing happens
+        const TempFile file;
+        const ReadHandOver decoded = read_in_child(file.path, [] {});
+        QCOMPARE(decoded.bytes(), std::uint64_t(0));
+        const ReadHandOver missing = read_in_child(
+            "/nonexistent/x.h5", [&] { detail::hand_over("/nonexistent/x.h5\n/a", values, sizeof values); });
+        QCOMPARE(missing.bytes(), std::uint64_t(0)); // no file, no version to compare
+    }
+
+    void aFileChangedDuringTheChildsReadIsNotHandedOver() {
+        const TempFile file;
+        const char* path = file.path.c_str();
+        const float values[2] = {1, 2};
+        const ReadHandOver unchanged = read_in_child(
+            path, [&] { detail::hand_over(std::string(path) + "\n/a", values, sizeof values); });
+        QCOMPARE(unchanged.bytes(), std::uint64_t(sizeof values));
+        const ReadHandOver changed = read_in_child(path, [&] {
+            detail::hand_over(std::string(path) + "\n/a", values, sizeof values);
+            FILE* f = std::fopen(path, "a"); // another writer replaces the data meanwhile
+            std::fputs("more", f);
+            std::fclose(f);
+        });
+        QCOMPARE(changed.bytes(), std::uint64_t(0));
+    }
+
+    void anIncompleteLastRecordIsDropped() {
+        // What a child whose write failed (a full memory) leaves: whole records, then part of one.
+        const int fd = ::memfd_create("test", MFD_CLOEXEC);
+        QVERIFY(fd >= 0);
+        const auto record = [&](const std::string& key, std::uint64_t bytes, std::size_t written) {
+            struct {
+                char magic[4] = {'F', 'W', 'H', 'O'};
+                std::uint32_t key_bytes;
+                std::uint64_t data_bytes;
+            } header;
+            header.key_bytes = std::uint32_t(key.size());
+            header.data_bytes = bytes;
+            std::string out(reinterpret_cast<const char*>(&header), sizeof header);
+            out += key;
+            out += std::string(written, 'v');
+            QVERIFY(::write(fd, out.data(), out.size()) == ssize_t(out.size()));
+        };
+        record("f\n/a", 8, 8);
+        record("f\n/b", 4096, 100); // cut short
+        const ReadHandOver decoded = ReadHandOver::index(fd);
+        QCOMPARE(decoded.bytes(), std::uint64_t(8));
+        const ReadHandOver::Replay replay(decoded);
+        char got[4096];
+        QVERIFY(detail::take_over("f\n/a", got, 8));
+        QVERIFY(!detail::take_over("f\n/b", got, 4096));
     }
 
     void readIsolatedReturnsTheParentsOwnRead() {

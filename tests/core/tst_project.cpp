@@ -3,6 +3,7 @@
 // readability.
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
+#include "fwi/isolated_read.hpp"
 #include "fwi/project.hpp"
 #include "hdf5_test_util.hpp"
 
@@ -156,6 +157,30 @@ class TestProject : public QObject {
         save_project(path, written);
         compare_projects(load_project(path), written);
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"survey.fwi"});
+    }
+
+    void isolatedLoadDecodesTheDataOnce() {
+        // fwi reads projects in a child first (isolated_read.hpp); the child hands what it decoded to the
+        // real read, which must give the same project bit for bit.
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("survey.fwi").toStdString();
+        const Project written = full_project();
+        save_project(path, written);
+        const ReadHandOver decoded = read_in_child(path, [&] { (void)load_project(path); });
+        // Every float of the three models, the observed traces, the gradient and the history's model and
+        // gradient went through the hand-over (and more: wavelet, coordinates, optimizer state).
+        const std::uint64_t floats = 2 * 20 * 30 + 11 * 17 + 3 * 400 + 2 * 40000 + 11 * 17 + 2 * 11 * 17;
+        QVERIFY2(decoded.bytes() >= floats * sizeof(float), qPrintable(QString::number(decoded.bytes())));
+        {
+            const ReadHandOver::Replay replay(decoded);
+            compare_projects(load_project(path), written);
+        }
+        IsolatedReadSettings isolated;
+        isolated.enabled = true;
+        set_isolated_reads(isolated);
+        const Project read = load_project(path);
+        set_isolated_reads({});
+        compare_projects(read, written);
     }
 
     void emptyRoundTrip() {

@@ -5,9 +5,13 @@
 // read_gathers_hdf5 first run the same read in a fork()ed child, which throws the result away. A child that
 // dies by a signal, exits non-zero or runs past the time limit makes the reader throw FormatError naming the
 // file; a child that finished (it read the file, or refused it with an exception, which the real read then
-// throws again) lets the real read run in the calling process. POSIX only, no Qt. The file is read twice:
-// docs/reliability.md gives the cost.
+// throws again) lets the real read run in the calling process. POSIX only, no Qt. The file's structure is
+// read twice, its bulk data decoded once: the child records what each dataset read decoded, and the real
+// read copies it from there (ReadHandOver; Linux; elsewhere the file is read twice). docs/reliability.md
+// gives the cost.
+#include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace fwi {
@@ -32,17 +36,53 @@ struct IsolatedReadSettings {
 void set_isolated_reads(const IsolatedReadSettings& settings);
 const IsolatedReadSettings& isolated_reads();
 
+/// What a reading child decoded, for the parent's read of the same file (runtime/read_hand_over.hpp): the
+/// dataset values the child read, kept in a memory file until this object goes. Empty when the child recorded
+/// nothing, when the file changed (device, inode, size or modification time) while the child read it, or
+/// off Linux.
+class ReadHandOver {
+  public:
+    struct Records; ///< the index of the memory file (read_hand_over.cpp)
+    ReadHandOver();
+    ReadHandOver(ReadHandOver&&) noexcept;
+    ReadHandOver& operator=(ReadHandOver&&) noexcept;
+    ~ReadHandOver();
+    /// Bytes of dataset values recorded.
+    std::uint64_t bytes() const;
+    /// While it lives, the dataset reads on this thread copy the recorded values instead of decoding them
+    /// (each record once, in the order the child read them; a read the child did not record, or of another
+    /// size, reads the file).
+    class Replay {
+      public:
+        explicit Replay(const ReadHandOver& records);
+        ~Replay();
+        Replay(const Replay&) = delete;
+        Replay& operator=(const Replay&) = delete;
+
+      private:
+        Records* previous_;
+    };
+    /// The records in the memory file `fd`, which the result then owns (read_in_child).
+    static ReadHandOver index(int fd);
+
+  private:
+    std::unique_ptr<Records> records_;
+};
+
 /// Runs `read` in a fork()ed child (stderr to /dev/null, crash signals as the settings say) and waits for it.
 /// `read` must run no OpenMP parallel region: the parent's OpenMP threads do not exist in the child. Throws
 /// FormatError ("'x.fwi' is damaged: the HDF5 library crashed reading it (signal 11)") when the child died by
 /// a signal, exited non-zero or timed out (then it is killed); ResourceError when no child can be started.
-/// Returns normally otherwise, whatever `read` threw. Call it only while no other thread of this process is
-/// inside HDF5 (the child inherits the library's lock).
-void read_in_child(const std::string& path, const std::function<void()>& read);
+/// Returns normally otherwise, whatever `read` threw, with what the child's dataset reads decoded. Call it
+/// only while no other thread of this process is inside HDF5 (the child inherits the library's lock).
+ReadHandOver read_in_child(const std::string& path, const std::function<void()>& read);
 
-/// `read()` in this process, after read_in_child(path, read) when isolation is on.
+/// `read()` in this process, after read_in_child(path, read) when isolation is on (then replaying what the
+/// child decoded).
 template <class Read> auto read_isolated(const std::string& path, Read&& read) -> decltype(read()) {
-    if (isolated_reads().enabled) read_in_child(path, [&] { (void)read(); });
+    if (!isolated_reads().enabled) return read();
+    const ReadHandOver decoded = read_in_child(path, [&] { (void)read(); });
+    const ReadHandOver::Replay replay(decoded);
     return read();
 }
 
