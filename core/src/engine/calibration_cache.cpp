@@ -7,6 +7,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -22,6 +23,18 @@ std::string cpu_model() {
     while (std::getline(in, line))
         if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 1);
     return "unknown";
+}
+
+/// The running program's size and modification time ("?" where unknown): a rebuilt or upgraded program (faster
+/// kernels, say) measures again instead of trusting the old build's costs for the rest of the day.
+std::string executable_identity() {
+    static const std::string identity = [] {
+        struct stat info {};
+        if (::stat("/proc/self/exe", &info) != 0) return std::string("?");
+        return std::to_string(info.st_size) + "@" + std::to_string(info.st_mtim.tv_sec) + "." +
+               std::to_string(info.st_mtim.tv_nsec);
+    }();
+    return identity;
 }
 
 double now_s() {
@@ -104,7 +117,7 @@ std::string CalibrationKey::text() const {
     s << "v" << format_version << " " << backend << " " << nz << "x";
     if (ny != 1) s << ny << "x"; // 2D keys keep their form, so caches written before 3D stay valid
     s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads << " cpu"
-      << cpu_model();
+      << cpu_model() << " build " << executable_identity();
     return s.str();
 }
 
