@@ -18,18 +18,24 @@
 // is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are full padded
 // arrays (simple indexing; they are only read and written inside their layers and the R-cell fringes next to
 // them, so the untouched parts cost memory but little bandwidth; an x layer is a short piece of each row, and
-// costs whole cache lines). The state packs them into strips for checkpoints (cpu_propagator_3d.cpp). PASSES
-// per forward step: (1) psi_y on the y-layer rows and psi_z on the z-layer planes; (2) per row: psi_x in the
-// row's x layers (row-local, so it needs no pass of its own), the interior update, then the PML terms on the
-// cells whose stencil touches a layer (the layer plus R cells) for x, y and z in that order, then the Born
-// secondary; (3) source injection (by the caller).
-// BLOCKING: pass (2) walks y in blocks of kBlockRows rows and, inside a block, all planes in order, so that
-// the 2R + 1 planes a z stencil reads stay in cache (L2) between rows. A thread takes a whole block (all
-// planes) at a time, handed out dynamically, so that a thread the OS preempts on a busy machine does not hold
-// the step back. Every loop is branch-free (snapshot, secondary: template arguments), so all of them
-// vectorise; the x-layer pieces of the next row are prefetched. DRAM traffic per cell and forward step at
-// order 8 on 256^3 + 20 is about 18 bytes for u (1.5 times: the blocks' y halo), u_next and c, plus about 10
-// for the memory variables (pass (1) re-reads u and psi, x pieces cost whole lines): about 28 bytes.
+// costs whole cache lines). The state packs them into strips for checkpoints (cpu_propagator_3d.cpp). A
+// forward step is ONE blocked sweep (2) over the rows, then (3) source injection (by the caller). Per row:
+// psi_x in the row's x layers (row-local), the interior update, then the PML terms on the cells whose stencil
+// touches a layer (the layer plus R cells) for x, y and z in that order, then the Born secondary. psi_y and
+// psi_z are computed inside the same sweep, just before the rows that read them (there was a pass (1) over
+// the y-layer rows and z-layer planes for them, which read u a second time): see BLOCKING.
+// BLOCKING: the sweep walks y in blocks and, inside a block, all planes in order, so that the 2R + 1 planes a
+// z stencil reads stay in cache (L2) between rows. The two y-layer reaches (layer + fringe) are one block
+// each and the rows between them blocks of kBlockRows (y_blocks). Before the rows of plane iz, a block
+// computes psi_z of plane iz + R on its own rows (D1z psi_z at plane iz reads planes iz - R .. iz + R of the
+// same rows) and, in a layer block, psi_y of plane iz on its layer rows (D1y psi_y of a row reads rows of
+// the same reach, so of the same block): every psi a row reads was computed by the same thread, before, so
+// the step needs no barrier between passes. A thread takes a whole block (all planes) at a time, handed out
+// dynamically, so that a thread the OS preempts on a busy machine does not hold the step back. Every loop is
+// branch-free (snapshot, secondary: template arguments), so all of them vectorise; the x-layer pieces of the
+// next row are prefetched. DRAM traffic per cell and forward step at order 8 on 256^3 + 20 is about 18 bytes
+// for u (1.5 times: the blocks' y halo), u_next and c, plus about 8 for the memory variables (read and
+// written once in their layers; x pieces cost whole lines).
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -38,12 +44,14 @@
 //     r_ax  <- a (r_ax - D1ax(mu + t_ax))           w_ax := (b/a) r_ax   (= b * lambda_psi')
 //     mu^n   = 2 mu - mu_prev + c [ (D2x + D2y + D2z) mu + sum_ax (D2ax t_ax - D1ax w_ax) ]
 //     mu^n  += c R^T residual^n                      (by the caller)
-// PASSES: (A) s_y on the y-layer rows, s_z on the z-layer planes; (B) r_y and r_z (they read s at
-// neighbouring rows and planes); (C) per row, blocked as pass (2): s_x then r_x in the row's x layers
-// (row-local, so they need no pass of their own), the gradient term, the interior update, then the PML terms
-// for x, y, z. GRADIENT: u^(n+1) depends on c only through c * B^n, so  dJ/dc = sum_n lambda_u^(n+1) B^n =
-// sum_n mu^(n+1) B^n / c; pass (C) adds weight * mu^(n+1) * B^n / c where it reads mu anyway. BORN: the
-// scattered field obeys the same step with the extra term dc * B^n added to u^(n+1) ("secondary").
+// ONE blocked sweep, as the forward's: per row, s_x then r_x in the row's x layers (row-local), the gradient
+// term, the interior update, then the PML terms for x, y, z. s_z and r_z are computed 2R and R planes ahead
+// of the rows that read them (r_z reads s_z at +-R planes, the row's terms r_z and s_z at +-R), s_y then r_y
+// plane by plane in the layer blocks (there were passes (A) for s_y and s_z and (B) for r_y and r_z, two more
+// sweeps over the layers with a barrier after each). GRADIENT: u^(n+1) depends on c only through c * B^n, so
+// dJ/dc = sum_n lambda_u^(n+1) B^n = sum_n mu^(n+1) B^n / c; the row adds weight * mu^(n+1) * B^n / c where
+// it reads mu anyway. BORN: the scattered field obeys the same step with the extra term dc * B^n added to
+// u^(n+1) ("secondary").
 //
 // INVARIANTS: every cell is computed by the same arithmetic, in the same order, whatever the thread count,
 // the block size or the schedule (no reductions; threads only split rows and planes), so a state restored
@@ -138,9 +146,27 @@ template <int R>
         t[i - i0] = d2<R>(p, i, 1) * idx2 + d2<R>(p, i, sy) * idy2;
 }
 
-/// Number of y blocks of kBlockRows rows in [y0, y1).
-inline std::int64_t y_blocks(const KernelGrid& g) {
-    return (g.y1 - g.y0 + kBlockRows - 1) / kBlockRows;
+/// The y blocks of the blocked sweeps: block 0 is [y0, end of the low y layer's reach), block 1 [start of the
+/// high layer's reach, y1), and the rows between them blocks of kBlockRows. A layer's reach
+/// (layer + R fringe rows) in one block is what lets the forward sweep compute psi_y in the same block that
+/// reads it (BLOCKING above). The reaches never meet: the model has at least 2R cells along y.
+struct YBlocks {
+    std::int64_t y0 = 0, lo_end = 0, hi_begin = 0, y1 = 0;
+    std::int64_t count() const { return 2 + (hi_begin - lo_end + kBlockRows - 1) / kBlockRows; }
+    /// Blocks 0 and 1 hold the layers: the largest and costliest blocks go first, so that the dynamic
+    /// schedule ends on small ones.
+    bool holds_layer(std::int64_t k) const { return k < 2; }
+    std::pair<std::int64_t, std::int64_t> rows(std::int64_t k) const {
+        if (k == 0) return {y0, lo_end};
+        if (k == 1) return {hi_begin, y1};
+        const std::int64_t b = lo_end + (k - 2) * kBlockRows;
+        return {b, std::min(b + kBlockRows, hi_begin)};
+    }
+};
+
+inline YBlocks y_blocks(const KernelGrid& g, const Zones& zy) {
+    const std::int64_t lo_end = std::clamp(zy.reach[0].second, g.y0, g.y1);
+    return {g.y0, lo_end, std::clamp(zy.reach[1].first, lo_end, g.y1), g.y1};
 }
 
 /// The row after (iz, iy) in the blocked sweep (rows yb..ye-1 of each plane in turn).
@@ -224,45 +250,60 @@ template <int R, bool Snap, bool Sec>
     }
 }
 
+/// psi_z^n = a psi_z^(n-1) + b D1z u^n on rows [yb, ye) of plane iz, when iz is a z-layer plane.
+template <int R>
+inline void psi_z_plane(const KernelGrid& g, const ForwardFields& f, const Zones& zz, std::int64_t iz,
+                        std::int64_t yb, std::int64_t ye) {
+    if (!zz.in_layer(iz)) return;
+    for (std::int64_t iy = yb; iy < ye; ++iy) {
+        const Index row = g.row(iz, iy);
+        psi_row<R>(f.psi_z, f.u, row + g.x0, row + g.x1, g.ny * g.nx, g.pml_z->a[iz], g.pml_z->b[iz],
+                   g.inv_dz);
+    }
+}
+/// psi_y^n = a psi_y^(n-1) + b D1y u^n on the y-layer rows among [yb, ye) of plane iz.
+template <int R>
+inline void psi_y_plane(const KernelGrid& g, const ForwardFields& f, const Zones& zy, std::int64_t iz,
+                        std::int64_t yb, std::int64_t ye) {
+    for (std::int64_t iy = yb; iy < ye; ++iy)
+        if (zy.in_layer(iy)) {
+            const Index row = g.row(iz, iy);
+            psi_row<R>(f.psi_y, f.u, row + g.x0, row + g.x1, g.nx, g.pml_y->a[iy], g.pml_y->b[iy], g.inv_dy);
+        }
+}
+
 template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) {
     const Zones zx = zones(*g.pml_x, R), zy = zones(*g.pml_y, R), zz = zones(*g.pml_z, R);
-    const Index sy = g.nx, sz = g.ny * g.nx;
+    const YBlocks blocks = y_blocks(g, zy);
 #pragma omp parallel
     {
         flush_denormals();
-        // (1) psi_y^n and psi_z^n from u^n, in their layers only.
-#pragma omp for schedule(dynamic, 4)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const bool z_layer = zz.in_layer(iz);
-            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
-                const Index row = g.row(iz, iy);
-                if (zy.in_layer(iy))
-                    psi_row<R>(f.psi_y, f.u, row + g.x0, row + g.x1, sy, g.pml_y->a[iy], g.pml_y->b[iy],
-                               g.inv_dy);
-                if (z_layer)
-                    psi_row<R>(f.psi_z, f.u, row + g.x0, row + g.x1, sz, g.pml_z->a[iz], g.pml_z->b[iz],
-                               g.inv_dz);
-            }
-        }
-        // (2) per row, y blocks outermost so that the z stencil's planes stay cached.
-        const auto rows = [&]<bool Snap, bool Sec>() {
+        // One sweep: y blocks outermost so that the z stencil's planes stay cached; psi_z R planes ahead of
+        // the rows that read it, psi_y plane by plane in the layer blocks.
+        const auto sweep = [&]<bool Snap, bool Sec>() {
 #pragma omp for schedule(dynamic, 1) nowait
-            for (std::int64_t block = 0; block < y_blocks(g); ++block) {
-                const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
-                for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
+            for (std::int64_t k = 0; k < blocks.count(); ++k) {
+                const auto [yb, ye] = blocks.rows(k);
+                std::int64_t psi_z_done = g.z0; // planes [z0, psi_z_done) have psi_z^n on these rows
+                for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
+                    for (; psi_z_done < std::min(iz + R + 1, g.z1); ++psi_z_done)
+                        psi_z_plane<R>(g, f, zz, psi_z_done, yb, ye);
+                    if (blocks.holds_layer(k)) psi_y_plane<R>(g, f, zy, iz, yb, ye);
                     for (std::int64_t iy = yb; iy < ye; ++iy)
                         forward_row<R, Snap, Sec>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
+                }
             }
         };
         if (f.snapshot)
-            f.secondary ? rows.template operator()<true, true>() : rows.template operator()<true, false>();
+            f.secondary ? sweep.template operator()<true, true>() : sweep.template operator()<true, false>();
         else
-            f.secondary ? rows.template operator()<false, true>() : rows.template operator()<false, false>();
+            f.secondary ? sweep.template operator()<false, true>()
+                        : sweep.template operator()<false, false>();
     }
 }
 
-/// Pass (C) on one row: gradient, interior adjoint update, PML terms (Snap: a snapshot is given, so the
-/// gradient is accumulated).
+/// The adjoint sweep on one row: gradient, interior adjoint update, PML terms (Snap: a snapshot is given, so
+/// the gradient is accumulated).
 template <int R, bool Snap>
 [[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
                                          const Zones& zy, const Zones& zz, std::int64_t iz, std::int64_t iy,
@@ -276,7 +317,7 @@ template <int R, bool Snap>
     const PmlProfile& px = *g.pml_x;
     const float* bax = px.b_over_a.data();
     prefetch_x_layers(zx, next, f.s_x, f.r_x);
-    // (A) for x, row-local: s_x <- a (mu + s_x), then r_x <- a (r_x - D1x(mu + t_x)) in this row's x layers.
+    // For x, row-local: s_x <- a (mu + s_x), then r_x <- a (r_x - D1x(mu + t_x)) in this row's x layers.
     {
         float* __restrict sx = f.s_x;
         float* __restrict rx = f.r_x;
@@ -333,54 +374,71 @@ template <int R, bool Snap>
                                  g.inv_dz2);
 }
 
-template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
-    using namespace stencil;
-    const PmlProfile& px = *g.pml_x;
-    const PmlProfile& py = *g.pml_y;
+/// The adjoint's memory variables on rows [yb, ye) of plane iz, when iz is a z-layer plane: s_z <- a (mu +
+/// s_z), and r_z <- a (r_z - D1z(mu + t_z)) (it reads s_z of planes iz - R .. iz + R).
+template <int R>
+inline void s_z_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zz, std::int64_t iz,
+                      std::int64_t yb, std::int64_t ye) {
+    if (!zz.in_layer(iz)) return;
+    for (std::int64_t iy = yb; iy < ye; ++iy) {
+        const Index row = g.row(iz, iy);
+        s_row(f.s_z, f.mu, row + g.x0, row + g.x1, g.pml_z->a[iz]);
+    }
+}
+template <int R>
+inline void r_z_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zz, std::int64_t iz,
+                      std::int64_t yb, std::int64_t ye) {
+    if (!zz.in_layer(iz)) return;
     const PmlProfile& pz = *g.pml_z;
-    const Zones zx = zones(px, R), zy = zones(py, R), zz = zones(pz, R);
-    const Index sy = g.nx, sz = g.ny * g.nx;
-    const float* __restrict mu = f.mu;
+    for (std::int64_t iy = yb; iy < ye; ++iy) {
+        const Index row = g.row(iz, iy);
+        r_row<R>(f.r_z, f.mu, f.s_z, pz.b_over_a.data(), iz, row + g.x0, row + g.x1, g.ny * g.nx, pz.a[iz],
+                 g.inv_dz);
+    }
+}
+/// s_y, then r_y (it reads s_y of rows iy - R .. iy + R), on the y-layer rows among [yb, ye) of plane iz.
+template <int R>
+inline void s_r_y_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zy, std::int64_t iz,
+                        std::int64_t yb, std::int64_t ye) {
+    const PmlProfile& py = *g.pml_y;
+    for (std::int64_t iy = yb; iy < ye; ++iy)
+        if (zy.in_layer(iy)) s_row(f.s_y, f.mu, g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1, py.a[iy]);
+    for (std::int64_t iy = yb; iy < ye; ++iy)
+        if (zy.in_layer(iy))
+            r_row<R>(f.r_y, f.mu, f.s_y, py.b_over_a.data(), iy, g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1,
+                     g.nx, py.a[iy], g.inv_dy);
+}
+
+template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
+    const Zones zx = zones(*g.pml_x, R), zy = zones(*g.pml_y, R), zz = zones(*g.pml_z, R);
+    const YBlocks blocks = y_blocks(g, zy);
 #pragma omp parallel
     {
         flush_denormals();
-        // (A) s <- a (mu + s) in the y and z layers (s_x and r_x: in pass (C), row-local).
-#pragma omp for schedule(dynamic, 4)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const bool z_layer = zz.in_layer(iz);
-            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
-                const Index row = g.row(iz, iy);
-                if (zy.in_layer(iy)) s_row(f.s_y, mu, row + g.x0, row + g.x1, py.a[iy]);
-                if (z_layer) s_row(f.s_z, mu, row + g.x0, row + g.x1, pz.a[iz]);
-            }
-        }
-        // (B) r_y, r_z (they read s_y, s_z of neighbouring rows and planes).
-#pragma omp for schedule(dynamic, 4)
-        for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-            const bool z_layer = zz.in_layer(iz);
-            for (std::int64_t iy = g.y0; iy < g.y1; ++iy) {
-                const Index row = g.row(iz, iy);
-                if (zy.in_layer(iy))
-                    r_row<R>(f.r_y, mu, f.s_y, py.b_over_a.data(), iy, row + g.x0, row + g.x1, sy, py.a[iy],
-                             g.inv_dy);
-                if (z_layer)
-                    r_row<R>(f.r_z, mu, f.s_z, pz.b_over_a.data(), iz, row + g.x0, row + g.x1, sz, pz.a[iz],
-                             g.inv_dz);
-            }
-        }
-        // (C) mu^n = 2 mu - mu_prev + c [lap mu + sum (D2 t - D1 w)],  w = (b/a) r; gradient on the way.
+        // One sweep, blocked as the forward's: s_z 2R planes and r_z R planes ahead of the rows that read
+        // them, s_y and r_y plane by plane in the layer blocks; then per row mu^n = 2 mu - mu_prev + c [lap
+        // mu + sum (D2 t - D1 w)], w = (b/a) r, with the gradient on the way.
+        const auto sweep = [&]<bool Snap>() {
 #pragma omp for schedule(dynamic, 1) nowait
-        for (std::int64_t block = 0; block < y_blocks(g); ++block) {
-            const std::int64_t yb = g.y0 + block * kBlockRows, ye = std::min(yb + kBlockRows, g.y1);
-            for (std::int64_t iz = g.z0; iz < g.z1; ++iz)
-                for (std::int64_t iy = yb; iy < ye; ++iy) {
-                    const Index next = next_row(g, iz, iy, yb, ye);
-                    if (f.snapshot)
-                        adjoint_row<R, true>(g, f, zx, zy, zz, iz, iy, next);
-                    else
-                        adjoint_row<R, false>(g, f, zx, zy, zz, iz, iy, next);
+            for (std::int64_t k = 0; k < blocks.count(); ++k) {
+                const auto [yb, ye] = blocks.rows(k);
+                std::int64_t s_z_done = g.z0,
+                             r_z_done = g.z0; // planes [z0, done) hold s_z, r_z on these rows
+                for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
+                    for (; s_z_done < std::min(iz + 2 * R + 1, g.z1); ++s_z_done)
+                        s_z_plane<R>(g, f, zz, s_z_done, yb, ye);
+                    for (; r_z_done < std::min(iz + R + 1, g.z1); ++r_z_done)
+                        r_z_plane<R>(g, f, zz, r_z_done, yb, ye);
+                    if (blocks.holds_layer(k)) s_r_y_plane<R>(g, f, zy, iz, yb, ye);
+                    for (std::int64_t iy = yb; iy < ye; ++iy)
+                        adjoint_row<R, Snap>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
                 }
-        }
+            }
+        };
+        if (f.snapshot)
+            sweep.template operator()<true>();
+        else
+            sweep.template operator()<false>();
     }
 }
 
