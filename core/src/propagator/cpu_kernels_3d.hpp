@@ -68,12 +68,17 @@
 
 namespace fwi::cpu3d {
 
+using cpu::add_secondary;
 using cpu::adjoint_pml_row_terms;
+using cpu::adjoint_x_terms;
 using cpu::pml_row_terms;
 using cpu::prefetch_x_layers;
 using cpu::psi_row;
+using cpu::psi_x_layers;
 using cpu::r_row;
+using cpu::s_r_x_layers;
 using cpu::s_row;
+using cpu::x_pml_terms;
 using cpu::Zones;
 using cpu::zones;
 using stencil::Index;
@@ -193,13 +198,7 @@ template <int R, bool Snap, bool Sec>
     const float* __restrict c = g.c;
     const float idx = g.inv_dx, idx2 = g.inv_dx2;
     prefetch_x_layers(zx, next, f.psi_x, f.zeta_x);
-    // psi_x^n from u^n in this row's x layers (D1x reads this row only).
-    float* __restrict psx = f.psi_x;
-    for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-        for (Index ix = b0; ix < b1; ++ix)
-            psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * idx);
-    }
+    psi_x_layers<R>(f.psi_x, u, zx, px, row, idx);
     alignas(64) float lap_xy[kChunk];
     const float idz2 = g.inv_dz2;
     for (Index j0 = i0; j0 < i1; j0 += kChunk) {
@@ -213,28 +212,7 @@ template <int R, bool Snap, bool Sec>
             if constexpr (Snap) snap[i] = lap;
         }
     }
-    // x layers: D1x psi_x + zeta_x; fringes: D1x psi_x only.
-    float* __restrict zex = f.zeta_x;
-    for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-        for (Index ix = b0; ix < b1; ++ix) {
-            const Index i = row + ix;
-            float term = d1<R>(psx, i, 1) * idx;
-            zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * idx2 + term);
-            term += zex[i];
-            un[i] += c[i] * term;
-            if constexpr (Snap) snap[i] += term;
-        }
-    }
-    for (auto [b0, b1] : zx.fringes) {
-#pragma omp simd
-        for (Index ix = b0; ix < b1; ++ix) {
-            const Index i = row + ix;
-            const float term = d1<R>(psx, i, 1) * idx;
-            un[i] += c[i] * term;
-            if constexpr (Snap) snap[i] += term;
-        }
-    }
+    x_pml_terms<R, Snap>(u, un, snap, c, f.psi_x, f.zeta_x, zx, px, row, idx, idx2);
     // y, then z: whole rows.
     if (zy.in_layer(iy) || zy.in_fringe(iy))
         pml_row_terms<R, Snap>(u, un, snap, c, f.psi_y, f.zeta_y, i0, i1, sy, zy.in_layer(iy), g.pml_y->a[iy],
@@ -242,12 +220,7 @@ template <int R, bool Snap, bool Sec>
     if (zz.in_layer(iz) || zz.in_fringe(iz))
         pml_row_terms<R, Snap>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, sz, zz.in_layer(iz), g.pml_z->a[iz],
                                g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
-    if constexpr (Sec) {
-        const float* __restrict sec = f.secondary;
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            un[i] += sec[i];
-    }
+    if constexpr (Sec) add_secondary(un, f.secondary, i0, i1);
 }
 
 /// psi_z^n = a psi_z^(n-1) + b D1z u^n on rows [yb, ye) of plane iz, when iz is a z-layer plane.
@@ -315,25 +288,8 @@ template <int R, bool Snap>
     float* __restrict mn = f.mu_next;
     const float* __restrict c = g.c;
     const PmlProfile& px = *g.pml_x;
-    const float* bax = px.b_over_a.data();
     prefetch_x_layers(zx, next, f.s_x, f.r_x);
-    // For x, row-local: s_x <- a (mu + s_x), then r_x <- a (r_x - D1x(mu + t_x)) in this row's x layers.
-    {
-        float* __restrict sx = f.s_x;
-        float* __restrict rx = f.r_x;
-        for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-            for (Index ix = b0; ix < b1; ++ix)
-                sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
-        }
-        for (auto [b0, b1] : zx.layers) {
-#pragma omp simd
-            for (Index ix = b0; ix < b1; ++ix) {
-                const Index i = row + ix;
-                rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * g.inv_dx);
-            }
-        }
-    }
+    s_r_x_layers<R>(f.s_x, f.r_x, mu, zx, px, row, g.inv_dx);
     alignas(64) float lap_xy[kChunk];
     const float idz2 = g.inv_dz2;
     for (Index j0 = i0; j0 < i1; j0 += kChunk) {
@@ -358,14 +314,7 @@ template <int R, bool Snap>
                 mn[i] = 2.0f * mu[i] - mn[i] + c[i] * (t[i - j0] + d2<R>(mu, i, sz) * idz2);
         }
     }
-    for (auto [b0, b1] : zx.reach) {
-#pragma omp simd
-        for (Index ix = b0; ix < b1; ++ix) {
-            const Index i = row + ix;
-            mn[i] += c[i] * (d2_weighted<R>(bax, ix, f.s_x, i, 1) * g.inv_dx2 -
-                             d1_weighted<R>(bax, ix, f.r_x, i, 1) * g.inv_dx);
-        }
-    }
+    adjoint_x_terms<R>(mn, c, f.s_x, f.r_x, zx, px, row, g.inv_dx, g.inv_dx2);
     if (zy.in_layer(iy) || zy.in_fringe(iy))
         adjoint_pml_row_terms<R>(mn, c, f.s_y, f.r_y, g.pml_y->b_over_a.data(), iy, i0, i1, sy, g.inv_dy,
                                  g.inv_dy2);

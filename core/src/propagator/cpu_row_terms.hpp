@@ -122,4 +122,94 @@ template <int R>
         mn[i] += c[i] * (d2_weighted<R>(ba, j, s, i, st) * inv_h2 - d1_weighted<R>(ba, j, r, i, st) * inv_h);
 }
 
+/// psi_x^n = a psi_x^(n-1) + b D1x u^n in the x layers of the row starting at `row` (D1x reads this row
+/// only).
+template <int R>
+[[gnu::flatten]] inline void psi_x_layers(float* __restrict psx, const float* __restrict u, const Zones& zx,
+                                          const PmlProfile& px, Index row, float inv_dx) {
+    using namespace stencil;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix)
+            psx[row + ix] = px.a[ix] * psx[row + ix] + px.b[ix] * (d1<R>(u, row + ix, 1) * inv_dx);
+    }
+}
+
+/// The x PML terms of a row: in the x layers D1x psi_x + zeta_x (zeta_x updated first), in the fringes D1x
+/// psi_x only; added to u_next with weight c, and to the snapshot when there is one.
+template <int R, bool Snap>
+[[gnu::flatten]] inline void x_pml_terms(const float* __restrict u, float* __restrict un,
+                                         float* __restrict snap, const float* __restrict c,
+                                         const float* __restrict psx, float* __restrict zex, const Zones& zx,
+                                         const PmlProfile& px, Index row, float inv_dx, float inv_dx2) {
+    using namespace stencil;
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            float term = d1<R>(psx, i, 1) * inv_dx;
+            zex[i] = px.a[ix] * zex[i] + px.b[ix] * (d2<R>(u, i, 1) * inv_dx2 + term);
+            term += zex[i];
+            un[i] += c[i] * term;
+            if constexpr (Snap) snap[i] += term;
+        }
+    }
+    for (auto [b0, b1] : zx.fringes) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            const float term = d1<R>(psx, i, 1) * inv_dx;
+            un[i] += c[i] * term;
+            if constexpr (Snap) snap[i] += term;
+        }
+    }
+}
+
+/// The adjoint's x memory variables in the x layers of a row (row-local): s_x <- a (mu + s_x), then r_x <- a
+/// (r_x - D1x(mu + t_x)), t = (b/a) s.
+template <int R>
+[[gnu::flatten]] inline void s_r_x_layers(float* __restrict sx, float* __restrict rx,
+                                          const float* __restrict mu, const Zones& zx, const PmlProfile& px,
+                                          Index row, float inv_dx) {
+    using namespace stencil;
+    const float* bax = px.b_over_a.data();
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix)
+            sx[row + ix] = px.a[ix] * (mu[row + ix] + sx[row + ix]);
+    }
+    for (auto [b0, b1] : zx.layers) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            rx[i] = px.a[ix] * (rx[i] - (d1<R>(mu, i, 1) + d1_weighted<R>(bax, ix, sx, i, 1)) * inv_dx);
+        }
+    }
+}
+
+/// The adjoint's x PML terms of a row, on the cells whose stencil reaches an x layer: mu_next += c (D2x(t) /
+/// dx^2 - D1x(w) / dx), t = (b/a) s_x, w = (b/a) r_x.
+template <int R>
+[[gnu::flatten]] inline void adjoint_x_terms(float* __restrict mn, const float* __restrict c, const float* sx,
+                                             const float* rx, const Zones& zx, const PmlProfile& px,
+                                             Index row, float inv_dx, float inv_dx2) {
+    using namespace stencil;
+    const float* bax = px.b_over_a.data();
+    for (auto [b0, b1] : zx.reach) {
+#pragma omp simd
+        for (Index ix = b0; ix < b1; ++ix) {
+            const Index i = row + ix;
+            mn[i] += c[i] * (d2_weighted<R>(bax, ix, sx, i, 1) * inv_dx2 -
+                             d1_weighted<R>(bax, ix, rx, i, 1) * inv_dx);
+        }
+    }
+}
+
+/// u_next += the Born secondary source, on cells [i0, i1).
+inline void add_secondary(float* __restrict un, const float* __restrict sec, Index i0, Index i1) {
+#pragma omp simd
+    for (Index i = i0; i < i1; ++i)
+        un[i] += sec[i];
+}
+
 } // namespace fwi::cpu
