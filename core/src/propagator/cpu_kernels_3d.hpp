@@ -223,31 +223,28 @@ template <int R, bool Snap, bool Sec>
     if constexpr (Sec) add_secondary(un, f.secondary, i0, i1);
 }
 
-/// psi_z^n = a psi_z^(n-1) + b D1z u^n on rows [yb, ye) of plane iz, when iz is a z-layer plane.
-template <int R>
-inline void psi_z_plane(const KernelGrid& g, const ForwardFields& f, const Zones& zz, std::int64_t iz,
-                        std::int64_t yb, std::int64_t ye) {
+/// Calls row(i0, i1) with the computed cells of each row in [yb, ye) of plane iz, when iz is a z-layer plane.
+template <class Row>
+inline void z_layer_rows(const KernelGrid& g, const Zones& zz, std::int64_t iz, std::int64_t yb,
+                         std::int64_t ye, Row&& row) {
     if (!zz.in_layer(iz)) return;
-    for (std::int64_t iy = yb; iy < ye; ++iy) {
-        const Index row = g.row(iz, iy);
-        psi_row<R>(f.psi_z, f.u, row + g.x0, row + g.x1, g.ny * g.nx, g.pml_z->a[iz], g.pml_z->b[iz],
-                   g.inv_dz);
-    }
-}
-/// psi_y^n = a psi_y^(n-1) + b D1y u^n on the y-layer rows among [yb, ye) of plane iz.
-template <int R>
-inline void psi_y_plane(const KernelGrid& g, const ForwardFields& f, const Zones& zy, std::int64_t iz,
-                        std::int64_t yb, std::int64_t ye) {
     for (std::int64_t iy = yb; iy < ye; ++iy)
-        if (zy.in_layer(iy)) {
-            const Index row = g.row(iz, iy);
-            psi_row<R>(f.psi_y, f.u, row + g.x0, row + g.x1, g.nx, g.pml_y->a[iy], g.pml_y->b[iy], g.inv_dy);
-        }
+        row(g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1);
+}
+
+/// Calls row(iy, i0, i1) with the computed cells of each y-layer row among [yb, ye) of plane iz.
+template <class Row>
+inline void y_layer_rows(const KernelGrid& g, const Zones& zy, std::int64_t iz, std::int64_t yb,
+                         std::int64_t ye, Row&& row) {
+    for (std::int64_t iy = yb; iy < ye; ++iy)
+        if (zy.in_layer(iy)) row(iy, g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1);
 }
 
 template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) {
     const Zones zx = zones(*g.pml_x, R), zy = zones(*g.pml_y, R), zz = zones(*g.pml_z, R);
     const YBlocks blocks = y_blocks(g, zy);
+    const PmlProfile &py = *g.pml_y, &pz = *g.pml_z;
+    const Index sy = g.nx, sz = g.ny * g.nx;
 #pragma omp parallel
     {
         flush_denormals();
@@ -259,9 +256,16 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
                 const auto [yb, ye] = blocks.rows(k);
                 std::int64_t psi_z_done = g.z0; // planes [z0, psi_z_done) have psi_z^n on these rows
                 for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-                    for (; psi_z_done < std::min(iz + R + 1, g.z1); ++psi_z_done)
-                        psi_z_plane<R>(g, f, zz, psi_z_done, yb, ye);
-                    if (blocks.holds_layer(k)) psi_y_plane<R>(g, f, zy, iz, yb, ye);
+                    for (; psi_z_done < std::min(iz + R + 1, g.z1); ++psi_z_done) {
+                        const std::int64_t p = psi_z_done;
+                        z_layer_rows(g, zz, p, yb, ye, [&](Index i0, Index i1) {
+                            psi_row<R>(f.psi_z, f.u, i0, i1, sz, pz.a[p], pz.b[p], g.inv_dz);
+                        });
+                    }
+                    if (blocks.holds_layer(k))
+                        y_layer_rows(g, zy, iz, yb, ye, [&](std::int64_t iy, Index i0, Index i1) {
+                            psi_row<R>(f.psi_y, f.u, i0, i1, sy, py.a[iy], py.b[iy], g.inv_dy);
+                        });
                     for (std::int64_t iy = yb; iy < ye; ++iy)
                         forward_row<R, Snap, Sec>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
                 }
@@ -323,44 +327,11 @@ template <int R, bool Snap>
                                  g.inv_dz2);
 }
 
-/// The adjoint's memory variables on rows [yb, ye) of plane iz, when iz is a z-layer plane: s_z <- a (mu +
-/// s_z), and r_z <- a (r_z - D1z(mu + t_z)) (it reads s_z of planes iz - R .. iz + R).
-template <int R>
-inline void s_z_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zz, std::int64_t iz,
-                      std::int64_t yb, std::int64_t ye) {
-    if (!zz.in_layer(iz)) return;
-    for (std::int64_t iy = yb; iy < ye; ++iy) {
-        const Index row = g.row(iz, iy);
-        s_row(f.s_z, f.mu, row + g.x0, row + g.x1, g.pml_z->a[iz]);
-    }
-}
-template <int R>
-inline void r_z_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zz, std::int64_t iz,
-                      std::int64_t yb, std::int64_t ye) {
-    if (!zz.in_layer(iz)) return;
-    const PmlProfile& pz = *g.pml_z;
-    for (std::int64_t iy = yb; iy < ye; ++iy) {
-        const Index row = g.row(iz, iy);
-        r_row<R>(f.r_z, f.mu, f.s_z, pz.b_over_a.data(), iz, row + g.x0, row + g.x1, g.ny * g.nx, pz.a[iz],
-                 g.inv_dz);
-    }
-}
-/// s_y, then r_y (it reads s_y of rows iy - R .. iy + R), on the y-layer rows among [yb, ye) of plane iz.
-template <int R>
-inline void s_r_y_plane(const KernelGrid& g, const AdjointFields& f, const Zones& zy, std::int64_t iz,
-                        std::int64_t yb, std::int64_t ye) {
-    const PmlProfile& py = *g.pml_y;
-    for (std::int64_t iy = yb; iy < ye; ++iy)
-        if (zy.in_layer(iy)) s_row(f.s_y, f.mu, g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1, py.a[iy]);
-    for (std::int64_t iy = yb; iy < ye; ++iy)
-        if (zy.in_layer(iy))
-            r_row<R>(f.r_y, f.mu, f.s_y, py.b_over_a.data(), iy, g.row(iz, iy) + g.x0, g.row(iz, iy) + g.x1,
-                     g.nx, py.a[iy], g.inv_dy);
-}
-
 template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) {
     const Zones zx = zones(*g.pml_x, R), zy = zones(*g.pml_y, R), zz = zones(*g.pml_z, R);
     const YBlocks blocks = y_blocks(g, zy);
+    const PmlProfile &py = *g.pml_y, &pz = *g.pml_z;
+    const Index sy = g.nx, sz = g.ny * g.nx;
 #pragma omp parallel
     {
         flush_denormals();
@@ -374,11 +345,28 @@ template <int R> void adjoint_step(const KernelGrid& g, const AdjointFields& f) 
                 std::int64_t s_z_done = g.z0,
                              r_z_done = g.z0; // planes [z0, done) hold s_z, r_z on these rows
                 for (std::int64_t iz = g.z0; iz < g.z1; ++iz) {
-                    for (; s_z_done < std::min(iz + 2 * R + 1, g.z1); ++s_z_done)
-                        s_z_plane<R>(g, f, zz, s_z_done, yb, ye);
-                    for (; r_z_done < std::min(iz + R + 1, g.z1); ++r_z_done)
-                        r_z_plane<R>(g, f, zz, r_z_done, yb, ye);
-                    if (blocks.holds_layer(k)) s_r_y_plane<R>(g, f, zy, iz, yb, ye);
+                    // s <- a (mu + s); r <- a (r - D1(mu + t)), t = (b/a) s, reading s at +-R rows or planes.
+                    for (; s_z_done < std::min(iz + 2 * R + 1, g.z1); ++s_z_done) {
+                        const std::int64_t p = s_z_done;
+                        z_layer_rows(g, zz, p, yb, ye,
+                                     [&](Index i0, Index i1) { s_row(f.s_z, f.mu, i0, i1, pz.a[p]); });
+                    }
+                    for (; r_z_done < std::min(iz + R + 1, g.z1); ++r_z_done) {
+                        const std::int64_t p = r_z_done;
+                        z_layer_rows(g, zz, p, yb, ye, [&](Index i0, Index i1) {
+                            r_row<R>(f.r_z, f.mu, f.s_z, pz.b_over_a.data(), p, i0, i1, sz, pz.a[p],
+                                     g.inv_dz);
+                        });
+                    }
+                    if (blocks.holds_layer(k)) {
+                        y_layer_rows(g, zy, iz, yb, ye, [&](std::int64_t iy, Index i0, Index i1) {
+                            s_row(f.s_y, f.mu, i0, i1, py.a[iy]);
+                        });
+                        y_layer_rows(g, zy, iz, yb, ye, [&](std::int64_t iy, Index i0, Index i1) {
+                            r_row<R>(f.r_y, f.mu, f.s_y, py.b_over_a.data(), iy, i0, i1, sy, py.a[iy],
+                                     g.inv_dy);
+                        });
+                    }
                     for (std::int64_t iy = yb; iy < ye; ++iy)
                         adjoint_row<R, Snap>(g, f, zx, zy, zz, iz, iy, next_row(g, iz, iy, yb, ye));
                 }
