@@ -25,8 +25,8 @@ std::string cpu_model() {
     return "unknown";
 }
 
-/// The running program's size and modification time ("?" where unknown): a rebuilt or upgraded program (faster
-/// kernels, say) measures again instead of trusting the old build's costs for the rest of the day.
+/// The running program's size and modification time ("?" where unknown): a rebuilt or upgraded program
+/// (faster kernels, say) measures again instead of trusting the old build's costs for the rest of the day.
 std::string executable_identity() {
     static const std::string identity = [] {
         struct stat info {};

@@ -2,7 +2,8 @@
 // The performance model's calibration, kept between processes. Measuring step and codec costs takes a few
 // tenths of a second per grid; a desktop session or a script runs the same grids again and again, so the
 // measurements are kept in a small JSON file per (backend, padded grid, order, PML, codec, threads, CPU,
-// build of the running program: its size and modification time) under the user's cache directory (FWI_CALIBRATION_CACHE=DIR, else $XDG_CACHE_HOME/fwi-studio, else
+// build of the running program: its size and modification time) under the user's cache directory
+// (FWI_CALIBRATION_CACHE=DIR, else $XDG_CACHE_HOME/fwi-studio, else
 // ~/.cache/fwi-studio; FWI_CALIBRATION_CACHE=off disables it). Entries expire after a day. The cache is an
 // optimisation only: an unreadable, corrupt, foreign or stale file is a miss, and a failed write is ignored.
 #include "fwi/performance_model.hpp"
