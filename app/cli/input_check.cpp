@@ -14,6 +14,7 @@ void isolate_untrusted_reads(int argc, char** argv, bool under_mpi) {
     IsolatedReadSettings settings;
     if (!under_mpi) {
         settings.enabled = true;
+        settings.checked_files = default_checked_files();
         set_isolated_reads(settings);
         return;
     }

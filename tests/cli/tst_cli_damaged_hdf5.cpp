@@ -99,6 +99,30 @@ class TestCliDamagedHdf5 : public QObject {
         QVERIFY2(r.err.contains("is damaged: the HDF5 library crashed reading it"), r.err.constData());
     }
 
+    /// A file read safely before is read without the child while it is unchanged (FWI_CHECKED_FILES); one
+    /// replaced by a damaged file is checked again.
+    void aFileReplacedAfterASafeReadIsCheckedAgain() {
+        const QString model = copy_as(QStringLiteral(FWI_FUZZ_CORPUS_DIR "/hdf5_model/model_4x5.h5"), "m.h5");
+        const QString record = dir_.filePath("checked-files");
+        const QStringList env = {"FWI_CHECKED_FILES=" + record};
+        const QString project = dir_.filePath("from-remembered.fwi");
+        QTest::qWait(2100); // only files unchanged for 2 s are remembered
+        for (int run = 0; run < 2; ++run) {
+            QFile::remove(project);
+            const Outcome r = run_fwi({"-q", "new", project, "--model", model, "--shots", "1"}, env);
+            QVERIFY2(r.normal_exit && r.code == 0, r.err.constData());
+            QFile f(record);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll().count('\n'), 1); // remembered once
+        }
+        copy_as(QStringLiteral(FWI_FUZZ_REGRESSIONS_DIR "/hdf5_model/libhdf5-segv-local-heap-lookup"),
+                "m.h5");
+        QFile::remove(project);
+        const Outcome r = run_fwi({"-q", "new", project, "--model", model, "--shots", "1"}, env);
+        verify_refused(r, model, "a crashing file copied over a remembered one");
+        QVERIFY2(r.err.contains("is damaged: the HDF5 library crashed reading it"), r.err.constData());
+    }
+
     /// Under mpirun the files named on the command line are checked before MPI_Init (a fork after it is not
     /// safe on every network); a damaged one stops the rank before MPI starts.
     void checkedBeforeMpiInitUnderMpirun() {

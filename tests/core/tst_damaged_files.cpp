@@ -2,6 +2,7 @@
 // FormatError naming the object, found from shapes, types and declared sizes before any allocation for it;
 // files of the previous schema (variable-length strings) still load.
 #include "fwi/error.hpp"
+#include "fwi/isolated_read.hpp"
 #include "fwi/project.hpp"
 
 #include <hdf5.h>
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <fstream>
 #include <functional>
 
 using namespace fwi;
@@ -205,6 +207,36 @@ class TestDamagedFiles : public QObject {
         const Project p = load_project(path);
         QCOMPARE(p.experiment.gradient.schedule, std::string("online:7"));
         QCOMPARE(p.experiment.acquisition.shots.size(), std::size_t(2));
+    }
+    void a_file_read_through_an_external_link_is_never_remembered_as_safe() {
+        // Another file can change while this one does not: a project reading its models from another file is
+        // checked in a child on every read (fwi/isolated_read.hpp, IsolatedReadSettings::checked_files).
+        const std::string own = fresh(), linked = fresh();
+        edit_file(linked, [&](hid_t f) {
+            H5Ldelete(f, "/models", H5P_DEFAULT);
+            QVERIFY(H5Lcreate_external(own.c_str(), "/models", f, "models", H5P_DEFAULT, H5P_DEFAULT) >= 0);
+        });
+        const std::string record = dir_.filePath("checked-files").toStdString();
+        IsolatedReadSettings settings;
+        settings.enabled = true;
+        settings.checked_files = record;
+        settings.checked_files_min_age_s = 0;
+        set_isolated_reads(settings);
+        const auto lines = [&] {
+            std::ifstream in(record);
+            std::size_t n = 0;
+            for (std::string line; std::getline(in, line);)
+                ++n;
+            return n;
+        };
+        const Project through_link = load_project(linked); // read, in a child first
+        QCOMPARE(through_link.experiment.true_model.vp_mps.size(), std::size_t(20 * 30));
+        QCOMPARE(lines(), std::size_t(0));
+        (void)load_project(own);
+        QCOMPARE(lines(), std::size_t(1)); // a file that holds its own models is remembered
+        (void)load_project(linked);
+        QCOMPARE(lines(), std::size_t(1));
+        set_isolated_reads({});
     }
 };
 

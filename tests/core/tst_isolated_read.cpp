@@ -2,14 +2,21 @@
 // a FormatError naming the file; a child that finished (whatever it threw) lets the real read run here.
 #include "fwi/error.hpp"
 #include "fwi/isolated_read.hpp"
+#include "runtime/checked_files.hpp"
 #include "runtime/read_hand_over.hpp"
 
 #include <QElapsedTimer>
+#include <QTemporaryDir>
 #include <QtTest>
+#include <chrono>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
+#include <fstream>
 #include <new>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace fwi;
@@ -47,6 +54,29 @@ struct TempFile {
     TempFile(const TempFile&) = delete;
     TempFile& operator=(const TempFile&) = delete;
 };
+
+/// Isolation on, remembering files read safely in `record` (files of any age).
+void remember_in(const std::string& record, double min_age_s = 0) {
+    IsolatedReadSettings settings;
+    settings.enabled = true;
+    settings.checked_files = record;
+    settings.checked_files_min_age_s = min_age_s;
+    set_isolated_reads(settings);
+}
+
+/// A read that crashes when it runs in a child: it returns only where no child ran first.
+int crashes_in_a_child(pid_t parent) {
+    if (::getpid() != parent) std::raise(SIGSEGV);
+    return 7;
+}
+
+std::size_t lines_in(const std::string& path) {
+    std::ifstream in(path);
+    std::size_t n = 0;
+    for (std::string line; std::getline(in, line);)
+        ++n;
+    return n;
+}
 
 } // namespace
 
@@ -182,17 +212,96 @@ class TestIsolatedRead : public QObject {
             if (::getpid() == parent) ++reads_here;
             return 42;
         };
-        QCOMPARE(read_isolated("x.h5", read), 42); // off by default: read once, here
+        QCOMPARE(read_isolated("x.h5", "r", read), 42); // off by default: read once, here
         QCOMPARE(reads_here, 1);
         IsolatedReadSettings settings;
         settings.enabled = true;
         set_isolated_reads(settings);
-        QCOMPARE(read_isolated("x.h5", read), 42); // the child's read is invisible here
+        QCOMPARE(read_isolated("x.h5", "r", read), 42); // the child's read is invisible here
         QCOMPARE(reads_here, 2);
-        QVERIFY_THROWS_EXCEPTION(FormatError, read_isolated("x.h5", [] {
+        QVERIFY_THROWS_EXCEPTION(FormatError, read_isolated("x.h5", "r", [] {
                                      std::raise(SIGBUS);
                                      return 0;
                                  }));
+    }
+
+    void aFileReadSafelyIsReadDirectlyUntilItChanges() {
+        const QTemporaryDir dir;
+        const std::string record = dir.filePath("checked-files").toStdString();
+        const TempFile file;
+        const pid_t parent = ::getpid();
+        remember_in(record);
+        QCOMPARE(read_isolated(file.path, "r", [] { return 1; }), 1); // a child reads it: remembered
+        QCOMPARE(lines_in(record), std::size_t(1));
+        QVERIFY(read_safely_before(file.path, "r"));
+        QCOMPARE(read_isolated(file.path, "r", [&] { return crashes_in_a_child(parent); }), 7); // no child
+        // Another reader reads other objects of the file: checked again.
+        QVERIFY(!read_safely_before(file.path, "other"));
+        QVERIFY_THROWS_EXCEPTION(
+            FormatError, read_isolated(file.path, "other", [&] { return crashes_in_a_child(parent); }));
+        // The same bytes rewritten with the old modification time put back: the change time still moved.
+        struct stat before {};
+        QVERIFY(::stat(file.path.c_str(), &before) == 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a clock tick later
+        const int fd = ::open(file.path.c_str(), O_WRONLY);
+        QVERIFY(fd >= 0);
+        QVERIFY(::pwrite(fd, "xyz", 3, 0) == 3);
+        const timespec times[2] = {before.st_atim, before.st_mtim};
+        QVERIFY(::futimens(fd, times) == 0);
+        ::close(fd);
+        QVERIFY(!read_safely_before(file.path, "r"));
+        QVERIFY_THROWS_EXCEPTION(FormatError,
+                                 read_isolated(file.path, "r", [&] { return crashes_in_a_child(parent); }));
+        // Off: never trusted, whatever the record says.
+        set_isolated_reads({});
+        QVERIFY(!read_safely_before(file.path, "r"));
+    }
+
+    void freshFilesAndReadsIntoOtherFilesAreNotRemembered() {
+        const QTemporaryDir dir;
+        const std::string record = dir.filePath("checked-files").toStdString();
+        const TempFile file;
+        remember_in(record, 3600); // the file changed a moment ago
+        QCOMPARE(read_isolated(file.path, "r", [] { return 1; }), 1);
+        QVERIFY(!read_safely_before(file.path, "r"));
+        remember_in(record);
+        QCOMPARE(read_isolated(file.path, "r",
+                               [] {
+                                   detail::note_other_file_read(); // an external link, a virtual dataset
+                                   return 1;
+                               }),
+                 1);
+        QVERIFY(!read_safely_before(file.path, "r"));
+        QCOMPARE(lines_in(record), std::size_t(0));
+        QCOMPARE(read_isolated(file.path, "r", [] { return 1; }), 1);
+        QVERIFY(read_safely_before(file.path, "r")); // the flag was the child's only
+    }
+
+    void theRecordKeepsTheNewestFiles() {
+        const QTemporaryDir dir;
+        const std::string record = dir.filePath("sub/checked-files").toStdString(); // made when missing
+        detail::FileVersion v;
+        v.size = 10;
+        v.modified_ns = v.changed_ns = 1; // 1970: old enough
+        for (std::size_t i = 0; i < detail::max_checked_files + 10; ++i) {
+            v.inode = ino_t(i + 1);
+            detail::remember_read_safely(record, v, "r", 2);
+            detail::remember_read_safely(record, v, "r", 2); // once only
+        }
+        QCOMPARE(lines_in(record), detail::max_checked_files);
+        QVERIFY(detail::was_read_safely(record, v, "r"));
+        v.inode = 1;
+        QVERIFY(!detail::was_read_safely(record, v, "r")); // the oldest went
+        v.inode = 11;
+        QVERIFY(detail::was_read_safely(record, v, "r"));
+        QVERIFY(!detail::was_read_safely({}, v, "r"));
+        { // a damaged record is an empty one
+            std::ofstream out(record);
+            out << std::string(5000, '\0') << "\n\xff\xfe garbage\n";
+        }
+        QVERIFY(!detail::was_read_safely(record, v, "r"));
+        detail::remember_read_safely(record, v, "r", 2);
+        QVERIFY(detail::was_read_safely(record, v, "r"));
     }
 };
 

@@ -183,6 +183,31 @@ class TestProject : public QObject {
         compare_projects(read, written);
     }
 
+    void partialLoadSkipsTracesAndResultsAndIsNeverSaved() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("survey.fwi").toStdString();
+        const Project written = full_project();
+        QVERIFY(!written.observed.empty() && !written.gradient.empty() && !written.history.empty());
+        save_project(path, written);
+        const Project models_only = load_project(path, ProjectParts{false, false});
+        QVERIFY(models_only.partial);
+        QVERIFY(models_only.observed.empty() && models_only.gradient.empty() && models_only.history.empty());
+        QVERIFY(models_only.optimizer_state.empty() && std::isnan(models_only.misfit));
+        compare_models(models_only.experiment.true_model, written.experiment.true_model);
+        compare_models(models_only.experiment.current_model, written.experiment.current_model);
+        QCOMPARE(models_only.experiment.acquisition.shots.size(),
+                 written.experiment.acquisition.shots.size());
+        QCOMPARE(models_only.metadata, written.metadata);
+        const Project with_traces = load_project(path, ProjectParts{true, false});
+        QCOMPARE(with_traces.observed, written.observed);
+        QVERIFY(with_traces.partial && with_traces.history.empty());
+        // Saving a partial project would drop what it skipped: refused, and the file stays whole.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, save_project(path, models_only));
+        Project whole = load_project(path, ProjectParts{});
+        QVERIFY(!whole.partial);
+        compare_projects(whole, written);
+    }
+
     void emptyRoundTrip() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("empty.fwi").toStdString();

@@ -30,7 +30,19 @@ struct IsolatedReadSettings {
     bool reset_crash_handlers = true;
     /// Runs in the child before the read (the fuzz harness: sanitizer death callback).
     void (*child_hook)() = nullptr;
+    /// Where files a child read without crashing are remembered (runtime/checked_files.hpp): a file read
+    /// again unchanged (device, inode, size, modification and change times), by the same reader and the same
+    /// build of the program, is read directly. Empty (the default): nothing is remembered. `fwi` keeps the
+    /// record in its cache directory (docs/reliability.md).
+    std::string checked_files;
+    /// Files changed less than this long ago are not remembered (the change time has the kernel clock's
+    /// resolution: a write in the same tick as the last one would not show).
+    double checked_files_min_age_s = 2;
 };
+
+/// Where `fwi` remembers the files read safely: $FWI_CHECKED_FILES ("off" or "0": nowhere, empty), else
+/// checked-files in the user's cache directory ($XDG_CACHE_HOME/fwi-studio or ~/.cache/fwi-studio).
+std::string default_checked_files();
 
 /// Process-wide; set it once, before any reader runs (main, the fuzz harness).
 void set_isolated_reads(const IsolatedReadSettings& settings);
@@ -69,19 +81,29 @@ class ReadHandOver {
     std::unique_ptr<Records> records_;
 };
 
+/// True when isolation is on and `path`, unchanged, was read by `reader` in a child of this build before
+/// without crashing (IsolatedReadSettings::checked_files).
+bool read_safely_before(const std::string& path, const std::string& reader);
+
 /// Runs `read` in a fork()ed child (stderr to /dev/null, crash signals as the settings say) and waits for it.
 /// `read` must run no OpenMP parallel region: the parent's OpenMP threads do not exist in the child. Throws
 /// FormatError ("'x.fwi' is damaged: the HDF5 library crashed reading it (signal 11)") when the child died by
 /// a signal, exited non-zero or timed out (then it is killed); ResourceError when no child can be started.
-/// Returns normally otherwise, whatever `read` threw, with what the child's dataset reads decoded. Call it
-/// only while no other thread of this process is inside HDF5 (the child inherits the library's lock).
-ReadHandOver read_in_child(const std::string& path, const std::function<void()>& read);
+/// Returns normally otherwise, whatever `read` threw, with what the child's dataset reads decoded; then, when
+/// `reader` names the read, the file did not change meanwhile and the read stayed inside it (no external
+/// link or virtual dataset), it is remembered as read safely by `reader`. Call it only while no other thread
+/// of this process is inside HDF5 (the child inherits the library's lock).
+ReadHandOver read_in_child(const std::string& path, const std::function<void()>& read,
+                           const std::string& reader = {});
 
-/// `read()` in this process, after read_in_child(path, read) when isolation is on (then replaying what the
-/// child decoded).
-template <class Read> auto read_isolated(const std::string& path, Read&& read) -> decltype(read()) {
-    if (!isolated_reads().enabled) return read();
-    const ReadHandOver decoded = read_in_child(path, [&] { (void)read(); });
+/// `read()` in this process, after read_in_child(path, read, reader) when isolation is on (then replaying
+/// what the child decoded), unless the file was read safely by `reader` before. `reader` names what `read`
+/// reads of the file (which objects), so that a file checked by one reader is not trusted by another.
+template <class Read>
+auto read_isolated(const std::string& path, const std::string& reader, Read&& read) -> decltype(read()) {
+    if (!isolated_reads().enabled || read_safely_before(path, reader)) return read();
+    const ReadHandOver decoded = read_in_child(
+        path, [&] { (void)read(); }, reader);
     const ReadHandOver::Replay replay(decoded);
     return read();
 }

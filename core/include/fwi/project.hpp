@@ -47,6 +47,19 @@ struct Project {
     std::vector<IterationRecord> history;
     std::map<std::string, std::vector<double>> optimizer_state; ///< opaque; written back verbatim (resume)
     std::map<std::string, std::string> metadata;                ///< free text: created_by, notes, ...
+    /// Read without some of its parts (load_project(path, parts)): save_project refuses it, as saving it
+    /// would drop them from the file.
+    bool partial = false;
+};
+
+/// What load_project reads besides the models, the acquisition, the settings and the metadata, which it
+/// always reads. A command that only models skips the observed data and the results (the last gradient and
+/// the inversion history, a model and a gradient per iteration), which a long inversion makes far larger
+/// than the models.
+struct ProjectParts {
+    bool observed = true; ///< the observed traces
+    bool results = true;  ///< gradient, misfit, history, optimizer state
+    bool all() const { return observed && results; }
 };
 
 /// Reads a project. ResourceError naming the file for a missing or unreadable one (a file whose mode has no
@@ -54,11 +67,13 @@ struct Project {
 /// or truncated file, a file that is not a project, or one written with a newer schema than
 /// project_schema_version.
 Project load_project(const std::string& path);
+/// Reads only `parts` of the rest; the project is `partial` unless `parts` is all of it.
+Project load_project(const std::string& path, const ProjectParts& parts);
 
 /// Writes a project atomically (temporary file in the same directory, then rename), so the previous file
 /// survives any failure. ResourceError naming `path` when it cannot be written; ConfigError for content that
-/// cannot be saved (a model whose values do not fill its grid, an empty or '/'-containing optimizer-state
-/// name or metadata key).
+/// cannot be saved (a partial project) (a model whose values do not fill its grid, an empty or '/'-containing
+/// optimizer-state name or metadata key).
 void save_project(const std::string& path, const Project& project);
 /// Throws ResourceError naming `path` now if save_project(path, ...) would be refused before writing anything
 /// (a read-only project: no write bit in its mode, root included; an unwritable directory), so that a long

@@ -1,5 +1,7 @@
 #include "engine/calibration_cache.hpp"
 
+#include "runtime/user_cache.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
-#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -23,18 +24,6 @@ std::string cpu_model() {
     while (std::getline(in, line))
         if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 1);
     return "unknown";
-}
-
-/// The running program's size and modification time ("?" where unknown): a rebuilt or upgraded program
-/// (faster kernels, say) measures again instead of trusting the old build's costs for the rest of the day.
-std::string executable_identity() {
-    static const std::string identity = [] {
-        struct stat info {};
-        if (::stat("/proc/self/exe", &info) != 0) return std::string("?");
-        return std::to_string(info.st_size) + "@" + std::to_string(info.st_mtim.tv_sec) + "." +
-               std::to_string(info.st_mtim.tv_nsec);
-    }();
-    return identity;
 }
 
 double now_s() {
@@ -117,7 +106,7 @@ std::string CalibrationKey::text() const {
     s << "v" << format_version << " " << backend << " " << nz << "x";
     if (ny != 1) s << ny << "x"; // 2D keys keep their form, so caches written before 3D stay valid
     s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads << " cpu"
-      << cpu_model() << " build " << executable_identity();
+      << cpu_model() << " build " << detail::program_identity();
     return s.str();
 }
 
@@ -126,11 +115,7 @@ std::filesystem::path calibration_cache_directory() {
         if (std::string(d) == "off" || std::string(d) == "0") return {};
         return d;
     }
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0')
-        return std::filesystem::path(x) / "fwi-studio";
-    if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0')
-        return std::filesystem::path(h) / ".cache" / "fwi-studio";
-    return {};
+    return detail::user_cache_directory();
 }
 
 std::optional<Calibration> load_cached_calibration(const CalibrationKey& key) {

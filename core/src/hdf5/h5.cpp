@@ -30,6 +30,13 @@ std::unique_lock<std::recursive_mutex> lock_library() {
 #endif
 }
 
+std::string reader_name(const std::string& what) {
+    unsigned major = 0, minor = 0, release = 0;
+    H5get_libversion(&major, &minor, &release);
+    return what + " (HDF5 " + std::to_string(major) + "." + std::to_string(minor) + "." +
+           std::to_string(release) + ")";
+}
+
 namespace {
 
 struct StackText {

@@ -34,6 +34,10 @@ void silence_errors();
 /// the whole life of every handle of one operation (declare it first).
 std::unique_lock<std::recursive_mutex> lock_library();
 
+/// `what` with the HDF5 library's version, as isolated reads name a reader (fwi/isolated_read.hpp): a file
+/// read safely by one version of the library is checked again under another.
+std::string reader_name(const std::string& what);
+
 /// Owns one hid_t and the function that releases it.
 class Handle {
   public:

@@ -45,7 +45,8 @@ Model read_model(const std::string& path, const std::string& dataset,
 
 Model read_model_hdf5(const std::string& path, const std::string& dataset,
                       std::array<double, 3> fallback_spacing_m) {
-    return read_isolated(path, [&] { return read_model(path, dataset, fallback_spacing_m); });
+    return read_isolated(path, h5::reader_name("model " + dataset),
+                         [&] { return read_model(path, dataset, fallback_spacing_m); });
 }
 
 void write_model_hdf5(const std::string& path, const Model& model) {

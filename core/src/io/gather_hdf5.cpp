@@ -89,7 +89,7 @@ void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gath
 }
 
 std::vector<Gather> read_gathers_hdf5(const std::string& path) {
-    return read_isolated(path, [&] { return read_gathers(path); });
+    return read_isolated(path, h5::reader_name("gathers"), [&] { return read_gathers(path); });
 }
 
 } // namespace fwi

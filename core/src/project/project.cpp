@@ -74,7 +74,7 @@ int project_rank(const Project& project) {
     return rank == 0 ? 2 : rank;
 }
 
-Project read_project(const std::string& path) {
+Project read_project(const std::string& path, const ProjectParts& parts) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
@@ -95,16 +95,26 @@ Project read_project(const std::string& path) {
     }
     project.experiment.acquisition = project_io::read_acquisition(root, rank);
     project_io::read_settings(root, project.experiment);
-    project.observed = project_io::read_observed(root);
-    project_io::read_results(root, project);
+    if (parts.observed) project.observed = project_io::read_observed(root);
+    if (parts.results) project_io::read_results(root, project);
     project.metadata = read_metadata(root);
+    project.partial = !parts.all();
     return project;
 }
 
 } // namespace
 
 Project load_project(const std::string& path) {
-    return read_isolated(path, [&] { return read_project(path); });
+    return load_project(path, ProjectParts{});
+}
+
+Project load_project(const std::string& path, const ProjectParts& parts) {
+    // Each set of parts reads other objects of the file, so each is its own reader for the checked-files
+    // record.
+    std::string reader = "project";
+    if (!parts.observed) reader += " without observed data";
+    if (!parts.results) reader += " without results";
+    return read_isolated(path, h5::reader_name(reader), [&] { return read_project(path, parts); });
 }
 
 void check_project_saveable(const std::string& path) {
@@ -112,6 +122,10 @@ void check_project_saveable(const std::string& path) {
 }
 
 void save_project(const std::string& path, const Project& project) {
+    if (project.partial)
+        throw ConfigError("'" + path +
+                          "': this project was read without its observed data or results; saving it "
+                          "would drop them (read it whole to save it)");
     const auto lock = h5::lock_library();
     h5::write_atomically(path, [&](const h5::Group& root) {
         const int rank = project_rank(project);

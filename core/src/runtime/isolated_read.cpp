@@ -2,7 +2,9 @@
 #include "fwi/isolated_read.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/checked_files.hpp"
 #include "runtime/read_hand_over.hpp"
+#include "runtime/user_cache.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -10,8 +12,10 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -23,6 +27,10 @@ namespace fwi {
 namespace {
 
 IsolatedReadSettings g_settings;
+
+/// The child's exit status when it read the file safely but followed it into other files (an external link,
+/// a virtual dataset): those can change while this one does not, so the file is not remembered.
+constexpr int exit_read_other_files = 121; // no library exits with it (sysexits.h ends at 78)
 
 double timeout_for(const std::string& path) {
     if (g_settings.timeout_s > 0) return g_settings.timeout_s;
@@ -39,21 +47,6 @@ int make_hand_over_file() {
 #else
     return -1;
 #endif
-}
-
-/// The file's identity and version: a file replaced or rewritten while the child read it is not handed over.
-struct FileVersion {
-    dev_t device = 0;
-    ino_t inode = 0;
-    off_t size = -1;
-    std::int64_t modified_ns = -1;
-    bool operator==(const FileVersion&) const = default;
-};
-FileVersion version_of(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) return {};
-    return {info.st_dev, info.st_ino, info.st_size,
-            std::int64_t(info.st_mtim.tv_sec) * 1000000000 + info.st_mtim.tv_nsec};
 }
 
 /// Closes a file descriptor on every path out.
@@ -87,13 +80,15 @@ struct FileDescriptor {
     g_settings.enabled = false; // a reader nested in `read` runs directly
     if (g_settings.child_hook) g_settings.child_hook();
     if (hand_over_fd >= 0) detail::start_hand_over_sink(hand_over_fd);
+    detail::forget_other_file_reads();
     try {
         read();
     } catch (...) {
         // Refused (fwi::Error) or failed in our own code (anything else): the parent's own read throws it
         // again.
     }
-    ::_exit(0); // no atexit handlers, no stdio flush: the parent's buffers and libraries are the parent's
+    // no atexit handlers, no stdio flush: the parent's buffers and libraries are the parent's
+    ::_exit(detail::read_other_files() ? exit_read_other_files : 0);
 }
 
 /// Waits for the child up to `timeout_s`, polling with a growing pause (a small file takes about a
@@ -123,6 +118,15 @@ bool wait_for_child(pid_t pid, double timeout_s, int& status) {
 
 } // namespace
 
+std::string default_checked_files() {
+    if (const char* d = std::getenv("FWI_CHECKED_FILES"); d != nullptr && *d != '\0') {
+        if (std::string(d) == "off" || std::string(d) == "0") return {};
+        return d;
+    }
+    const std::filesystem::path cache = detail::user_cache_directory();
+    return cache.empty() ? std::string() : (cache / "checked-files").string();
+}
+
 void set_isolated_reads(const IsolatedReadSettings& settings) {
     g_settings = settings;
 }
@@ -131,10 +135,11 @@ const IsolatedReadSettings& isolated_reads() {
     return g_settings;
 }
 
-ReadHandOver read_in_child(const std::string& path, const std::function<void()>& read) {
+ReadHandOver read_in_child(const std::string& path, const std::function<void()>& read,
+                           const std::string& reader) {
     const double timeout_s = timeout_for(path);
     FileDescriptor hand_over{make_hand_over_file()};
-    const FileVersion before = version_of(path);
+    const detail::FileVersion before = detail::version_of(path);
     const pid_t pid = ::fork();
     if (pid < 0)
         throw ResourceError("cannot start a process to check '" + path + "' first: " + std::strerror(errno));
@@ -152,11 +157,21 @@ ReadHandOver read_in_child(const std::string& path, const std::function<void()>&
         throw FormatError(damaged + "crashed reading it (signal " + std::to_string(s) +
                           (name ? std::string(", ") + name : std::string()) + ")");
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-        throw FormatError(damaged + "failed reading it (exit status " + std::to_string(WEXITSTATUS(status)) +
+    const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+    if (exit_status != 0 && exit_status != exit_read_other_files)
+        throw FormatError(damaged + "failed reading it (exit status " + std::to_string(exit_status) +
                           " in the process that checked it)");
-    if (hand_over.fd < 0 || before.size < 0 || !(version_of(path) == before)) return {};
+    if (before.size < 0 || !(detail::version_of(path) == before)) return {};
+    if (!reader.empty() && exit_status == 0)
+        detail::remember_read_safely(g_settings.checked_files, before, reader,
+                                     g_settings.checked_files_min_age_s);
+    if (hand_over.fd < 0) return {};
     return ReadHandOver::index(hand_over.release());
+}
+
+bool read_safely_before(const std::string& path, const std::string& reader) {
+    return g_settings.enabled && !g_settings.checked_files.empty() &&
+           detail::was_read_safely(g_settings.checked_files, detail::version_of(path), reader);
 }
 
 } // namespace fwi
