@@ -17,8 +17,8 @@ namespace fwi {
 
 class Simulation {
   public:
-    /// `reference_velocity_mps` fixes the CFL step and the PML profile (0: the model's maximum is used at the
-    /// first set_model). Throws ConfigError for impossible settings or points outside the model (in 3D the
+    /// `reference_velocity_mps` (> 0) fixes the CFL step and the PML profile; set_model refuses a model
+    /// faster than it. Throws ConfigError for impossible settings or points outside the model (in 3D the
     /// points' y counts too).
     Simulation(const Grid& grid, const Acquisition& acquisition, const PropagationSettings& settings,
                double reference_velocity_mps, const std::string& backend = "auto");

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cmath>
-#include <sstream>
 
 namespace fwi {
 namespace {
@@ -63,14 +62,8 @@ void Simulation::set_wavelet(std::vector<float> wavelet) {
 }
 
 void Simulation::set_model(const Model& model) {
-    validate_model(model);
-    const double reference = propagator_->setup().pml_velocity_mps;
-    if (model.max_velocity() > reference * (1 + 1e-6)) {
-        std::ostringstream m;
-        m << "model velocity " << model.max_velocity() << " m/s exceeds the reference velocity " << reference
-          << " m/s that fixed the time step; the CFL condition would be violated (raise max_velocity_mps)";
-        throw ConfigError(m.str());
-    }
+    // Every backend checks the model (validate_model_for_setup: values, grid, the reference velocity that
+    // fixed the time step) before it takes it: one scan of each kind, not two.
     propagator_->set_model(model);
 }
 

@@ -81,7 +81,9 @@ void validate_model_for_setup(const PropagatorSetup& setup, const Model& model) 
         if (model.vp_mps[i] > reference * (1 + 1e-6)) {
             std::ostringstream m;
             m << "model velocity " << model.vp_mps[i] << " m/s at cell " << i
-              << " exceeds the reference velocity " << reference << " m/s that fixed the time step";
+              << " exceeds the reference velocity " << reference
+              << " m/s that fixed the time step; the CFL condition would be violated (raise "
+                 "max_velocity_mps)";
             throw ConfigError(m.str());
         }
 }
