@@ -2,6 +2,7 @@
 // whose callback types differ between HDF5 1.10 and 1.12+), so the layer builds against either.
 #include "hdf5/h5.hpp"
 
+#include "hdf5/chunk_decode.hpp"
 #include "hdf5/h5_types.hpp"
 #include "runtime/checked_files.hpp"
 #include "runtime/machine_memory.hpp"
@@ -357,7 +358,9 @@ template <DatasetElement T> std::vector<T> Dataset::read() const {
     const std::string key = file_path() + '\n' + path();
     const std::size_t bytes = std::size_t(n) * sizeof(T);
     if (n > 0 && !fwi::detail::take_over(key, values.data(), bytes)) {
-        if (H5Dread(id(), detail::NumberType<T>::memory(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+        const hid_t memory = detail::NumberType<T>::memory();
+        if (!detail::read_chunks_in_parallel(id(), memory, sizeof(T), values.data()) &&
+            H5Dread(id(), memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
             fail_call("cannot read the dataset");
         fwi::detail::hand_over(key, values.data(), bytes);
     }

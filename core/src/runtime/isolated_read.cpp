@@ -27,6 +27,7 @@ namespace fwi {
 namespace {
 
 IsolatedReadSettings g_settings;
+bool g_in_reading_child = false;
 
 /// The child's exit status when it read the file safely but followed it into other files (an external link,
 /// a virtual dataset): those can change while this one does not, so the file is not remembered.
@@ -78,6 +79,7 @@ struct FileDescriptor {
     // forever: the readers run none. Nothing here touches OpenMP either: clang's libomp would start up in
     // every child and, as _exit skips its clean-up, leave a /dev/shm/__KMP_REGISTERED_LIB_<pid> file each.
     g_settings.enabled = false; // a reader nested in `read` runs directly
+    g_in_reading_child = true;
     if (g_settings.child_hook) g_settings.child_hook();
     if (hand_over_fd >= 0) detail::start_hand_over_sink(hand_over_fd);
     detail::forget_other_file_reads();
@@ -125,6 +127,10 @@ std::string default_checked_files() {
     }
     const std::filesystem::path cache = detail::user_cache_directory();
     return cache.empty() ? std::string() : (cache / "checked-files").string();
+}
+
+bool detail::in_reading_child() {
+    return g_in_reading_child;
 }
 
 void set_isolated_reads(const IsolatedReadSettings& settings) {

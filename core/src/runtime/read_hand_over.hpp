@@ -23,4 +23,8 @@ bool take_over(const std::string& key, void* data, std::size_t bytes);
 /// read_in_child's side of the channel: the child's sink (set in the child only, before its read).
 void start_hand_over_sink(int fd);
 
+/// True in a child forked by read_in_child: it has none of the parent's OpenMP threads, so its readers run
+/// no parallel region.
+bool in_reading_child();
+
 } // namespace fwi::detail
