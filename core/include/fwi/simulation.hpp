@@ -46,6 +46,9 @@ class Simulation {
     std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual,
                                              std::int64_t receivers) const;
     Gather empty_gather(std::size_t shot) const;
+    /// The user-rate gather of `shot` from its inner-rate traces (receivers x inner_nt): to_user_rate's,
+    /// without zeroing a gather first.
+    Gather gather_from_inner(std::size_t shot, const std::vector<float>& inner) const;
 
   private:
     Acquisition acquisition_;

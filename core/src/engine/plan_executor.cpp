@@ -127,8 +127,7 @@ void PlanExecutor::begin_reversal(WaveState& state, const Gather& observed, Shot
     if (recorded_upto_ < inner_nt)
         throw Error("plan '" + plan_name_ + "' reverses before the forward sweep ended");
     const auto nrec = std::int64_t(sim_.geometry(std::size_t(shot_)).receivers.size());
-    out.modelled = sim_.empty_gather(std::size_t(shot_));
-    out.modelled.traces = sim_.to_user_rate(inner_traces_, nrec);
+    out.modelled = sim_.gather_from_inner(std::size_t(shot_), inner_traces_);
     std::vector<float> user_adjoint;
     out.misfit = options_.misfit ? options_.misfit(out.modelled, observed, user_adjoint)
                                  : l2_misfit(out.modelled, observed, user_adjoint);

@@ -67,13 +67,29 @@ void Simulation::set_model(const Model& model) {
     propagator_->set_model(model);
 }
 
-Gather Simulation::empty_gather(std::size_t shot) const {
+namespace {
+
+/// A gather of `shot` without traces.
+Gather gather_header(const Acquisition& acquisition, const TimeAxis& time, std::size_t shot) {
     Gather g;
-    g.source = acquisition_.shots.at(shot).source;
-    g.receivers = acquisition_.shots.at(shot).receivers;
-    g.samples = time_.nt;
-    g.dt_s = time_.dt_s;
+    g.source = acquisition.shots.at(shot).source;
+    g.receivers = acquisition.shots.at(shot).receivers;
+    g.samples = time.nt;
+    g.dt_s = time.dt_s;
+    return g;
+}
+
+} // namespace
+
+Gather Simulation::empty_gather(std::size_t shot) const {
+    Gather g = gather_header(acquisition_, time_, shot);
     g.traces.assign(g.receivers.size() * std::size_t(time_.nt), 0.0f);
+    return g;
+}
+
+Gather Simulation::gather_from_inner(std::size_t shot, const std::vector<float>& inner) const {
+    Gather g = gather_header(acquisition_, time_, shot);
+    g.traces = to_user_rate(inner, std::int64_t(g.receivers.size()));
     return g;
 }
 
@@ -101,7 +117,7 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     const std::int64_t chunk = std::max<std::int64_t>(1, time_.inner_nt / 200);
     std::vector<Gather> out;
-    std::vector<float> view(std::size_t(propagator_->padded().model.cells()));
+    std::vector<float> view; // the model region's wavefield, for an observer that wants it
     for (int s : list) {
         const auto& g = geometries_.at(std::size_t(s));
         const auto nrec = std::int64_t(g.receivers.size());
@@ -115,6 +131,7 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
             if (observer) {
                 observer->on_event(shot_event(EventType::ForwardStep, wall(), state->step, n, s));
                 if (observer->wants_field(FieldKind::ForwardWavefield, state->step)) {
+                    view.resize(std::size_t(propagator_->padded().model.cells()));
                     propagator_->model_region_wavefield(*state, view);
                     const Grid& m = propagator_->padded().model;
                     observer->on_field(FieldKind::ForwardWavefield, state->step,
@@ -122,8 +139,7 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
                 }
             }
         }
-        Gather gather = empty_gather(std::size_t(s));
-        gather.traces = to_user_rate(inner, nrec);
+        Gather gather = gather_from_inner(std::size_t(s), inner);
         if (observer) observer->on_event(shot_event(EventType::ShotEnd, wall(), state->step, 0, s));
         out.push_back(std::move(gather));
     }

@@ -5,6 +5,7 @@
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/stencil_scales.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +22,7 @@ class CpuWaveState final : public WaveState {
         : nz_(g.nz()), nx_(g.nx()), px_(px), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &psi_z, &zeta_x, &zeta_z})
-            v->assign(n, 0.0f);
+            v->resize(n); // zeros, faulted in by the kernels' first writes (zeroed_allocator.hpp)
         const auto wx = (px.lo_end - px.lo_begin) + (px.hi_end - px.hi_begin);
         const auto wz = (pz.lo_end - pz.lo_begin) + (pz.hi_end - pz.hi_begin);
         packed_x_.assign(std::size_t(2 * nz_ * wx), 0.0f);
@@ -38,7 +39,7 @@ class CpuWaveState final : public WaveState {
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }
 
-    std::vector<float> u, u_prev, psi_x, psi_z, zeta_x, zeta_z;
+    ZeroedVector u, u_prev, psi_x, psi_z, zeta_x, zeta_z;
 
   private:
     // pack (true) or unpack (false) the PML strips
@@ -75,9 +76,9 @@ class CpuAdjointState final : public AdjointState {
     explicit CpuAdjointState(const PaddedGrid& g) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z})
-            v->assign(n, 0.0f);
+            v->resize(n); // zeros (zeroed_allocator.hpp)
     }
-    std::vector<float> mu, mu_prev, r_x, r_z, s_x, s_z;
+    ZeroedVector mu, mu_prev, r_x, r_z, s_x, s_z;
 };
 
 } // namespace
@@ -90,7 +91,7 @@ CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
     pml_z_ = make_pml_profile(setup.grid.nz(), setup.pml_width, grid_.halo, setup.grid.dz(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
-    grad_c_.assign(std::size_t(grid_.cells()), 0.0f);
+    grad_c_.resize(std::size_t(grid_.cells())); // zeros (zeroed_allocator.hpp)
 }
 
 void CpuPropagator::set_model(const Model& model) {

@@ -2,6 +2,7 @@
 // The CPU reference backend: OpenMP across rows, SIMD along x. Kernels and their derivation: cpu_kernels.hpp.
 #include "fwi/propagator.hpp"
 #include "propagator/pml_profile.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <vector>
 
@@ -42,9 +43,9 @@ class CpuPropagator final : public Propagator {
     PropagatorSetup setup_;
     PaddedGrid grid_;
     PmlProfile pml_x_, pml_z_;
-    std::vector<float> velocity_;  ///< padded, m/s
-    std::vector<float> c_, inv_c_; ///< v^2 dt^2 and its inverse, padded
-    std::vector<float> grad_c_;    ///< dJ/dc accumulator, padded
+    std::vector<float> velocity_; ///< padded, m/s
+    ZeroedVector c_, inv_c_;      ///< v^2 dt^2 and its inverse, padded
+    ZeroedVector grad_c_;         ///< dJ/dc accumulator, padded
     bool has_model_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include "propagator/padding.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/machine_memory.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,7 +32,7 @@ class CpuWaveState3D final : public WaveState {
         : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &psi_z, &zeta_x, &zeta_y, &zeta_z})
-            v->assign(n, 0.0f);
+            v->resize(n); // zeros, faulted in by the kernels' first writes (zeroed_allocator.hpp)
         wx_ = layer_cells(px);
         wy_ = layer_cells(py);
         wz_ = layer_cells(pz);
@@ -50,7 +51,7 @@ class CpuWaveState3D final : public WaveState {
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }
 
-    HugePageVector u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
+    ZeroedHugeVector u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
 
   private:
     // pack (true) or unpack (false) the PML strips
@@ -92,9 +93,9 @@ class CpuAdjointState3D final : public AdjointState {
     explicit CpuAdjointState3D(const PaddedGrid& g) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &r_z, &s_x, &s_y, &s_z})
-            v->assign(n, 0.0f);
+            v->resize(n); // zeros (zeroed_allocator.hpp)
     }
-    HugePageVector mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
+    ZeroedHugeVector mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
 };
 
 PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
