@@ -4,6 +4,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -21,16 +22,24 @@ void* map_touched_memory(std::size_t bytes) {
 }
 
 void touch_mapped_memory(void* p, std::size_t bytes) {
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE); // advice only: 4 KiB pages still work
+    // Faulted in up front, on 4 KiB pages, by the kernel in chunks on the team (MADV_POPULATE_WRITE: no
+    // write per page from here). Not huge pages: on this product's 2-core VM (free-page reporting), 4.4 GB
+    // took 5.2-5.5 s on huge pages right after another process freed its memory and 0.27-5.2 s otherwise,
+    // against 0.56-0.65 s on 4 KiB pages populated this way (0.9-1.0 s touching each page).
+    constexpr std::size_t chunk = std::size_t(64) << 20;
+    char* base = static_cast<char*>(p);
+    const auto chunks = std::int64_t((bytes + chunk - 1) / chunk);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t i = 0; i < chunks; ++i) {
+        char* at = base + std::size_t(i) * chunk;
+        const std::size_t length = std::min(chunk, bytes - std::size_t(i) * chunk);
+#ifdef MADV_POPULATE_WRITE
+        if (madvise(at, length, MADV_POPULATE_WRITE) == 0) continue;
 #endif
-    // First touch in parallel, one write per 4 KiB page: the kernel's page zeroing is the cost, and it is
-    // shared by the threads that later write the snapshots.
-    auto* bytes_p = static_cast<volatile char*>(p);
-    const auto pages = std::int64_t((bytes + 4095) / 4096);
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < pages; ++i)
-        bytes_p[std::size_t(i) * 4096] = 0;
+        auto* page = reinterpret_cast<volatile char*>(at); // an older kernel: one write per page
+        for (std::size_t b = 0; b < length; b += 4096)
+            page[b] = 0;
+    }
 }
 
 void unmap_touched_memory(void* p, std::size_t bytes) {
