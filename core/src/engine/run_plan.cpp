@@ -197,8 +197,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     copy_s = std::min(copy_s, copy_into(warm.data()));
     const double bytes = double(std::max<std::uint64_t>(raw, 1));
     const double per_byte = copy_s / bytes;
-    // Fresh memory is mapped as the SnapshotArena maps it (huge pages where allowed, touched in parallel),
-    // at least 64 MiB of it so that huge pages can form, the least of two tries.
+    // Fresh memory is mapped as the SnapshotArena maps it (populated by the kernel on the team), at least
+    // 64 MiB of it, the least of two tries.
     const std::size_t touch_bytes = std::max<std::size_t>(std::size_t(raw), std::size_t(64) << 20);
     double touch_s = 0;
     for (int attempt = 0; attempt < 2; ++attempt) {
