@@ -7,8 +7,9 @@
 // file; a child that finished (it read the file, or refused it with an exception, which the real read then
 // throws again) lets the real read run in the calling process. POSIX only, no Qt. The file's structure is
 // read twice, its bulk data decoded once: the child records what each dataset read decoded, and the real
-// read copies it from there (ReadHandOver; Linux; elsewhere the file is read twice). docs/reliability.md
-// gives the cost.
+// read copies it from there (ReadHandOver; Linux; elsewhere the file is read twice). A file a child has read
+// safely is remembered (IsolatedReadSettings::checked_files) and read directly while it stays unchanged.
+// docs/reliability.md gives the cost.
 #include <cstdint>
 #include <functional>
 #include <memory>

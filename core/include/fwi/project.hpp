@@ -72,7 +72,7 @@ Project load_project(const std::string& path, const ProjectParts& parts);
 
 /// Writes a project atomically (temporary file in the same directory, then rename), so the previous file
 /// survives any failure. ResourceError naming `path` when it cannot be written; ConfigError for content that
-/// cannot be saved (a partial project) (a model whose values do not fill its grid, an empty or '/'-containing
+/// cannot be saved (a partial project, a model whose values do not fill its grid, an empty or '/'-containing
 /// optimizer-state name or metadata key).
 void save_project(const std::string& path, const Project& project);
 /// Throws ResourceError naming `path` now if save_project(path, ...) would be refused before writing anything

@@ -17,6 +17,11 @@ namespace {
 
 enum class Filters { none, deflate, shuffle_deflate };
 
+/// Far beyond what FWI Studio writes (1 MiB chunks, so at most 8192 for the largest dataset it reads): a
+/// layout past these is left to the library.
+constexpr std::size_t max_chunk_bytes = std::size_t(1) << 30;
+constexpr std::size_t max_chunks = std::size_t(1) << 20;
+
 /// The filter pipeline, when it is one this reader decodes (shuffle's parameter is the element size).
 bool known_filters(hid_t create_list, std::size_t element_size, Filters& filters) {
     const int count = H5Pget_nfilters(create_list);
@@ -75,11 +80,12 @@ void unshuffle(const unsigned char* in, std::size_t n, std::size_t keep, std::si
 struct Layout {
     std::vector<hsize_t> dims, chunk, grid; ///< dataset, chunk and chunk-grid extents per axis
     std::size_t element_size = 0;
+    /// 0 when a chunk would exceed max_chunk_bytes (a forged layout: its product could even wrap around).
     std::size_t chunk_bytes() const {
-        std::size_t n = element_size;
+        double n = double(element_size);
         for (hsize_t c : chunk)
-            n *= std::size_t(c);
-        return n;
+            n *= double(c);
+        return n <= double(max_chunk_bytes) ? std::size_t(n) : 0;
     }
 };
 
@@ -158,9 +164,10 @@ bool read_chunks_in_parallel(hid_t dataset, hid_t memory_type, std::size_t eleme
         if (l.dims[std::size_t(d)] == 0 || l.chunk[std::size_t(d)] == 0) return false;
         l.grid.push_back((l.dims[std::size_t(d)] + l.chunk[std::size_t(d)] - 1) / l.chunk[std::size_t(d)]);
         chunks *= std::size_t(l.grid.back());
+        if (chunks > max_chunks) return false;
     }
-    if (chunks < 2) return false;
     const std::size_t chunk_bytes = l.chunk_bytes();
+    if (chunks < 2 || chunk_bytes == 0) return false;
     hsize_t stored_chunks = 0;
     if (H5Dget_num_chunks(dataset, space.get(), &stored_chunks) < 0 || stored_chunks != chunks) {
         H5Eclear2(H5E_DEFAULT);
