@@ -172,6 +172,13 @@ int main(int argc, char** argv) {
     write_model_npy((root / "npy/volume_3x2x4.npy").string(), small_volume(3, 2, 4, 1500));
     write_model_segy((root / "segy_model/volume_3x2x4.segy").string(), small_volume(3, 2, 4, 1500));
     write_model_hdf5((root / "hdf5_model/volume_3x2x4.h5").string(), small_volume(3, 2, 4, 1500));
+    // Large enough (1.4 MB of values) for several compressed chunks, which the parent decodes on its team
+    // (hdf5/chunk_decode.hpp), and small on disk: one velocity per row compresses about 500:1.
+    Model layered;
+    layered.grid = Grid(600, 600, 10.0, 10.0);
+    for (std::int64_t iz = 0; iz < 600; ++iz)
+        layered.vp_mps.insert(layered.vp_mps.end(), 600, 1500.0f + 2.0f * float(iz));
+    write_model_hdf5((root / "hdf5_model/layered_600x600_chunked.h5").string(), layered);
     write_gathers_hdf5((root / "hdf5_gathers/gathers_2x3x6.h5").string(), small_gathers());
     save_project((root / "project/small.fwi").string(), small_project());
     save_project((root / "project/empty.fwi").string(), Project{});
