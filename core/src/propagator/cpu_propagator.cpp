@@ -22,7 +22,7 @@ class CpuWaveState final : public WaveState {
         : nz_(g.nz()), nx_(g.nx()), px_(px), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &psi_z, &zeta_x, &zeta_z})
-            v->resize(n); // zeros, faulted in by the kernels' first writes (zeroed_allocator.hpp)
+            v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
         const auto wx = (px.lo_end - px.lo_begin) + (px.hi_end - px.hi_begin);
         const auto wz = (pz.lo_end - pz.lo_begin) + (pz.hi_end - pz.hi_begin);
         packed_x_.assign(std::size_t(2 * nz_ * wx), 0.0f);

@@ -32,7 +32,7 @@ class CpuWaveState3D final : public WaveState {
         : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &psi_z, &zeta_x, &zeta_y, &zeta_z})
-            v->resize(n); // zeros, faulted in by the kernels' first writes (zeroed_allocator.hpp)
+            v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
         wx_ = layer_cells(px);
         wy_ = layer_cells(py);
         wz_ = layer_cells(pz);
