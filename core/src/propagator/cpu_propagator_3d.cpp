@@ -136,7 +136,7 @@ CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     pml_z_ = axis_profile(setup, grid_.halo, 0);
     pml_y_ = axis_profile(setup, grid_.halo, 1);
     pml_x_ = axis_profile(setup, grid_.halo, 2);
-    grad_c_.assign(std::size_t(grid_.cells()), 0.0f);
+    grad_c_.resize(std::size_t(grid_.cells())); // zeros: populated once by the kernel (zeroed_allocator.hpp)
 }
 
 void CpuPropagator3D::set_model(const Model& model) {

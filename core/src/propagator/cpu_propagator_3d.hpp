@@ -6,7 +6,7 @@
 // arrays as PaddedGrid.
 #include "fwi/propagator.hpp"
 #include "propagator/pml_profile.hpp"
-#include "runtime/huge_page_allocator.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <memory>
 #include <span>
@@ -53,8 +53,8 @@ class CpuPropagator3D final : public Propagator {
     PaddedGrid grid_;
     PmlProfile pml_x_, pml_y_, pml_z_;
     std::vector<float> velocity_; ///< padded, m/s
-    HugePageVector c_, inv_c_;    ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
-    HugePageVector grad_c_;       ///< dJ/dc accumulator, padded
+    ZeroedHugeVector c_, inv_c_;  ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
+    ZeroedHugeVector grad_c_;     ///< dJ/dc accumulator, padded
     bool has_model_ = false;
 };
 

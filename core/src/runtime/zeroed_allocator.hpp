@@ -1,10 +1,11 @@
 #pragma once
-// An allocator for propagator state arrays that start at zero. A large array is a fresh anonymous mapping
-// (2 MiB aligned and advised for transparent huge pages when `Huge`, as HugePageAllocator's arrays) that the
-// kernel populates with zeroed pages in one call, and `resize` leaves the values as the mapping has them
-// instead of writing zeros over them again: a new state costs one pass (the kernel's), not two (the kernel's
-// zeroing on first touch, then std::vector's). Small arrays come from calloc. Only `resize` of an empty
-// vector is zero-filling here; assign() and insert() write their values as with std::allocator.
+// An allocator for propagator arrays that start at zero. A large array is a fresh anonymous mapping (2 MiB
+// aligned and advised for transparent huge pages when `Huge`: the 3D arrays, which every step streams
+// through; on 4 KiB pages they pay TLB misses) that the kernel populates with zeroed pages in one call, and
+// `resize` leaves the values as the mapping has them instead of writing zeros over them again: a new state
+// costs one pass (the kernel's), not two (the kernel's zeroing on first touch, then std::vector's). Small
+// arrays come from calloc. Only `resize` of an empty vector is zero-filling here; assign() and insert() write
+// their values as with std::allocator.
 #include <sys/mman.h>
 
 #include <cstddef>
