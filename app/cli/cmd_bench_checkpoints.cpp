@@ -101,7 +101,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
             const std::vector<Config> configs = parse_configs(o->configs);
-            Project p = load_project(o->project, ProjectParts{true, false});
+            Project p = load_project(o->project, ProjectParts{.results = false});
             const Model model = working_model(p.experiment);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);

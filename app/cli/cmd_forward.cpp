@@ -37,7 +37,8 @@ void add_forward_command(CommandRegistry& r) {
         *r.selected = [o, &r]() -> nlohmann::json {
             const auto t0 = std::chrono::steady_clock::now();
             // Modelling needs neither the observed data nor the results; saving them back needs all.
-            Project p = load_project(o->project, o->store ? ProjectParts{} : ProjectParts{false, false});
+            Project p = load_project(
+                o->project, o->store ? ProjectParts{} : ProjectParts{.observed = false, .results = false});
             if (o->store) check_project_saveable(o->project); // fail now rather than after modelling
             const Experiment& e = p.experiment;
             Model model;

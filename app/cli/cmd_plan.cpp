@@ -121,7 +121,8 @@ void add_plan_command(CommandRegistry& r) {
             if ((!o->plot.empty() || !o->sweep_budgets.empty()) && !o->sweep)
                 throw ConfigError("--plot and --sweep-budgets go with --sweep");
             check_picture_name(o->plot, "--plot");
-            Project p = load_project(o->project, ProjectParts{false, false}); // planning reads no traces
+            Project p = load_project(
+                o->project, ProjectParts{.observed = false, .results = false}); // planning reads no traces
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
             auto sim = make_simulation(p.experiment, o->backend);

@@ -37,7 +37,7 @@ void add_taylor_command(CommandRegistry& r) {
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
-            Project p = load_project(o->project, ProjectParts{true, false});
+            Project p = load_project(o->project, ProjectParts{.results = false});
             const Model m = working_model(p.experiment);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);

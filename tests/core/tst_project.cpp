@@ -189,7 +189,7 @@ class TestProject : public QObject {
         const Project written = full_project();
         QVERIFY(!written.observed.empty() && !written.gradient.empty() && !written.history.empty());
         save_project(path, written);
-        const Project models_only = load_project(path, ProjectParts{false, false});
+        const Project models_only = load_project(path, ProjectParts{.observed = false, .results = false});
         QVERIFY(models_only.partial);
         QVERIFY(models_only.observed.empty() && models_only.gradient.empty() && models_only.history.empty());
         QVERIFY(models_only.optimizer_state.empty() && std::isnan(models_only.misfit));
@@ -198,7 +198,7 @@ class TestProject : public QObject {
         QCOMPARE(models_only.experiment.acquisition.shots.size(),
                  written.experiment.acquisition.shots.size());
         QCOMPARE(models_only.metadata, written.metadata);
-        const Project with_traces = load_project(path, ProjectParts{true, false});
+        const Project with_traces = load_project(path, ProjectParts{.results = false});
         QCOMPARE(with_traces.observed, written.observed);
         QVERIFY(with_traces.partial && with_traces.history.empty());
         // Saving a partial project would drop what it skipped: refused, and the file stays whole.

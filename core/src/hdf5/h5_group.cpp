@@ -47,14 +47,16 @@ std::string file_name_of(hid_t object) {
 
 /// H5I_GROUP, H5I_DATASET, ... of the object at `name`, or H5I_BADID if it cannot be opened. Every object
 /// the layer opens is looked up here first: one reached through an external link lies in another file, which
-/// a reading child reports (runtime/checked_files.hpp: such a file is never remembered as read safely).
+/// a reading child reports (runtime/checked_files.hpp: such a file is never remembered as read safely). Only
+/// the child's report is ever used, so only a child looks.
 H5I_type_t object_type(hid_t location, const std::string& name) {
     Handle object(H5Oopen(location, name.c_str(), H5P_DEFAULT), H5Oclose);
     if (!object.valid()) {
         H5Eclear2(H5E_DEFAULT);
         return H5I_BADID;
     }
-    if (file_name_of(object.get()) != file_name_of(location)) fwi::detail::note_other_file_read();
+    if (fwi::detail::in_reading_child() && file_name_of(object.get()) != file_name_of(location))
+        fwi::detail::note_other_file_read();
     return H5Iget_type(object.get());
 }
 
@@ -236,10 +238,12 @@ Dataset Group::open_dataset(const std::string& name) const {
     if (!has_dataset(name)) fail("is missing or not a dataset", child_path(name));
     Handle dataset(H5Dopen2(id(), name.c_str(), H5P_DEFAULT), H5Dclose);
     if (!dataset.valid()) fail_call("cannot open the dataset", child_path(name));
-    // A virtual dataset reads its values from other files (see object_type).
-    Handle create_list(H5Dget_create_plist(dataset.get()), H5Pclose);
-    if (!create_list.valid() || H5Pget_layout(create_list.get()) == H5D_VIRTUAL)
-        fwi::detail::note_other_file_read();
+    if (fwi::detail::in_reading_child()) { // a virtual dataset reads its values from other files
+                                           // (object_type)
+        Handle create_list(H5Dget_create_plist(dataset.get()), H5Pclose);
+        if (!create_list.valid() || H5Pget_layout(create_list.get()) == H5D_VIRTUAL)
+            fwi::detail::note_other_file_read();
+    }
     return Dataset(context_, child_path(name), std::move(dataset));
 }
 
