@@ -50,7 +50,7 @@ nlohmann::json export_gradient(const Project& p, const ExportOptions& o) {
 }
 
 nlohmann::json export_history(const Project& p, const ExportOptions& o) {
-    const fs::path dir = output_directory(o.out);
+    const fs::path dir(o.out); // made by export_history_series once it knows there is a history
     const auto files = export_history_series(p, dir, dir / "history.pvd");
     return {{"files", files.size() + 1}, {"series", (dir / "history.pvd").string()}};
 }

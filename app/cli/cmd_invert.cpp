@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <tuple>
 
 namespace fwi::cli {
 
@@ -131,8 +132,14 @@ void add_invert_command(CommandRegistry& r) {
             if (!o->stages.empty()) s.stage_freqs_hz = o->stages;
             if (!o->optimizer.empty()) s.optimizer = o->optimizer;
             if (!o->misfit.empty()) s.misfit = o->misfit;
-            if (o->vmin > 0) s.min_velocity_mps = o->vmin;
-            if (o->vmax > 0) s.max_velocity_mps = o->vmax;
+            for (const auto& [flag, given, target] : {std::tuple{"--vmin", o->vmin, &s.min_velocity_mps},
+                                                      {"--vmax", o->vmax, &s.max_velocity_mps}})
+                if (cmd->count(flag)) {
+                    if (!(given > 0) || !std::isfinite(given))
+                        throw ConfigError(std::string(flag) + " " + std::to_string(given) +
+                                          ": a velocity bound must be positive and finite (m/s)");
+                    *target = given;
+                }
             // The project's run options (from an earlier run or the GUI's settings) are the defaults; a
             // resume also takes the per-stage counts it was started with. Options given override them.
             InversionSetup setup = inversion_setup(p, o->resume);

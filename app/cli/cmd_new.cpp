@@ -6,6 +6,7 @@
 #include "fwi/model_tools.hpp"
 #include "fwi/npy.hpp"
 #include "fwi/project.hpp"
+#include "fwi/propagator.hpp"
 #include "fwi/smoothing.hpp"
 #include "fwi/time_axis.hpp"
 #include "survey_options.hpp"
@@ -13,6 +14,8 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 namespace fwi::cli {
 
@@ -23,13 +26,15 @@ void add_new_command(CommandRegistry& r) {
         bool z_major = false;
         double resample_m = 0, smooth_m = 0;
         int shots = 10, receivers = 100;
-        double sx0 = -1, sx1 = -1, sz = -1, rx0 = -1, rx1 = -1, rz = -1;
+        // Not given = the default (a given negative value is a position, refused if outside the model).
+        std::optional<double> sx0, sx1, sz, rx0, rx1, rz;
         AreaOptions area;
         double duration_s = 0;
         PropagationSettings prop;
         std::string wavelet;
         CLI::Option* shots_option = nullptr;
         CLI::Option* receivers_option = nullptr;
+        CLI::Option* max_velocity_option = nullptr;
     };
     auto o = std::make_shared<Options>();
     CLI::App* cmd =
@@ -69,8 +74,10 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--duration", o->duration_s, "record length (s); sets nt from dt");
     cmd->add_option("--order", o->prop.order, "spatial order")->check(CLI::IsMember({2, 4, 6, 8}));
     cmd->add_option("--pml", o->prop.pml_width, "PML width (cells)")->check(CLI::Range(0, 1000));
-    cmd->add_option("--max-velocity", o->prop.max_velocity_mps,
-                    "CFL/PML reference velocity (m/s); default the models' maximum");
+    o->max_velocity_option =
+        cmd->add_option("--max-velocity", o->prop.max_velocity_mps,
+                        "CFL/PML reference velocity (m/s, at least the models' maximum); "
+                        "default the models' maximum");
     cmd->add_option("--wavelet", o->wavelet, "source wavelet (.npy, nt samples at dt) instead of a Ricker");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
@@ -91,14 +98,14 @@ void add_new_command(CommandRegistry& r) {
             }
             const Grid& g = truth.grid;
             const double w = g.width_m();
-            const double sz = o->sz >= 0 ? o->sz : 2 * g.dz(), rz = o->rz >= 0 ? o->rz : 2 * g.dz();
+            const double sz = o->sz.value_or(2 * g.dz()), rz = o->rz.value_or(2 * g.dz());
             SurveyLayout line;
             line.shots = o->shots;
             line.receivers = o->receivers;
             line.shots_given = o->shots_option->count() > 0;
             line.receivers_given = o->receivers_option->count() > 0;
-            line.sources = {1, 1, o->sx0 >= 0 ? o->sx0 : 0.05 * w, o->sx1 >= 0 ? o->sx1 : 0.95 * w, 0, 0, sz};
-            line.receiver_line = {1, 1, o->rx0 >= 0 ? o->rx0 : 0, o->rx1 >= 0 ? o->rx1 : w, 0, 0, rz};
+            line.sources = {1, 1, o->sx0.value_or(0.05 * w), o->sx1.value_or(0.95 * w), 0, 0, sz};
+            line.receiver_line = {1, 1, o->rx0.value_or(0), o->rx1.value_or(w), 0, 0, rz};
             Project p;
             p.experiment.true_model = truth;
             p.experiment.initial_model = initial;
@@ -118,11 +125,37 @@ void add_new_command(CommandRegistry& r) {
                                       std::to_string(prop.nt));
             }
             p.experiment.propagation = prop;
-            const double vref = prop.max_velocity_mps > 0
-                                    ? prop.max_velocity_mps
-                                    : std::max(truth.max_velocity(), initial.max_velocity());
-            const TimeAxis t =
-                make_time_axis(g, vref, prop); // refuses CFL-impossible settings now, not later
+            const double v_models = std::max(truth.max_velocity(), initial.max_velocity());
+            if (o->max_velocity_option->count() > 0 &&
+                (!(prop.max_velocity_mps >= v_models) || !std::isfinite(prop.max_velocity_mps))) {
+                std::ostringstream msg;
+                msg << "--max-velocity " << prop.max_velocity_mps << " m/s: ";
+                if (!std::isfinite(prop.max_velocity_mps))
+                    msg << "not a finite velocity";
+                else
+                    msg << "below the models' largest velocity " << v_models
+                        << " m/s, so the time step it fixes would violate the CFL condition (give at least "
+                        << v_models << " m/s, or leave it out)";
+                throw ConfigError(msg.str());
+            }
+            const double vref = prop.max_velocity_mps > 0 ? prop.max_velocity_mps : v_models;
+            // Settings no run could use are refused now, not at the first run: CFL-impossible time axes, a
+            // model smaller than the stencil.
+            if (!(prop.freq_hz > 0) || !std::isfinite(prop.freq_hz)) {
+                std::ostringstream msg;
+                msg << "--freq " << prop.freq_hz
+                    << " Hz: the source frequency must be positive and finite (it "
+                    << "also tunes the PML)";
+                throw ConfigError(msg.str());
+            }
+            const TimeAxis t = make_time_axis(g, vref, prop);
+            PropagatorSetup setup;
+            setup.grid = g;
+            setup.order = prop.order;
+            setup.pml_width = prop.pml_width;
+            setup.dt_s = t.inner_dt_s;
+            setup.pml_velocity_mps = vref;
+            validate_propagator_setup(setup);
             const std::string warning =
                 dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
             if (!warning.empty() && !r.quiet) std::cerr << "fwi: warning: " << warning << "\n";

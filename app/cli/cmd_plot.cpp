@@ -12,9 +12,12 @@
 #include "snapshot_at.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
+#include <sstream>
 
 namespace fwi::cli {
 namespace {
@@ -22,7 +25,8 @@ namespace {
 struct PlotOptions {
     std::string project, what, out, model, title;
     int shot = 0;
-    double time_s = -1, percentile = 0, vmin = 0, vmax = 0; ///< percentile 0: 98 for gathers, else 99
+    double time_s = -1, percentile = 0; ///< percentile 0: 98 for gathers, else 99
+    std::optional<double> vmin, vmax;   ///< not given: the model's own
 };
 
 const Model& chosen_model(const Experiment& e, const std::string& which) {
@@ -59,9 +63,15 @@ nlohmann::json plot(const Project& p, const PlotOptions& o) {
     if (o.what == "model") {
         const Model& m = chosen_model(e, which);
         // One colour scale for all three slices of a volume: the volume's own range unless given.
-        const bool own_range = !(o.vmin < o.vmax);
-        const double vmin = own_range ? m.min_velocity() : o.vmin,
-                     vmax = own_range ? m.max_velocity() : o.vmax;
+        const bool own_range = !o.vmin && !o.vmax;
+        const double vmin = o.vmin.value_or(m.min_velocity()), vmax = o.vmax.value_or(m.max_velocity());
+        if (!own_range && (!std::isfinite(vmin) || !std::isfinite(vmax) || !(vmin < vmax))) {
+            std::ostringstream msg;
+            msg << "colour scale " << vmin << " - " << vmax
+                << " m/s (--vmin, --vmax): the minimum must be below "
+                << "the maximum, both finite";
+            throw ConfigError(msg.str());
+        }
         double range[2] = {0, 0};
         j["pictures"] =
             write_pictures(o.out, m, m.vp_mps, [&](const Model& slice, const std::vector<float>&) {

@@ -53,8 +53,8 @@ Acquisition make_survey(const Grid& g, const SurveyLayout& line, const AreaOptio
     if (!three_d) {
         refuse_in_2d(a.shots_y > 0, "--shots-y");
         refuse_in_2d(a.receivers_y > 0, "--receivers-y");
-        refuse_in_2d(a.sy0 >= 0 || a.sy1 >= 0, "--source-y0/--source-y1");
-        refuse_in_2d(a.ry0 >= 0 || a.ry1 >= 0, "--receiver-y0/--receiver-y1");
+        refuse_in_2d(a.sy0 || a.sy1, "--source-y0/--source-y1");
+        refuse_in_2d(a.ry0 || a.ry1, "--receiver-y0/--receiver-y1");
     }
     const double breadth = g.breadth_m();
 
@@ -66,8 +66,8 @@ Acquisition make_survey(const Grid& g, const SurveyLayout& line, const AreaOptio
         s.count_x = a.shots_x > 0 ? a.shots_x : (line.shots_given || !three_d ? line.shots : 2);
         s.count_y = a.shots_y > 0 ? a.shots_y : (line.shots_given || !three_d ? 1 : 2);
         if (three_d) {
-            s.y0_m = a.sy0 >= 0 ? a.sy0 : (s.count_y == 1 ? 0.5 * breadth : 0.05 * breadth);
-            s.y1_m = a.sy1 >= 0 ? a.sy1 : 0.95 * breadth;
+            s.y0_m = a.sy0.value_or(s.count_y == 1 ? 0.5 * breadth : 0.05 * breadth);
+            s.y1_m = a.sy1.value_or(0.95 * breadth);
         }
         sources = grid_of_points(s);
     }
@@ -81,8 +81,8 @@ Acquisition make_survey(const Grid& g, const SurveyLayout& line, const AreaOptio
             a.receivers_x > 0 ? a.receivers_x : (line.receivers_given || !three_d ? line.receivers : 25);
         r.count_y = a.receivers_y > 0 ? a.receivers_y : (line.receivers_given || !three_d ? 1 : 25);
         if (three_d) {
-            r.y0_m = a.ry0 >= 0 ? a.ry0 : (r.count_y == 1 ? 0.5 * breadth : 0);
-            r.y1_m = a.ry1 >= 0 ? a.ry1 : breadth;
+            r.y0_m = a.ry0.value_or(r.count_y == 1 ? 0.5 * breadth : 0);
+            r.y1_m = a.ry1.value_or(breadth);
         }
         if (a.receiver_spacing_m != 0) {
             set_by_spacing(a.receiver_spacing_m, r.count_x, r.x0_m, r.x1_m, "x");

@@ -5,15 +5,17 @@
 #include "fwi/grid.hpp"
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 
 namespace fwi::cli {
 
 /// The options beyond the 2D line's (--shots, --source-x0, ...): counts per axis (0 = not given), y extents
-/// (negative = default), a receiver spacing (0 = by count) and point files (empty = none).
+/// (empty = default; a given negative y is a position, refused if outside the model), a receiver spacing (0 =
+/// by count) and point files (empty = none).
 struct AreaOptions {
     int shots_x = 0, shots_y = 0, receivers_x = 0, receivers_y = 0;
-    double sy0 = -1, sy1 = -1, ry0 = -1, ry1 = -1;
+    std::optional<double> sy0, sy1, ry0, ry1;
     double receiver_spacing_m = 0;
     std::string source_file, receiver_file;
 };

@@ -244,6 +244,34 @@ class TestCliCommands : public QObject {
         QTest::newRow("bad schedule")
             << QStringList{"gradient", "@P", "--schedule", "revolve:zero"} << "revolve";
         QTest::newRow("bad codec") << QStringList{"gradient", "@P", "--compress", "gzip"} << "gzip";
+        // Values that used to mean "not given" (a negative position) or passed to fail at the first run.
+        QTest::newRow("source above the model")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--source-z", "-5"}
+            << "z=-5 m) is outside";
+        QTest::newRow("receiver left of the model")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--receiver-x0", "-1"}
+            << "x=-1 m, z=20 m) is outside";
+        QTest::newRow("reference velocity below the model's")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--max-velocity", "2000"}
+            << "below the models' largest velocity 3000 m/s";
+        QTest::newRow("reference velocity not a number")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--max-velocity", "nan"}
+            << "not a finite";
+        QTest::newRow("zero frequency")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--freq", "0"} << "source frequency";
+        QTest::newRow("model smaller than the stencil")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--resample", "300"}
+            << "must be at least 8 cells";
+        QTest::newRow("negative velocity bound") << QStringList{"invert", "@P", "--vmin", "-5"} << "--vmin";
+        QTest::newRow("offsets that keep no trace")
+            << QStringList{"invert", "@P", "--min-offset", "1e9"} << "no receiver of any shot";
+        QTest::newRow("tapers longer than the window")
+            << QStringList{"invert", "@P", "--end-taper", "100"} << "tapers";
+        QTest::newRow("mask that fixes every cell")
+            << QStringList{"invert", "@P", "--water-depth", "1e9"} << "fix every cell";
+        QTest::newRow("colour scale upside down")
+            << QStringList{"plot", "@P", "model", "-o", "x.png", "--vmin", "5000", "--vmax", "1000"}
+            << "colour scale";
     }
     void bad_input_exits_2_with_a_message() {
         QFETCH(QStringList, args);
@@ -251,11 +279,21 @@ class TestCliCommands : public QObject {
         for (QString& a : args)
             if (a == "@P")
                 a = project_;
-            else if (a == "x.fwi")
-                a = path("x.fwi");
+            else if (a == "x.fwi" || a == "x.png")
+                a = dir_.filePath(a);
+        const QByteArray before = file_bytes(project_);
         const Run r = fwi_cli(args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
+        QCOMPARE(file_bytes(project_), before); // refused before anything was written
+        QVERIFY(!QFile::exists(path("x.fwi")) && !QFile::exists(path("x.png")));
+    }
+
+    void an_export_with_nothing_to_write_makes_no_directory() {
+        const Run r = fwi_cli({"export", project_, "history", "-o", path("history")});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("no inversion history"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(path("history")));
     }
 
     void a_missing_input_file_is_a_resource_error() {

@@ -109,7 +109,8 @@ class TestCliDamagedHdf5 : public QObject {
         QTest::qWait(2100); // only files unchanged for 2 s are remembered
         for (int run = 0; run < 2; ++run) {
             QFile::remove(project);
-            const Outcome r = run_fwi({"-q", "new", project, "--model", model, "--shots", "1"}, env);
+            const Outcome r =
+                run_fwi({"-q", "new", project, "--model", model, "--shots", "1", "--order", "2"}, env);
             QVERIFY2(r.normal_exit && r.code == 0, r.err.constData());
             QFile f(record);
             QVERIFY(f.open(QIODevice::ReadOnly));
@@ -118,7 +119,8 @@ class TestCliDamagedHdf5 : public QObject {
         copy_as(QStringLiteral(FWI_FUZZ_REGRESSIONS_DIR "/hdf5_model/libhdf5-segv-local-heap-lookup"),
                 "m.h5");
         QFile::remove(project);
-        const Outcome r = run_fwi({"-q", "new", project, "--model", model, "--shots", "1"}, env);
+        const Outcome r =
+            run_fwi({"-q", "new", project, "--model", model, "--shots", "1", "--order", "2"}, env);
         verify_refused(r, model, "a crashing file copied over a remembered one");
         QVERIFY2(r.err.contains("is damaged: the HDF5 library crashed reading it"), r.err.constData());
     }

@@ -166,6 +166,12 @@ class TestInversionObjective : public QObject {
         QCOMPARE(around[grid.index(3, 6)], 0.0f);
         QCOMPARE(around[grid.index(3, 10)], 1.0f); // 40 m away
         QVERIFY_THROWS_EXCEPTION(ConfigError, build_mask(problem_.start, problem_.acquisition, {-1, 0, 0}));
+        // A mask that fixes every cell leaves nothing to invert: refused. One cell below it is enough.
+        const double depth = double(grid.nz() - 1) * grid.dz();
+        QVERIFY_THROWS_EXCEPTION(ConfigError,
+                                 build_mask(problem_.start, problem_.acquisition, {depth + grid.dz(), 0, 0}));
+        const auto last_row = build_mask(problem_.start, problem_.acquisition, {depth, 0, 0});
+        QCOMPARE(std::count(last_row.begin(), last_row.end(), 1.0f), std::ptrdiff_t(grid.nx()));
     }
 
     void illumination_and_preconditioner() {

@@ -167,6 +167,28 @@ class TestMisfit : public QObject {
         QCOMPARE(parse_misfit_kind("NC"), MisfitKind::TraceNormalized);
     }
 
+    /// A window that keeps no trace, or only tapers, would make every misfit (nearly) 0: refused.
+    void a_window_that_keeps_nothing_is_refused() {
+        const Gather g = random_gather(5, 10, 1); // offsets 51.0, 14.1, 31.6, 70.7, 110.5 m; 10 samples
+        const std::vector<const Gather*> gathers{&g};
+        DataWindow w;
+        w.min_offset_m = 111; // beyond the farthest receiver
+        QVERIFY_THROWS_EXCEPTION(ConfigError, check_window_keeps_data(w, gathers));
+        w.min_offset_m = 110; // the farthest one stays
+        check_window_keeps_data(w, gathers);
+        w = {};
+        w.min_offset_m = 20;
+        w.max_offset_m = 30; // between receivers
+        QVERIFY_THROWS_EXCEPTION(ConfigError, check_window_keeps_data(w, gathers));
+        const double trace_s = double(g.samples - 1) * g.dt_s;
+        w = {};
+        w.start_taper_s = 0.5 * trace_s;
+        w.end_taper_s = 0.5 * trace_s; // together exactly the trace: allowed
+        check_window_keeps_data(w, gathers);
+        w.end_taper_s = 0.6 * trace_s;
+        QVERIFY_THROWS_EXCEPTION(ConfigError, check_window_keeps_data(w, gathers));
+    }
+
     void lowpass_passes_low_and_stops_high() {
         // Sinusoids well inside the trace: far below the cut-off pass unchanged, far above vanish; -6 dB at
         // the cut-off.

@@ -49,6 +49,10 @@ void validate_window(const DataWindow& window);
 std::vector<float> time_weights(const DataWindow& window, std::int64_t samples, double dt_s);
 /// 0 or 1 per receiver of the gather (offset = horizontal and vertical distance from the source).
 std::vector<float> offset_weights(const DataWindow& window, const Gather& gather);
+/// ConfigError when the window keeps none of these gathers' traces (an offset range no receiver falls in), or
+/// its tapers are longer than the time it keeps: every misfit would be (nearly) 0 and an inversion would stop
+/// at once as if it had converged.
+void check_window_keeps_data(const DataWindow& window, const std::vector<const Gather*>& gathers);
 
 struct MisfitOptions {
     MisfitKind kind = MisfitKind::L2;

@@ -58,11 +58,14 @@ void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
     if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
         const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
-        throw ResourceError("schedule " + r.schedule + " needs " + need + " of memory for one shot (" +
-                            std::to_string(r.prediction.counts.peak_kept_snapshots) + " snapshots of " +
-                            bytes_text(r.costs.snapshot_bytes) + " and states of " +
-                            bytes_text(r.costs.state_bytes) + "); the memory budget is " + budget +
-                            ". Choose fewer slots, a codec, or --schedule auto");
+        const auto& counts = r.prediction.counts;
+        const int slots = counts.peak_slots.empty() ? 0 : counts.peak_slots[0];
+        throw ResourceError(
+            "schedule " + r.schedule + " needs " + need + " of checkpoint memory for one shot (at most " +
+            std::to_string(slots) + " checkpointed states and " + std::to_string(counts.peak_kept_snapshots) +
+            " snapshots at once; a state is " + bytes_text(r.costs.state_bytes) + ", a snapshot " +
+            bytes_text(r.costs.snapshot_bytes) + "); the memory budget is " + budget +
+            ". Choose fewer slots, a codec, or --schedule auto");
     }
     if (s.disk_budget_bytes != 0 && peak.size() > 1 && peak[1] > s.disk_budget_bytes) {
         const auto [need, budget] = compared_bytes(peak[1], s.disk_budget_bytes);

@@ -69,6 +69,10 @@ std::vector<float> build_mask(const Model& start, const Acquisition& acquisition
                     }
                 if (fixed) mask[cell] = 0.0f;
             }
+    if (std::find(mask.begin(), mask.end(), 1.0f) == mask.end())
+        throw ConfigError(
+            "gradient mask: the water depth, water velocity and source radius fix every cell of "
+            "the model; nothing would be updated");
     return mask;
 }
 

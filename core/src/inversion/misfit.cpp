@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 namespace fwi {
 
@@ -105,6 +106,30 @@ std::vector<float> offset_weights(const DataWindow& w, const Gather& g) {
         out[r] = inside ? 1.0f : 0.0f;
     }
     return out;
+}
+
+void check_window_keeps_data(const DataWindow& w, const std::vector<const Gather*>& gathers) {
+    if (w.is_identity() || gathers.empty()) return;
+    const Gather& first = *gathers.front();
+    time_weights(w, first.samples, first.dt_s); // refuses a time window that keeps nothing
+    const double trace_end = double(first.samples - 1) * first.dt_s;
+    const double kept = (w.end_s > 0 ? std::min(w.end_s, trace_end) : trace_end) - w.start_s;
+    if (w.start_taper_s + w.end_taper_s > kept) {
+        std::ostringstream m;
+        m << "data window: the tapers (" << w.start_taper_s << " s + " << w.end_taper_s
+          << " s) are longer than the " << kept << " s the window keeps";
+        throw ConfigError(m.str());
+    }
+    for (const Gather* g : gathers)
+        for (float v : offset_weights(w, *g))
+            if (v > 0) return;
+    std::ostringstream m;
+    m << "data window: no receiver of any shot is at an offset in [" << w.min_offset_m << ", ";
+    if (w.max_offset_m > 0)
+        m << w.max_offset_m << "] m";
+    else
+        m << "inf) m";
+    throw ConfigError(m.str());
 }
 
 MisfitFunction make_misfit(const MisfitOptions& options) {

@@ -79,6 +79,10 @@ Objective::Objective(Simulation& sim, std::vector<Gather> observed, const Model&
                               std::to_string(shots.size() - 1) + ")");
     active_ = usable_;
     base_misfit_ = make_misfit(options_.misfit);
+    std::vector<const Gather*> used;
+    for (int s : usable_)
+        used.push_back(&observed_[std::size_t(s)]);
+    check_window_keeps_data(options_.misfit.window, used);
     if (options_.lowpass_order < 1 || options_.lowpass_order > 32)
         throw ConfigError("low-pass order " + std::to_string(options_.lowpass_order) + " not in 1..32");
     mask_ = build_mask(start_model, sim.acquisition(), options_.mask);
