@@ -261,7 +261,12 @@ void TestMainWindow::bad_settings_refused_with_message() {
     emit duration->editingFinished();
     QVERIFY(last_error().contains("duration"));
 
-    QCOMPARE(error_count(), errors + 5);
+    auto* reference = s->findChild<QDoubleSpinBox*>("max_velocity");
+    reference->setValue(1); // below any model's velocity
+    emit reference->editingFinished();
+    QVERIFY2(last_error().contains("below the models' largest velocity"), qPrintable(last_error()));
+
+    QCOMPARE(error_count(), errors + 6);
     QVERIFY(w.document()->experiment().inversion == before.inversion);
     QVERIFY(w.document()->experiment().propagation == before.propagation);
     // zfp-accuracy with the offered default tolerance was a valid edit; nothing else changed.

@@ -300,6 +300,14 @@ QString SettingsPanel::read_propagation(PropagationSettings& p) const {
             .clear(); // a user wavelet no longer matches: fall back to the Ricker (said in the time label)
     try {
         Experiment e = doc_->experiment();
+        e.propagation.max_velocity_mps = 0;
+        const double models_max = working_model(e).grid.cells() > 0 ? reference_velocity(e) : 0;
+        if (p.max_velocity_mps > 0 && p.max_velocity_mps < models_max)
+            return tr("The reference velocity %1 m/s is below the models' largest velocity, %2 m/s: the time "
+                      "step it fixes would violate the CFL condition. Give at least %2 m/s, or 0 for the "
+                      "models' maximum.")
+                .arg(p.max_velocity_mps)
+                .arg(models_max);
         e.propagation = p;
         if (working_model(e).grid.cells() > 0)
             make_time_axis(working_model(e).grid, reference_velocity(e), p);
