@@ -13,7 +13,7 @@ mkdir -p "$out"
 # OpenMP waits as the product does by default (passive after a short spin, fwi/threading.hpp).
 project="$out/marmousi2-3d.fwi"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-"$fwi" -q new "$project" --model builtin:marmousi2-3d --freq 3 --dt 0.004 --duration 2 --order 8 --pml 15 \
+"$fwi" -q new --force "$project" --model builtin:marmousi2-3d --freq 3 --dt 0.004 --duration 2 --order 8 --pml 15 \
   --shots-x 1 --shots-y 1 --receivers-x 50 --receivers-y 20
 "$fwi" -q forward "$project" --store-observed
 configs="all/none;auto/none;auto/lz4;all/lz4;all/zstd;all/zfp-reversible;all/zfp-accuracy:1e-6"

@@ -13,7 +13,7 @@ out=${1:-bench-marmousi}
 mkdir -p "$out/scratch"
 project="$out/marmousi.fwi"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-"$fwi" -q new "$project" --model builtin:marmousi --shots 3 --receivers 200 --freq 8 --dt 0.002 --duration 1.6 \
+"$fwi" -q new --force "$project" --model builtin:marmousi --shots 3 --receivers 200 --freq 8 --dt 0.002 --duration 1.6 \
   --order 8
 "$fwi" -q forward "$project" --store-observed
 configs="all/none;uniform:6/none;uniform:40/none;revolve:10/none;revolve:40/none;revolve:160/none;online:40/none"

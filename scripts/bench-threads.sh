@@ -12,7 +12,7 @@ work=$(mktemp -d -t fwi-threads-XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
-"$fwi" -q new "$work/p.fwi" --model builtin:marmousi2 --resample 40 --shots 1 --receivers 200 --freq 5
+"$fwi" -q new --force "$work/p.fwi" --model builtin:marmousi2 --resample 40 --shots 1 --receivers 200 --freq 5
 "$fwi" -q forward "$work/p.fwi" --store-observed
 # One gradient under the given environment; prints its seconds.
 gradient() {

@@ -9,7 +9,7 @@ FWI=${FWI:-build/app/fwi}
 OUT=${1:-inversion-demo}
 mkdir -p "$OUT"
 P="$OUT/marmousi2.fwi"
-"$FWI" new "$P" --model builtin:marmousi2 --initial builtin:marmousi2-smooth --resample 40 \
+"$FWI" new --force "$P" --model builtin:marmousi2 --initial builtin:marmousi2-smooth --resample 40 \
     --shots 24 --receivers 250 --source-z 40 --receiver-z 40 --freq 6 --dt 0.0035 --duration 4 --order 8 --pml 20 \
     --max-velocity 4800
 "$FWI" forward "$P" --store-observed

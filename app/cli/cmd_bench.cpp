@@ -215,7 +215,8 @@ void add_bench_command(CommandRegistry& r) {
         ->delimiter(',');
     cmd->add_option("--codec-threads", o->codec_threads,
                     "--codecs: OpenMP thread counts to measure (default 1,2)")
-        ->delimiter(',');
+        ->delimiter(',')
+        ->check(CLI::Range(1, 4096));
     cmd->add_option("--wavefield-steps", o->wavefield_steps,
                     "--codecs: steps that make the wavefield (default 600)")
         ->check(CLI::Range(0, 1000000));

@@ -12,6 +12,7 @@
 #include "survey_options.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -19,11 +20,29 @@
 
 namespace fwi::cli {
 
+namespace {
+
+/// A project (with its observed data and history), or any other file given by mistake (a model), is not
+/// replaced unless asked.
+void refuse_to_replace(const std::string& path, bool force) {
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(path, ec);
+    if (!std::filesystem::exists(status)) return;
+    if (std::filesystem::is_directory(status))
+        throw ConfigError("'" + path + "' is a directory; name the project file to create");
+    if (!force)
+        throw ConfigError("'" + path +
+                          "' exists; `fwi new` would replace it and everything in it (observed "
+                          "data, results, history): give --force to replace it, or another name");
+}
+
+} // namespace
+
 void add_new_command(CommandRegistry& r) {
     struct Options {
         std::string project, model, initial;
         RawLayout layout;
-        bool z_major = false;
+        bool z_major = false, force = false;
         double resample_m = 0, smooth_m = 0;
         int shots = 10, receivers = 100;
         // Not given = the default (a given negative value is a position, refused if outside the model).
@@ -42,6 +61,7 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("project", o->project, "project file to create (.fwi)")->required();
     cmd->add_option("--model", o->model, "true model: a file (.npy .segy .h5 or raw) or builtin:NAME")
         ->required();
+    cmd->add_flag("--force", o->force, "replace the project file if it exists (default: refuse)");
     cmd->add_option("--initial", o->initial,
                     "initial model (file or builtin:NAME); default: the true model smoothed");
     cmd->add_option("--smooth", o->smooth_m,
@@ -81,6 +101,7 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--wavelet", o->wavelet, "source wavelet (.npy, nt samples at dt) instead of a Ricker");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
+            refuse_to_replace(o->project, o->force);
             o->layout.x_major = !o->z_major;
             Model truth = load_model_spec(o->model, o->layout, r.quiet);
             if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m, o->resample_m);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #ifdef FWI_HAVE_MPI
 #include "mpi_communicator.hpp"
@@ -107,7 +108,13 @@ int main(int argc, char** argv) {
         const int code = app.exit(e);
         return code == 0 ? 0 : 2;
     }
-    if (threads > 0) fwi::set_thread_count(threads);
+    if (threads > 0)
+        fwi::set_thread_count(threads);
+    else if (fwi::thread_count() > 4096) { // libgomp takes any OMP_NUM_THREADS and crashes creating them
+        report("fwi: error: OMP_NUM_THREADS asks for " + std::to_string(fwi::thread_count()) +
+               " threads; at most 4096 (or give --threads)\n");
+        return 2;
+    }
     if (!fwi::cli::writes_outputs()) {
         quiet = true; // rank 0 reports for the whole job
         json = false;
@@ -134,6 +141,12 @@ int main(int argc, char** argv) {
         return finish(2);
     } catch (const fwi::ResourceError& e) {
         report(rank_prefix() + "error: " + e.what() + "\n");
+        return finish(3);
+    } catch (const std::bad_alloc&) {
+        report(
+            rank_prefix() +
+            "error: out of memory: this command needs more memory than the machine gave it (a smaller grid, "
+            "fewer shots or receivers, or a checkpoint budget helps)\n");
         return finish(3);
     } catch (const std::exception& e) {
         report(rank_prefix() + "error: " + e.what() + "\n");

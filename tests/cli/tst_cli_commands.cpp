@@ -289,6 +289,24 @@ class TestCliCommands : public QObject {
         QVERIFY(!QFile::exists(path("x.fwi")) && !QFile::exists(path("x.png")));
     }
 
+    /// `fwi new` over an existing file (a project with data, or a model named by mistake) refuses unless
+    /// --force; a directory is refused either way.
+    void new_does_not_replace_a_file_unless_forced() {
+        const QByteArray before = file_bytes(project_);
+        Run r = fwi_cli({"-q", "new", project_, "--model", "builtin:layered"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("exists") && r.err.contains("--force"), r.err.constData());
+        QCOMPARE(file_bytes(project_), before);
+        r = fwi_cli({"-q", "new", dir_.path(), "--model", "builtin:layered", "--force"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("is a directory"), r.err.constData());
+        const QString other = path("replaced.fwi");
+        QVERIFY(QFile::copy(project_, other));
+        r = fwi_cli({"-q", "new", other, "--model", "builtin:layered", "--shots", "1", "--force"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(file_bytes(other) != before);
+    }
+
     void an_export_with_nothing_to_write_makes_no_directory() {
         const Run r = fwi_cli({"export", project_, "history", "-o", path("history")});
         QCOMPARE(r.code, 2);

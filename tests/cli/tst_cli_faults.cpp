@@ -41,7 +41,7 @@ QStringList with_project(QStringList args, const QString& project) {
 /// The commands that save a project, with "@P" for it; each writes more than the small project holds.
 void add_saving_commands() {
     QTest::addColumn<QStringList>("args");
-    QTest::newRow("new") << (QStringList{"-q", "new", "@P"} + small_project_args);
+    QTest::newRow("new") << (QStringList{"-q", "new", "--force", "@P"} + small_project_args);
     QTest::newRow("gradient --store") << QStringList{"-q", "gradient", "@P", "--store"};
     QTest::newRow("forward --store-observed") << QStringList{"-q", "forward", "@P", "--store-observed"};
     QTest::newRow("invert") << QStringList{"-q", "invert", "@P", "--iterations", "1"};
@@ -120,6 +120,35 @@ class TestCliFaults : public QObject {
                  err.constData());
         QCOMPARE(file_bytes(project), before);
         QCOMPARE(leftovers(QFileInfo(project).path(), "p.fwi"), QStringList());
+    }
+
+    // Data files are replaced atomically too: a write that fails part-way (here past a file size limit)
+    // leaves the previous file as it was and no temporary file (a .npy or .segy used to be left truncated).
+    void writing_gathers_past_a_file_size_limit_keeps_the_old_file_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* name : {"g.npy", "g.segy", "g.h5"})
+            QTest::newRow(name) << QString(name);
+    }
+    void writing_gathers_past_a_file_size_limit_keeps_the_old_file() {
+        QFETCH(QString, name);
+        const QString prlimit = QStandardPaths::findExecutable("prlimit");
+        if (prlimit.isEmpty()) QSKIP("prlimit (util-linux) is not installed");
+        QDir(dir_.path()).mkdir("gathers-" + name);
+        const QString out = dir_.filePath("gathers-" + name + "/" + name);
+        Run r = fwi_cli({"-q", "forward", small_, "--out", out, "--snr", "20"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray before = file_bytes(out);
+        QProcess p;
+        p.setProcessEnvironment(one_thread());
+        p.start(prlimit, QStringList{QString("--fsize=%1").arg(before.size() / 2), FWI_CLI_EXE, "-q",
+                                     "forward", small_, "--out", out}); // noise-free: other bytes than before
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 3);
+        QVERIFY2(err.contains(out.toUtf8()) && err.contains("File too large"), err.constData());
+        QCOMPARE(file_bytes(out), before);
+        QCOMPARE(leftovers(QFileInfo(out).path(), name), QStringList());
     }
 
     // A real full file system: a tmpfs just larger than the project, mounted in a private mount namespace

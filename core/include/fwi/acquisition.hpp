@@ -46,6 +46,7 @@ struct PointGrid {
 std::vector<Point> grid_of_points(const PointGrid& grid);
 
 /// Every source recorded by the same receivers (a fixed spread: the areal and line surveys of `fwi new`).
+/// ConfigError above 10^8 traces (sources x receivers).
 Acquisition fixed_spread(const std::vector<Point>& sources, const std::vector<Point>& receivers);
 
 /// Points from a text file, one per line: "x z" in 2D (rank 2) or "x y z" in 3D (rank 3), metres, separated

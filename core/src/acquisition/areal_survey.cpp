@@ -37,6 +37,13 @@ std::vector<Point> grid_of_points(const PointGrid& grid) {
 }
 
 Acquisition fixed_spread(const std::vector<Point>& sources, const std::vector<Point>& receivers) {
+    // Every shot holds its own receivers (24 bytes each): 10^8 of them are 2.4 GB before any data.
+    constexpr double max_traces = 1e8;
+    if (double(sources.size()) * double(receivers.size()) > max_traces)
+        throw ConfigError(
+            std::to_string(sources.size()) + " sources x " + std::to_string(receivers.size()) +
+            " receivers = " + std::to_string(sources.size() * receivers.size()) +
+            " traces; at most 10^8 in a project (fewer shots or receivers, or several projects)");
     Acquisition acq;
     acq.shots.reserve(sources.size());
     for (const Point& s : sources)

@@ -34,16 +34,17 @@ void check_replaceable(const std::string& path) {
 }
 
 void write_atomically(const std::string& path, const std::function<void(const Group& root)>& fill) {
+    std::vector<unsigned char> bytes;
     try {
         // Before the image is built: a long fill is not wasted on a read-only file.
         fwi::detail::require_replaceable(fwi::detail::replacement_target(path));
-        const std::vector<unsigned char> bytes = build_image(path, fill);
-        fwi::detail::replace_file(path, std::as_bytes(std::span(bytes)));
+        bytes = build_image(path, fill);
     } catch (const ResourceError& e) {
         throw ResourceError("cannot write '" + path + "': " + e.what());
     } catch (const ConfigError& e) {
         throw ConfigError("cannot write '" + path + "': " + e.what());
     }
+    fwi::detail::replace_file(path, std::as_bytes(std::span(bytes))); // its errors name `path` and the reason
 }
 
 } // namespace fwi::h5

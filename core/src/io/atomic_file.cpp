@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <random>
 
 #include <fcntl.h>
@@ -30,27 +31,37 @@ std::string random_suffix() {
     throw ResourceError(what + " '" + path.string() + "': " + std::strerror(error));
 }
 
-/// Writes `bytes` to the new file `path` (which must not exist), fsync'ed, with `mode`. `created` says
-/// whether the caller has a partial file to remove.
-void write_new_file(const fs::path& path, std::span<const std::byte> bytes, mode_t mode, bool set_mode,
-                    bool& created) {
+/// Writes `parts` one after another to the new file `path` (which must not exist); errors name `shown`, the
+/// file the user asked for. `created` says whether the caller has a partial file to remove.
+void write_new_file(const fs::path& path, std::span<const std::span<const std::byte>> parts, bool& created,
+                    const fs::path& shown) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0) fail_io("cannot create", path, errno);
+    if (fd < 0) fail_io("cannot create a temporary file beside", shown, errno);
     created = true;
-    std::size_t written = 0;
     int error = 0;
-    while (written < bytes.size() && error == 0) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n > 0)
-            written += std::size_t(n);
-        else if (n < 0 && errno != EINTR)
-            error = errno;
-        else if (n == 0)
-            error = EIO;
+    for (const auto bytes : parts) {
+        std::size_t written = 0;
+        while (written < bytes.size() && error == 0) {
+            const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+            if (n > 0)
+                written += std::size_t(n);
+            else if (n < 0 && errno != EINTR)
+                error = errno;
+            else if (n == 0)
+                error = EIO;
+        }
     }
-    // The data must be on disk before the rename makes it the file; otherwise a crash could leave an empty
-    // file under the old name on some file systems.
-    if (error == 0 && ::fsync(fd) != 0) error = errno;
+    if (::close(fd) != 0 && error == 0) error = errno;
+    if (error != 0) fail_io("cannot write", shown, error);
+}
+
+/// fsyncs the complete file `path` and gives it `mode`. The data must be on disk before the rename makes it
+/// the file; otherwise a crash could leave an empty file under the old name on some file systems.
+void finish_new_file(const fs::path& path, mode_t mode, bool set_mode) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) fail_io("cannot reopen", path, errno);
+    int error = 0;
+    if (::fsync(fd) != 0) error = errno;
     if (error == 0 && set_mode && ::fchmod(fd, mode) != 0) error = errno;
     if (::close(fd) != 0 && error == 0) error = errno;
     if (error != 0) fail_io("cannot write", path, error);
@@ -73,22 +84,43 @@ std::string replacement_target(const std::string& path) {
     return target.is_absolute() ? target.string() : (fs::path(path).parent_path() / target).string();
 }
 
-void replace_file(const std::string& path, std::span<const std::byte> bytes) {
+std::string begin_replacement(const std::string& path) {
+    const std::string target = replacement_target(path);
+    require_replaceable(target);
+    return target + ".tmp-" + random_suffix();
+}
+
+void commit_replacement(const std::string& temporary, const std::string& path) {
     const fs::path target = replacement_target(path);
-    const fs::path temporary = target.string() + ".tmp-" + random_suffix();
-    bool created = false;
+    struct stat old {};
+    const bool replaces = ::stat(target.c_str(), &old) == 0;
+    finish_new_file(temporary, old.st_mode & 07777, replaces); // keeps the old file's mode
+    if (std::rename(temporary.c_str(), target.c_str()) != 0) fail_io("cannot replace", target, errno);
+    sync_directory(target.has_parent_path() ? target.parent_path() : fs::path("."));
+}
+
+void replace_file_written_by(const std::string& path,
+                             const std::function<void(const std::string& temporary)>& write) {
+    const std::string temporary = begin_replacement(path);
     try {
-        require_replaceable(target.string());
-        struct stat old {};
-        const bool replaces = ::stat(target.c_str(), &old) == 0;
-        write_new_file(temporary, bytes, old.st_mode & 07777, replaces, created); // keeps the old file's mode
-        if (std::rename(temporary.c_str(), target.c_str()) != 0) fail_io("cannot replace", target, errno);
-        created = false;
-        sync_directory(target.has_parent_path() ? target.parent_path() : fs::path("."));
+        write(temporary);
+        commit_replacement(temporary, path);
     } catch (...) {
-        if (created) ::unlink(temporary.c_str());
+        ::unlink(temporary.c_str()); // nothing to remove when `write` failed to create it
         throw;
     }
+}
+
+void replace_file(const std::string& path, std::span<const std::span<const std::byte>> parts) {
+    replace_file_written_by(path, [&](const std::string& temporary) {
+        bool created = false;
+        write_new_file(temporary, parts, created, path);
+    });
+}
+
+void replace_file(const std::string& path, std::span<const std::byte> bytes) {
+    const std::span<const std::byte> parts[] = {bytes};
+    replace_file(path, parts);
 }
 
 } // namespace fwi::detail

@@ -1,6 +1,7 @@
 #include "io/file_bytes.hpp"
 
 #include "fwi/error.hpp"
+#include "io/atomic_file.hpp"
 #include "io/file_access.hpp"
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <span>
 
 namespace fwi::detail {
 namespace {
@@ -45,13 +47,10 @@ std::vector<char> read_file_bytes(const std::string& path) {
 }
 
 void write_file_bytes(const std::string& path, std::initializer_list<ByteSpan> parts) {
-    errno = 0;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw ResourceError("cannot open '" + path + "' for writing: " + reason());
+    std::vector<std::span<const std::byte>> spans;
     for (const ByteSpan& part : parts)
-        if (part.size > 0) out.write(static_cast<const char*>(part.data), std::streamsize(part.size));
-    out.flush();
-    if (!out) throw ResourceError("cannot write '" + path + "': " + reason());
+        spans.emplace_back(static_cast<const std::byte*>(part.data), part.size);
+    replace_file(path, spans);
 }
 
 std::string lower_extension(const std::string& path) {

@@ -12,8 +12,8 @@ namespace fwi::detail {
 std::vector<char> read_file_bytes(const std::string& path);
 /// Size in bytes; throws ResourceError if the file does not exist or is not a regular file.
 std::uint64_t file_size_bytes(const std::string& path);
-/// Writes (truncating) `parts` one after another. Throws ResourceError if the file cannot be written
-/// completely.
+/// Replaces the file with `parts` one after another, atomically (atomic_file.hpp). Throws ResourceError if
+/// the file cannot be written completely; the old file is then untouched.
 struct ByteSpan {
     const void* data;
     std::size_t size;

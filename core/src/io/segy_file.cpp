@@ -1,6 +1,7 @@
 #include "io/segy_file.hpp"
 
 #include "fwi/error.hpp"
+#include "io/atomic_file.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <limits>
 
 #include <segyio/segy.h>
+#include <unistd.h>
 
 namespace fwi::detail {
 namespace {
@@ -56,8 +58,10 @@ template class HeaderFields<segy_binary_bytes>;
 template class HeaderFields<segy_trace_header_bytes>;
 
 SegyFile::SegyFile(const std::string& path, Mode mode) : m_path(path), m_mode(mode) {
+    if (mode == Mode::create) m_temporary = begin_replacement(path);
     errno = 0;
-    m_file = segy_open(path.c_str(), mode == Mode::read ? "rb" : "w+b");
+    m_file =
+        segy_open(mode == Mode::read ? path.c_str() : m_temporary.c_str(), mode == Mode::read ? "rb" : "w+b");
     if (!m_file) {
         const std::string why = errno ? std::strerror(errno) : "unknown error";
         throw ResourceError("cannot open '" + path + "' for " + (mode == Mode::read ? "reading" : "writing") +
@@ -67,17 +71,26 @@ SegyFile::SegyFile(const std::string& path, Mode mode) : m_path(path), m_mode(mo
 
 SegyFile::~SegyFile() {
     if (m_file) segy_close(m_file);
+    if (!m_temporary.empty()) ::unlink(m_temporary.c_str()); // not committed: the old file stays
 }
 
 void SegyFile::close() {
     if (!m_file) return;
     const int rc = segy_close(m_file);
     m_file = nullptr;
-    if (rc != SEGY_OK && m_mode == Mode::create) fail("close (flush)", rc);
+    if (m_mode != Mode::create) return;
+    if (rc != SEGY_OK) fail("close (flush)", rc);
+    commit_replacement(m_temporary, m_path);
+    m_temporary.clear();
 }
 
 void SegyFile::fail(const std::string& step, int code) const {
-    const std::string msg = "SEG-Y '" + m_path + "': " + step + ": " + segy_error_name(code);
+    // Writing, segyio's stdio calls leave the system's reason in errno (a full disk fails the next seek).
+    const int error = errno;
+    const bool system = m_mode == Mode::create && (error == ENOSPC || error == EFBIG || error == EDQUOT ||
+                                                   error == EIO || error == EROFS);
+    const std::string msg = "SEG-Y '" + m_path + "': " + step + ": " +
+                            (system ? std::string(std::strerror(error)) : segy_error_name(code));
     if (m_mode == Mode::create) throw ResourceError(msg);
     throw FormatError(msg);
 }

@@ -38,7 +38,9 @@ using TraceHeader = HeaderFields<segy_trace_header_bytes>;
 class SegyFile {
   public:
     enum class Mode { read, create };
-    /// Throws ResourceError if the file cannot be opened (read) or created (create).
+    /// Throws ResourceError if the file cannot be opened (read) or created (create). A created file is
+    /// written beside `path` and replaces it atomically in close() (io/atomic_file.hpp): a full disk or an
+    /// error part-way leaves the old file as it was and no temporary file.
     SegyFile(const std::string& path, Mode mode);
     ~SegyFile();
     SegyFile(const SegyFile&) = delete;
@@ -78,7 +80,8 @@ class SegyFile {
     /// FormatError when reading, ResourceError when writing.
     void check(int code, const std::string& step) const;
 
-    std::string m_path;
+    std::string m_path;      ///< the file named by the caller (and in messages)
+    std::string m_temporary; ///< create: the file written, renamed over m_path by close()
     Mode m_mode;
     segy_file_handle* m_file = nullptr;
     long m_trace0 = segy_text_bytes + segy_binary_bytes;
