@@ -29,10 +29,18 @@ void add_import_command(CommandRegistry& r) {
             Project p = load_project(o->project);
             const std::vector<Gather> gathers = read_gathers_segy(o->data);
             if (gathers.empty()) throw FormatError(o->data + ": no traces");
+            for (std::size_t s = 0; s < gathers.size(); ++s)
+                check_finite_samples(gathers[s], o->data + ", shot " + std::to_string(s));
             Acquisition acquisition;
             for (const Gather& g : gathers)
                 acquisition.shots.push_back({g.source, g.receivers});
             const Grid& grid = working_model(p.experiment).grid;
+            if (grid.rank == 2)
+                for (const Shot& shot : acquisition.shots)
+                    for (const Point& point : shot.receivers)
+                        if (shot.source.y_m != 0 || point.y_m != 0)
+                            throw ConfigError(o->data + ": the traces have y coordinates (a 3D survey); " +
+                                              o->project + " is 2D");
             validate_acquisition(acquisition, grid);
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;

@@ -269,6 +269,8 @@ class TestCliCommands : public QObject {
             << QStringList{"invert", "@P", "--end-taper", "100"} << "tapers";
         QTest::newRow("mask that fixes every cell")
             << QStringList{"invert", "@P", "--water-depth", "1e9"} << "fix every cell";
+        QTest::newRow("noise that overflows")
+            << QStringList{"forward", "@P", "--store-observed", "--snr", "-1e308"} << "signal-to-noise ratio";
         QTest::newRow("colour scale upside down")
             << QStringList{"plot", "@P", "model", "-o", "x.png", "--vmin", "5000", "--vmax", "1000"}
             << "colour scale";
@@ -305,6 +307,19 @@ class TestCliCommands : public QObject {
         r = fwi_cli({"-q", "new", other, "--model", "builtin:layered", "--shots", "1", "--force"});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(file_bytes(other) != before);
+    }
+
+    /// Data with a NaN would make every misfit NaN: refused at import, naming the shot, receiver and sample.
+    void non_finite_data_are_refused_at_import() {
+        auto gathers = fwi::read_gathers_hdf5(path("observed.h5").toStdString());
+        gathers[1].traces[std::size_t(3 * gathers[1].samples + 7)] = std::nanf("");
+        const QString bad = path("nan.segy");
+        fwi::write_gathers_segy(bad.toStdString(), gathers);
+        const QByteArray before = file_bytes(project_);
+        const Run r = fwi_cli({"-q", "import", project_, bad});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("shot 1: receiver 3, sample 7 is nan"), r.err.constData());
+        QCOMPARE(file_bytes(project_), before);
     }
 
     void an_export_with_nothing_to_write_makes_no_directory() {

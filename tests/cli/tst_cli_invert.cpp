@@ -105,6 +105,23 @@ class TestCliInvert : public QObject {
         QCOMPARE(resumed.optimizer_state, uninterrupted.optimizer_state);
     }
 
+    /// A state saved against other observed data (here: re-modelled with noise) is not resumed: L-BFGS would
+    /// go on with curvature pairs of another misfit.
+    void resume_against_changed_data_is_refused() {
+        const QString copy = dir_.filePath("changed-data.fwi");
+        QVERIFY(QFile::copy(project_, copy));
+        Run r = fwi_cli({"-q", "invert", copy, "--stages", "0", "--iterations", "1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"-q", "invert", copy, "--resume", "--iterations", "2"}); // the same data: resumes
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(fwi_cli({"-q", "forward", copy, "--store-observed", "--snr", "30"}).code, 0);
+        const QByteArray before = file_bytes(copy);
+        r = fwi_cli({"-q", "invert", copy, "--resume", "--iterations", "3"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("observed data or the acquisition changed"), r.err.constData());
+        QCOMPARE(file_bytes(copy), before);
+    }
+
     void run_options_stay_with_the_project() {
         // The options of one run are the next run's defaults; options given override them.
         const QStringList once{"--stages", "0", "--iterations", "2", "--illumination",

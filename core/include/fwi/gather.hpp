@@ -21,6 +21,9 @@ struct Gather {
 /// Throws ConfigError when traces.size() != receivers.size() * samples, or samples/dt are not positive.
 /// `what` names the gather in the message (e.g. "shot 3").
 void validate_gather(const Gather& gather, const std::string& what = "gather");
+/// Throws ConfigError naming `what`, the receiver and the sample of the first NaN or infinite value: data a
+/// misfit is computed from must be finite (a NaN misfit stops an inversion without saying why).
+void check_finite_samples(const Gather& gather, const std::string& what);
 
 /// SEG-Y rev 1, big-endian IEEE float32 samples, one trace per receiver, shots one after another.
 /// Trace headers: FieldRecord (9) = shot number (1-based), TraceNumber (13) and trace-in-ensemble (25) =
@@ -42,7 +45,8 @@ std::vector<Gather> read_gathers_segy(const std::string& path);
 void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathers);
 
 /// Adds white Gaussian noise so that 10 log10(mean signal power / noise power) = snr_db over all samples of
-/// all gathers (reproducible for a seed). ConfigError for a non-finite SNR or all-zero data.
+/// all gathers (reproducible for a seed). ConfigError for an SNR outside [-200, 200] dB (or not finite) or
+/// all-zero data.
 void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed);
 
 /// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and

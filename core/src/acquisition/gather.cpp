@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -16,6 +17,18 @@ void validate_gather(const Gather& gather, const std::string& what) {
             << " s (need positive samples and dt, values = receivers x samples)";
         throw ConfigError(msg.str());
     }
+}
+
+void check_finite_samples(const Gather& gather, const std::string& what) {
+    const auto bad =
+        std::find_if(gather.traces.begin(), gather.traces.end(), [](float v) { return !std::isfinite(v); });
+    if (bad == gather.traces.end()) return;
+    const auto i = std::size_t(bad - gather.traces.begin());
+    const auto samples = std::size_t(std::max<std::int64_t>(gather.samples, 1));
+    std::ostringstream msg;
+    msg << what << ": receiver " << i / samples << ", sample " << i % samples << " is " << *bad
+        << "; data must be finite numbers";
+    throw ConfigError(msg.str());
 }
 
 } // namespace fwi

@@ -8,7 +8,9 @@
 namespace fwi {
 
 void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed) {
-    if (!std::isfinite(snr_db)) throw ConfigError("signal-to-noise ratio must be a finite number of dB");
+    if (!(std::abs(snr_db) <= 200)) // beyond, the noise is 0 or overflows float
+        throw ConfigError("signal-to-noise ratio " + std::to_string(snr_db) +
+                          " dB: give a number of dB in [-200, 200]");
     double energy = 0;
     std::size_t samples = 0;
     for (const Gather& g : gathers) {

@@ -49,6 +49,7 @@ std::vector<Gather> observed_gathers(const Project& p) {
         g.samples = r.samples;
         g.dt_s = r.dt_s;
         g.traces = r.traces;
+        check_finite_samples(g, "observed data of shot " + std::to_string(s));
         out.push_back(std::move(g));
     }
     return out;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <sstream>
 
@@ -30,6 +31,32 @@ int state_count(const OptimizerState& s, const std::string& key) {
     return int(v);
 }
 
+/// 64-bit FNV-1a over bytes.
+void hash_bytes(std::uint64_t& h, const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < size; ++i)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+}
+
+/// What a saved state was computed against: the observed traces, their sampling and the acquisition, as two
+/// 32-bit halves (exact in doubles). A resume against other data would continue L-BFGS with curvature pairs
+/// of another misfit: its line searches fail without an iteration, or worse, converge somewhere wrong.
+std::vector<double> data_fingerprint(const InversionSetup& setup) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    for (const Gather& g : setup.observed) {
+        hash_bytes(h, &g.samples, sizeof g.samples);
+        hash_bytes(h, &g.dt_s, sizeof g.dt_s);
+        hash_bytes(h, g.traces.data(), g.traces.size() * sizeof(float));
+    }
+    for (const Shot& shot : setup.acquisition.shots) {
+        hash_bytes(h, &shot.source, sizeof shot.source);
+        hash_bytes(h, shot.receivers.data(), shot.receivers.size() * sizeof(Point));
+    }
+    return {double(h >> 32), double(h & 0xffffffffULL)};
+}
+
+constexpr const char* fingerprint_key = "inversion.data_fingerprint";
+
 /// Where a run starts: stage and iteration counters (the optimizer itself is restored separately).
 struct Position {
     int stage = 0;
@@ -43,6 +70,11 @@ Position resume_position(const InversionSetup& setup, std::size_t cells) {
     if (setup.resume.empty()) return p;
     const auto& s = setup.resume;
     p.resumed = true;
+    // States saved before the fingerprint was kept (2026-11-26) resume as before.
+    if (s.count(fingerprint_key) && state_entry(s, fingerprint_key, 2) != data_fingerprint(setup))
+        throw ConfigError(
+            "inversion state: the observed data or the acquisition changed since it was saved (an "
+            "import or a new forward model?); start the inversion again without resuming");
     p.stage = state_count(s, "inversion.stage");
     p.stage_iteration = state_count(s, "inversion.stage_iteration");
     p.iteration = state_count(s, "inversion.iteration");
@@ -100,6 +132,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
     check_setup(setup, reference);
     const Grid grid = setup.initial_model.grid;
     Position pos = resume_position(setup, std::size_t(grid.cells()));
+    const std::vector<double> fingerprint = data_fingerprint(setup);
 
     Simulation sim(grid, setup.acquisition, setup.propagation, reference, setup.backend);
     Objective objective(sim, setup.observed, setup.initial_model, setup.objective, observer, cancel);
@@ -188,6 +221,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                     double(stalled ? std::max(pos.stage_iteration, stage.iterations) : pos.stage_iteration)};
                 state["inversion.iteration"] = {double(pos.iteration)};
                 state["inversion.stage_cutoff_hz"] = {stage.cutoff_hz};
+                state[fingerprint_key] = fingerprint;
                 if (!objective.illumination().empty())
                     state["objective.illumination"] = objective.illumination();
                 result.state = state;

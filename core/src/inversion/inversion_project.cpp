@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 
 namespace fwi {
 
@@ -24,11 +23,6 @@ InversionSetup inversion_setup(const Project& project, bool resume) {
     s.optimizer.upper_bound = e.inversion.max_velocity_mps;
     s.objective.misfit.kind = parse_misfit_kind(e.inversion.misfit);
     s.objective.gradient = e.gradient;
-    const double lo = e.inversion.min_velocity_mps, hi = e.inversion.max_velocity_mps;
-    if (!(lo > 0) || !std::isfinite(lo) || !std::isfinite(hi))
-        throw ConfigError("velocity bounds " + std::to_string(lo) + " - " + std::to_string(hi) +
-                          " m/s: the lower bound must be positive and both finite (a velocity at or below 0 "
-                          "cannot be propagated)");
     const double own = reference_velocity(e);
     // The upper bound fixes the time step: an absurd one would make every propagation absurdly long.
     if (e.inversion.max_velocity_mps > 4 * own)
