@@ -99,9 +99,34 @@ void add_new_command(CommandRegistry& r) {
                         "CFL/PML reference velocity (m/s, at least the models' maximum); "
                         "default the models' maximum");
     cmd->add_option("--wavelet", o->wavelet, "source wavelet (.npy, nt samples at dt) instead of a Ricker");
-    cmd->callback([o, &r] {
-        *r.selected = [o, &r]() -> nlohmann::json {
+    // Options that say the same thing two ways: one of them would be dropped without a word.
+    const auto exclude = [cmd](const char* a, const char* b) {
+        cmd->get_option(a)->excludes(cmd->get_option(b));
+    };
+    exclude("--duration", "--nt");
+    exclude("--shots", "--shots-x");
+    for (const char* count : {"--receivers", "--receivers-x", "--receivers-y"})
+        exclude("--receiver-spacing", count);
+    for (const char* line : {"--shots", "--shots-x", "--shots-y", "--source-x0", "--source-x1", "--source-z",
+                             "--source-y0", "--source-y1"})
+        exclude("--source-file", line);
+    for (const char* line :
+         {"--receivers", "--receivers-x", "--receivers-y", "--receiver-x0", "--receiver-x1", "--receiver-z",
+          "--receiver-y0", "--receiver-y1", "--receiver-spacing"})
+        exclude("--receiver-file", line);
+    cmd->callback([o, cmd, &r] {
+        *r.selected = [o, cmd, &r]() -> nlohmann::json {
             refuse_to_replace(o->project, o->force);
+            // A length given must be one: 0, negative or NaN used to mean "the default" without a word.
+            for (const auto& [flag, value] : {std::pair{"--duration", o->duration_s},
+                                              {"--resample", o->resample_m},
+                                              {"--smooth", o->smooth_m},
+                                              {"--receiver-spacing", o->area.receiver_spacing_m}})
+                if (cmd->count(flag) > 0 && (!(value > 0) || !std::isfinite(value))) {
+                    std::ostringstream msg;
+                    msg << flag << " " << value << ": give a positive, finite number";
+                    throw ConfigError(msg.str());
+                }
             o->layout.x_major = !o->z_major;
             Model truth = load_model_spec(o->model, o->layout, r.quiet);
             if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m, o->resample_m);

@@ -262,6 +262,11 @@ class TestCliCommands : public QObject {
         QTest::newRow("model smaller than the stencil")
             << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--resample", "300"}
             << "must be at least 8 cells";
+        QTest::newRow("zero duration (was the default)")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--duration", "0"} << "--duration 0";
+        QTest::newRow("two record lengths")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--nt", "100", "--duration", "0.3"}
+            << "excludes";
         QTest::newRow("negative velocity bound") << QStringList{"invert", "@P", "--vmin", "-5"} << "--vmin";
         QTest::newRow("offsets that keep no trace")
             << QStringList{"invert", "@P", "--min-offset", "1e9"} << "no receiver of any shot";
