@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -29,6 +30,36 @@ void check_picture_name(const std::string& path, const std::string& option) {
     const std::string ext = extension_of(path);
     if (!path.empty() && ext != ".png" && ext != ".svg")
         throw ConfigError(option + " " + path + ": a picture is written as .png or .svg");
+}
+
+void check_output_file(const std::string& path, const std::string& option,
+                       std::initializer_list<const char*> extensions) {
+    if (path.empty()) return;
+    if (extensions.size() > 0) {
+        const std::string ext = extension_of(path);
+        std::string allowed;
+        bool ok = false;
+        for (const char* e : extensions) {
+            ok = ok || ext == e;
+            allowed += (allowed.empty() ? "" : " or ") + std::string(e);
+        }
+        if (!ok) throw ConfigError(option + " " + path + ": written as " + allowed);
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw ConfigError(option + " " + path + ": a directory; name a file");
+    check_project_saveable(path); // the checks of every atomic write: read-only file, directory
+}
+
+void make_output_directory(const std::string& path, const std::string& option) {
+    if (path.empty()) return;
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_directory(path, ec))
+        throw ConfigError(option + " " + path + ": a file, not a directory");
+    std::filesystem::create_directories(path, ec);
+    if (ec || !std::filesystem::is_directory(path))
+        throw ResourceError(option + " " + path + ": cannot make the directory" +
+                            (ec ? ": " + ec.message() : std::string()));
 }
 
 std::string grid_text(const Grid& g) {

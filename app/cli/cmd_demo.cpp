@@ -5,6 +5,7 @@
 #include "cli_common.hpp"
 #include "commands.hpp"
 #include "demo_3d.hpp"
+#include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
@@ -70,7 +71,8 @@ void add_demo_command(CommandRegistry& r) {
                 return run_demo_3d(d, r.quiet);
             }
             namespace fs = std::filesystem;
-            fs::create_directories(o->out);
+            if (o->out.empty()) throw ConfigError("--out: name the directory for the demo's files");
+            make_output_directory(o->out, "--out");
             const auto file = [&](const std::string& name) { return (fs::path(o->out) / name).string(); };
             Project p;
             Experiment& e = p.experiment;

@@ -51,11 +51,7 @@ void add_forward_command(CommandRegistry& r) {
             else
                 model = load_model_for_project(o->model, e, r.quiet);
             if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
-            if (!o->out.empty()) {
-                const std::string ext = extension_of(o->out);
-                if (ext != ".npy" && ext != ".segy" && ext != ".sgy" && ext != ".h5" && ext != ".hdf5")
-                    throw ConfigError("--out " + o->out + ": gathers are written as .npy, .segy or .h5");
-            }
+            check_output_file(o->out, "--out", {".npy", ".segy", ".sgy", ".h5", ".hdf5"});
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);
             // Under MPI each rank models its share of the shots and rank 0 receives all of them (bit for

@@ -125,6 +125,8 @@ void add_invert_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             check_picture_name(o->png, "--png");
+            check_output_file(o->png, "--png"); // now, not after the inversion
+            make_output_directory(o->report, "--report");
             Project p = load_project(o->project);
             check_project_saveable(o->project); // saved after every iteration: fail now if it cannot be
             InversionSettings& s = p.experiment.inversion; // the options given are recorded in the project
@@ -242,7 +244,6 @@ void add_invert_command(CommandRegistry& r) {
                 write_figure(o->png, model_figure(result.model, "Inverted model", s.min_velocity_mps,
                                                   s.max_velocity_mps));
             if (writes_outputs() && !o->report.empty()) {
-                std::filesystem::create_directories(o->report);
                 std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},
                                                                   {"RESULT", result.model}};
                 if (!setup.true_model.vp_mps.empty()) panels.emplace_back("TRUE", setup.true_model);

@@ -43,7 +43,8 @@ std::uint64_t store_all_need(Simulation& sim, const GradientSettings& settings) 
 
 nlohmann::json run_demo_3d(const Demo3DOptions& o, bool quiet) {
     namespace fs = std::filesystem;
-    fs::create_directories(o.out);
+    if (o.out.empty()) throw ConfigError("--out: name the directory for the demo's files");
+    make_output_directory(o.out, "--out");
     const auto file = [&](const std::string& name) { return (fs::path(o.out) / name).string(); };
 
     Project p;

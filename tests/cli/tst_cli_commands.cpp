@@ -276,6 +276,11 @@ class TestCliCommands : public QObject {
             << QStringList{"invert", "@P", "--water-depth", "1e9"} << "fix every cell";
         QTest::newRow("noise that overflows")
             << QStringList{"forward", "@P", "--store-observed", "--snr", "-1e308"} << "signal-to-noise ratio";
+        // Output files are checked before the work, not after it.
+        QTest::newRow("gradient written as text")
+            << QStringList{"gradient", "@P", "--out", "x.txt"} << "written as";
+        QTest::newRow("report into a file")
+            << QStringList{"invert", "@P", "--report", "@P"} << "not a directory";
         QTest::newRow("colour scale upside down")
             << QStringList{"plot", "@P", "model", "-o", "x.png", "--vmin", "5000", "--vmax", "1000"}
             << "colour scale";
@@ -325,6 +330,12 @@ class TestCliCommands : public QObject {
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("shot 1: receiver 3, sample 7 is nan"), r.err.constData());
         QCOMPARE(file_bytes(project_), before);
+    }
+
+    void an_output_into_a_missing_directory_is_refused_before_the_work() {
+        const Run r = fwi_cli({"gradient", project_, "--out", path("missing/g.npy")});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("No such file or directory") && !r.err.contains("misfit"), r.err.constData());
     }
 
     void an_export_with_nothing_to_write_makes_no_directory() {

@@ -26,18 +26,13 @@ std::vector<unsigned char> build_image(const std::string& label,
 } // namespace
 
 void check_replaceable(const std::string& path) {
-    try {
-        fwi::detail::require_replaceable(fwi::detail::replacement_target(path));
-    } catch (const ResourceError& e) {
-        throw ResourceError("cannot write '" + path + "': " + e.what());
-    }
+    fwi::detail::require_replaceable(fwi::detail::replacement_target(path)); // its messages name the file
 }
 
 void write_atomically(const std::string& path, const std::function<void(const Group& root)>& fill) {
+    check_replaceable(path); // before the image is built: a long fill is not wasted on a read-only file
     std::vector<unsigned char> bytes;
     try {
-        // Before the image is built: a long fill is not wasted on a read-only file.
-        fwi::detail::require_replaceable(fwi::detail::replacement_target(path));
         bytes = build_image(path, fill);
     } catch (const ResourceError& e) {
         throw ResourceError("cannot write '" + path + "': " + e.what());
