@@ -147,14 +147,27 @@ class TestModelIo : public QObject {
         QVERIFY(fwi_test::same_bits(kept.vp_mps, slow.vp_mps));
         l.units = "km/s";
         QCOMPARE(load_model(path("slow.npy"), l).at(0, 0), slow.at(0, 0) * 1000.0f);
+        LoadReport report;
+        load_model(path("slow.npy"), l, &report);
+        QVERIFY(report.units_note.find("given in km/s") != std::string::npos);
         const Model fast = test_model(4, 4, 10, 10);
         save_model(path("fast.npy"), fast);
-        LoadReport report;
-        l.units = "km/s"; // explicit even though the values are obviously m/s: the user is honoured
-        QCOMPARE(load_model(path("fast.npy"), l, &report).at(0, 0), fast.at(0, 0) * 1000.0f);
-        QVERIFY(report.units_note.find("given in km/s") != std::string::npos);
+        // Explicit km/s on values that are obviously m/s gives velocities no rock has (1.5e6 m/s, a time step
+        // 1000 times too small): refused, with the likely cause.
+        l.units = "km/s";
+        FWI_VERIFY_ERROR(ConfigError, load_model(path("fast.npy"), l), "faster than any rock");
         l.units = "ft/s";
         FWI_VERIFY_ERROR(ConfigError, load_model(path("fast.npy"), l), "unknown units 'ft/s'");
+    }
+
+    /// A missing file is a resource problem (not a missing raw layout), a project is not a model.
+    void missing_files_and_projects_are_named() {
+        RawLayout l;
+        FWI_VERIFY_ERROR(ResourceError, load_model(path("missing.bin"), l), "no such file");
+        save_model(path("model.npy"), test_model(4, 4, 10, 10));
+        QVERIFY(
+            QFile::copy(QString::fromStdString(path("model.npy")), QString::fromStdString(path("p.fwi"))));
+        FWI_VERIFY_ERROR(ConfigError, load_model(path("p.fwi"), l), "is a project, not a model");
     }
 
     void raw_size_must_match_exactly() {

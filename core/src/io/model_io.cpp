@@ -3,15 +3,19 @@
 
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
+#include "io/file_access.hpp"
 #include "io/file_bytes.hpp"
 
 #include <cstdio>
+#include <sstream>
 
 namespace fwi {
 namespace {
 
 // No rock is slower than 20 m/s, and no rock is faster than 20 km/s: below 20 the file can only be in km/s.
 constexpr float km_per_s_threshold = 20.0f;
+/// Faster than this is a unit mix-up or a damaged file, and would make the time step absurdly small.
+constexpr float max_plausible_mps = 30000.0f;
 
 enum class Format { npy, segy, hdf5, raw };
 
@@ -45,6 +49,10 @@ std::string convert_units(Model& model, const std::string& units, const std::str
 } // namespace
 
 Model load_model(const std::string& path, const RawLayout& layout, LoadReport* report) {
+    // Before the format's own checks: a missing raw file used to be reported as a layout problem.
+    detail::require_readable(path);
+    if (detail::lower_extension(path) == ".fwi")
+        throw ConfigError("'" + path + "' is a project, not a model file (.npy, .segy, .h5 or raw float32)");
     LoadReport r;
     Model model;
     switch (format_of(path)) {
@@ -70,6 +78,13 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
     }
     r.units_note = convert_units(model, layout.units, path);
     validate_model(model, "model '" + path + "'");
+    if (model.max_velocity() > max_plausible_mps) {
+        std::ostringstream msg;
+        msg << "model '" << path << "': velocities up to " << model.max_velocity()
+            << " m/s, faster than any rock (" << max_plausible_mps / 1000 << " km/s); "
+            << (layout.units == "km/s" ? "is the file in m/s (--units m/s)?" : "are the units right?");
+        throw ConfigError(msg.str());
+    }
     if (report) *report = std::move(r);
     return model;
 }
