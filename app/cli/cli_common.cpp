@@ -168,6 +168,8 @@ std::uint64_t parse_bytes(const std::string& text) {
     else
         throw ConfigError("'" + text + "': unknown unit '" + unit + "' (use K, M, G or T)");
     if (!(value >= 0) || !std::isfinite(value)) throw ConfigError("'" + text + "' is not a valid byte count");
+    if (value * scale >= 0x1p63) // the conversion would wrap (to 0: "no budget")
+        throw ConfigError("'" + text + "' is more bytes than any machine has");
     return std::uint64_t(value * scale);
 }
 

@@ -98,8 +98,8 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
         "all/none is the store-all reference)");
     cmd->add_option("--sampling-interval", o->sampling_interval, "gradient sampling interval of every row")
         ->check(CLI::Range(1, 1000000));
-    cmd->callback([o, &r] {
-        *r.selected = [o, &r]() -> nlohmann::json {
+    cmd->callback([o, cmd, &r] {
+        *r.selected = [o, cmd, &r]() -> nlohmann::json {
             const std::vector<Config> configs = parse_configs(o->configs);
             Project p = load_project(o->project, ProjectParts{.results = false});
             const Model model = working_model(p.experiment);
@@ -107,8 +107,10 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
             auto sim = make_simulation(p.experiment, o->backend);
             sim->set_model(model);
             const int nshots = int(p.experiment.acquisition.shots.size());
-            const int shot = o->shot >= 0 ? o->shot : nshots / 2;
-            if (shot >= nshots) throw ConfigError("--shot " + std::to_string(shot) + " is out of range");
+            const int shot = cmd->count("--shot") > 0 ? o->shot : nshots / 2;
+            if (shot < 0 || shot >= nshots)
+                throw ConfigError("--shot " + std::to_string(o->shot) + ": the project has shots 0.." +
+                                  std::to_string(nshots - 1));
             const StepCosts costs = measure_step_costs(*sim);
 
             std::ostringstream md;

@@ -98,6 +98,9 @@ nlohmann::json export_wavefield(const Project& p, const ExportOptions& o) {
     // The simulation reports fields at the end of its chunks (every inner_nt / 200 steps): a multiple of it.
     const std::int64_t chunk = std::max<std::int64_t>(1, steps / 200);
     std::int64_t every = o.every > 0 ? o.every : std::max<std::int64_t>(1, steps / 50);
+    if (every > steps)
+        throw ConfigError("--every " + std::to_string(o.every) + ": the run has only " +
+                          std::to_string(steps) + " inner steps, so no snapshot would be written");
     every = std::max(chunk, (every + chunk - 1) / chunk * chunk);
     const fs::path dir = output_directory(o.out);
     SnapshotWriter writer(dir, model.grid, every, sim->time().inner_dt_s);

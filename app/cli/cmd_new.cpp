@@ -136,12 +136,26 @@ void add_new_command(CommandRegistry& r) {
                 if (o->resample_m > 0)
                     initial = resample_model(initial, o->resample_m, o->resample_m, o->resample_m);
                 if (!(initial.grid == truth.grid))
-                    throw ConfigError("initial model grid differs from the true model's grid");
+                    throw ConfigError("the initial model's grid (" + grid_text(initial.grid) +
+                                      ") differs from the true model's (" + grid_text(truth.grid) + ")");
             } else {
                 const double sigma =
                     o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
                 initial = smoothed_model(truth, sigma);
             }
+            for (const auto& [flag, value] : {std::pair{"--source-x0", o->sx0},
+                                              {"--source-x1", o->sx1},
+                                              {"--source-z", o->sz},
+                                              {"--receiver-x0", o->rx0},
+                                              {"--receiver-x1", o->rx1},
+                                              {"--receiver-z", o->rz},
+                                              {"--source-y0", o->area.sy0},
+                                              {"--source-y1", o->area.sy1},
+                                              {"--receiver-y0", o->area.ry0},
+                                              {"--receiver-y1", o->area.ry1}})
+                if (value && !std::isfinite(*value))
+                    throw ConfigError(std::string(flag) + " " + std::to_string(*value) +
+                                      ": not a finite position");
             const Grid& g = truth.grid;
             const double w = g.width_m();
             const double sz = o->sz.value_or(2 * g.dz()), rz = o->rz.value_or(2 * g.dz());

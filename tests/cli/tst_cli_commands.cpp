@@ -281,6 +281,16 @@ class TestCliCommands : public QObject {
             << QStringList{"gradient", "@P", "--out", "x.txt"} << "written as";
         QTest::newRow("report into a file")
             << QStringList{"invert", "@P", "--report", "@P"} << "not a directory";
+        QTest::newRow("infinite source position")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--source-x0", "inf"}
+            << "not a finite";
+        QTest::newRow("shot -1 (was the middle one)")
+            << QStringList{"bench-checkpoints", "@P", "--shot", "-1"} << "--shot -1";
+        QTest::newRow("a shot twice") << QStringList{"taylor", "@P", "--shots", "0,0"} << "twice";
+        QTest::newRow("snapshots that never come")
+            << QStringList{"export", "@P", "wavefield", "-o", "x.png", "--every", "1000000"} << "no snapshot";
+        QTest::newRow("a budget that wraps to none")
+            << QStringList{"gradient", "@P", "--budget", "99999999999999999999"} << "more bytes than";
         QTest::newRow("colour scale upside down")
             << QStringList{"plot", "@P", "model", "-o", "x.png", "--vmin", "5000", "--vmax", "1000"}
             << "colour scale";
