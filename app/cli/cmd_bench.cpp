@@ -233,6 +233,10 @@ void add_bench_command(CommandRegistry& r) {
                     "rounds, the fastest counts)")
         ->check(CLI::IsMember({2, 3}));
     cmd->add_option("--ny", o->ny, "--dims 3: grid cells in y (default: as x)")->check(CLI::Range(8, 100000));
+    // Options of one mode mean nothing in another: refused rather than ignored.
+    for (const char* option : {"--codec-threads", "--wavefield-steps", "--pulse-spacing", "--markdown"})
+        cmd->get_option(option)->needs(cmd->get_option("--codecs"));
+    cmd->get_option("--ny")->needs(cmd->get_option("--dims"));
     cmd->callback([o, &r, cmd] {
         o->nz_given = cmd->count("--nz") > 0;
         o->ny_given = cmd->count("--ny") > 0;

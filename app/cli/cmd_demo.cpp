@@ -57,7 +57,10 @@ void add_demo_command(CommandRegistry& r) {
     cmd->add_option("--budget", o->demo3d.budget, "--3d: RAM budget of the gradient (default 1.5G)");
     cmd->add_option("--compress", o->demo3d.compression, "--3d: codec of the gradient's checkpoints");
     cmd->add_option("--ny", o->demo3d.ny, "--3d: cells across (40 m each; default 64)")
-        ->check(CLI::Range(4, 2000));
+        ->check(CLI::Range(8, 2000));
+    // The 3D demo's own options mean nothing without --3d: refused rather than ignored.
+    for (const char* option : {"--budget", "--compress", "--ny"})
+        cmd->get_option(option)->needs(cmd->get_option("--3d"));
     cmd->callback([o, &r, cmd] {
         *r.selected = [o, &r, cmd]() -> nlohmann::json {
             if (o->three_d) {

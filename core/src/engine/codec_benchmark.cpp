@@ -101,7 +101,11 @@ CodecBenchResult run_codec_benchmark(const CodecBenchCase& bench) {
         for (std::int64_t i = 0; i < f.size(); ++i)
             peak = std::max(peak, double(std::abs(f.data[i])));
     if (!(peak > 0))
-        throw Error("codec benchmark: the wavefield vanished (peak " + std::to_string(peak) + ")");
+        throw ConfigError("codec benchmark: no wavefield is left to code after " +
+                          std::to_string(bench.steps) + " steps on " + std::to_string(bench.nz) + " x " +
+                          std::to_string(bench.nx) +
+                          " cells (the pulses did not fit, or the PML absorbed them): give a larger grid or "
+                          "fewer wavefield steps");
     for (const FieldView& f : state->fields()) {
         auto& v = values.emplace_back(f.data, f.data + f.size());
         for (float& x : v)
