@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
     app.add_flag("-q,--quiet", quiet, "no progress bar or human-readable summary");
     app.add_option("--threads", threads,
                    "OpenMP threads for the engine (default: OMP_NUM_THREADS, else every core)")
-        ->check(CLI::Range(1, 4096));
+        ->check(CLI::Range(1, fwi::max_thread_count));
     fwi::cli::CommandRegistry registry{app, json, quiet, &action};
     fwi::cli::add_new_command(registry);
     fwi::cli::add_info_command(registry);
@@ -110,9 +110,9 @@ int main(int argc, char** argv) {
     }
     if (threads > 0)
         fwi::set_thread_count(threads);
-    else if (fwi::thread_count() > 4096) { // libgomp takes any OMP_NUM_THREADS and crashes creating them
+    else if (fwi::thread_count() > fwi::max_thread_count) {
         report("fwi: error: OMP_NUM_THREADS asks for " + std::to_string(fwi::thread_count()) +
-               " threads; at most 4096 (or give --threads)\n");
+               " threads; at most " + std::to_string(fwi::max_thread_count) + " (or give --threads)\n");
         return 2;
     }
     if (!fwi::cli::writes_outputs()) {

@@ -16,15 +16,22 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <thread>
 
 int main(int argc, char** argv) {
     // Passive OpenMP waiting: the GUI thread and the engine share the cores. May re-execute the program.
     fwi::ensure_passive_openmp_wait(argc, argv);
     // The GUI's own child process for checking a project before it opens it (no display needed).
     if (const int code = fwi::ui::run_project_check(argc, argv); code >= 0) return code;
+    if (fwi::thread_count() > fwi::max_thread_count) { // libgomp would crash creating them
+        std::cerr << "fwi-studio: OMP_NUM_THREADS asks for " << fwi::thread_count()
+                  << " threads; running on the machine's cores instead\n";
+        fwi::set_thread_count(int(std::max(1u, std::thread::hardware_concurrency())));
+    }
     // Writing past a file size limit then fails with EFBIG and is reported like a full disk, instead of the
     // signal killing the application with the user's unsaved work.
     std::signal(SIGXFSZ, SIG_IGN);

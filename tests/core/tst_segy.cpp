@@ -291,6 +291,12 @@ class TestSegy : public QObject {
         fwi_test::write_bytes(path("nodt.segy"), b);
         FWI_VERIFY_ERROR(FormatError, read_gathers_segy(path("nodt.segy")), "nodt.segy",
                          "no sample interval");
+        // A trace whose source differs from its shot's (a sorting or header error) is named, not dropped.
+        write_gathers_segy(path("ok.segy"), test_gathers(0.002));
+        b = fwi_test::read_bytes(path("ok.segy"));
+        put_be(b, trace_field(6, 37, 73), be_int(b, trace_field(6, 37, 73), 4) + 1000000, 4); // +100 m
+        fwi_test::write_bytes(path("moved.segy"), b);
+        FWI_VERIFY_ERROR(FormatError, read_gathers_segy(path("moved.segy")), "trace 7", "one source");
     }
 
     void gathers_as_npy() {

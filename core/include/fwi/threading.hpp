@@ -21,6 +21,10 @@ inline constexpr const char* default_spin_count = "2000";
 /// was already done.
 void ensure_passive_openmp_wait(int argc, char** argv);
 
+/// The most threads the engine runs (--threads, OMP_NUM_THREADS): libgomp takes any OMP_NUM_THREADS and
+/// crashes creating a hundred million threads.
+inline constexpr int max_thread_count = 4096;
+
 /// OpenMP threads for the engine's parallel loops; n <= 0 restores the default (OMP_NUM_THREADS, else all
 /// cores).
 void set_thread_count(int n);

@@ -172,11 +172,23 @@ std::vector<Gather> read_gathers_segy(const std::string& path) {
         const std::int32_t record = th.get(SEGY_TR_FIELD_RECORD);
         const int scalar = th.get(SEGY_TR_SOURCE_GROUP_SCALAR);
         const int elev_scalar = th.get(SEGY_TR_ELEV_SCALAR);
+        const Point source{detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_X), scalar),
+                           detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_DEPTH), elev_scalar),
+                           detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_Y), scalar)};
+        // One shot gather has one source: a trace that says otherwise is a sorting or header error, which
+        // would otherwise be modelled from the first trace's source without a word.
+        if (!gathers.empty() && record == current_record && !(source == gathers.back().source)) {
+            std::ostringstream msg;
+            msg << "SEG-Y '" << path << "': trace " << t + 1 << " (FieldRecord " << record
+                << ") has its source at x=" << source.x_m << " m, y=" << source.y_m << " m, depth "
+                << source.z_m << " m, unlike the shot's first trace (x=" << gathers.back().source.x_m
+                << " m, y=" << gathers.back().source.y_m << " m, depth " << gathers.back().source.z_m
+                << " m): a shot gather has one source";
+            throw FormatError(msg.str());
+        }
         if (gathers.empty() || record != current_record) {
             Gather g;
-            g.source = {detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_X), scalar),
-                        detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_DEPTH), elev_scalar),
-                        detail::unscaled_coordinate(th.get(SEGY_TR_SOURCE_Y), scalar)};
+            g.source = source;
             g.samples = samples;
             g.dt_s = dt_s;
             gathers.push_back(std::move(g));
