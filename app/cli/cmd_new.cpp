@@ -72,6 +72,8 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--dz", o->layout.dz_m, "cell size in z (m), where the file does not say");
     cmd->add_option("--dx", o->layout.dx_m, "cell size in x (m), where the file does not say");
     cmd->add_option("--dy", o->layout.dy_m, "cell size in y (m) of a 3D model, where the file does not say");
+    cmd->add_option("--dataset", o->layout.dataset,
+                    "HDF5 models: the dataset to read (default: 'vp', else the only 2D or 3D float dataset)");
     cmd->add_option("--units", o->layout.units, "auto | m/s | km/s")
         ->check(CLI::IsMember({"auto", "m/s", "km/s"}));
     cmd->add_flag("--z-major", o->z_major, "raw files are (z, x) with x fast (default: x-major, z fast)");

@@ -2,6 +2,7 @@
 // the error paths (unwritable, corrupt, truncated, wrong content), all without a byte printed by HDF5.
 #include "fwi/error.hpp"
 #include "fwi/hdf5_model.hpp"
+#include "fwi/model_io.hpp"
 #include "hdf5_test_util.hpp"
 
 #include <QDir>
@@ -181,6 +182,12 @@ class TestHdf5Model : public QObject {
         } catch (const FormatError& e) {
             QVERIFY2(std::string(e.what()).find("vp") != std::string::npos, e.what());
         }
+        // A file of several models: the layout names the one to read (fwi new --dataset).
+        RawLayout layout{0, 0, 1, 1};
+        layout.dataset = "b";
+        const Model b = load_model(file.toStdString(), layout);
+        QCOMPARE(b.grid.cells(), read_model_hdf5(file.toStdString(), "b", {1, 1, 1}).grid.cells());
+        QVERIFY_THROWS_EXCEPTION(ConfigError, load_model(dir.filePath("m.npy").toStdString(), layout));
     }
 
     void corruptFilesAreFormatErrorsAndPrintNothing_data() {

@@ -30,6 +30,8 @@ struct RawLayout {
     // meaning.
     std::int64_t ny = 0; ///< raw only: > 0 makes the file a 3D volume (nz, ny, nx); 0 = a 2D model
     double dy_m = 0;     ///< 3D only (raw, .npy, SEG-Y fallback)
+    /// HDF5 only: the dataset to read; empty: "vp", else the file's only 2D or 3D float dataset.
+    std::string dataset = {};
 };
 
 /// What was detected or converted, to tell the user.

@@ -29,7 +29,7 @@ std::string find_model_dataset(const h5::Group& root) {
         listed += (listed.empty() ? "" : ", ") + c;
     root.fail(candidates.empty() ? "has no dataset 'vp' and no 2D or 3D float dataset"
                                  : "has no dataset 'vp' and several 2D or 3D float datasets (" + listed +
-                                       "); name the one to read");
+                                       "); name the one to read (fwi new --dataset NAME)");
 }
 
 Model read_model(const std::string& path, const std::string& dataset,

@@ -49,6 +49,8 @@ std::string convert_units(Model& model, const std::string& units, const std::str
 } // namespace
 
 Model load_model(const std::string& path, const RawLayout& layout, LoadReport* report) {
+    if (!layout.dataset.empty() && format_of(path) != Format::hdf5)
+        throw ConfigError("'" + path + "': a dataset name (" + layout.dataset + ") is for HDF5 models (.h5)");
     // Before the format's own checks: a missing raw file used to be reported as a layout problem.
     detail::require_readable(path);
     if (detail::lower_extension(path) == ".fwi")
@@ -67,7 +69,7 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
         break;
     case Format::hdf5:
         r.format = "hdf5";
-        model = read_model_hdf5(path, "", {layout.dz_m, layout.dy_m, layout.dx_m});
+        model = read_model_hdf5(path, layout.dataset, {layout.dz_m, layout.dy_m, layout.dx_m});
         r.spacing_note = "spacing from the file (or the given layout if the file has none)";
         break;
     case Format::raw:
