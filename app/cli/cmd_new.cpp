@@ -7,6 +7,7 @@
 #include "fwi/npy.hpp"
 #include "fwi/project.hpp"
 #include "fwi/propagator.hpp"
+#include "fwi/simulation.hpp"
 #include "fwi/smoothing.hpp"
 #include "fwi/time_axis.hpp"
 #include "survey_options.hpp"
@@ -201,8 +202,8 @@ void add_new_command(CommandRegistry& r) {
                 throw ConfigError(msg.str());
             }
             const double vref = prop.max_velocity_mps > 0 ? prop.max_velocity_mps : v_models;
-            // Settings no run could use are refused now, not at the first run: CFL-impossible time axes, a
-            // model smaller than the stencil.
+            // Settings no run could use are refused now, not at the first run: a frequency that is not one,
+            // CFL-impossible time axes, a model smaller than the stencil.
             if (!(prop.freq_hz > 0) || !std::isfinite(prop.freq_hz)) {
                 std::ostringstream msg;
                 msg << "--freq " << prop.freq_hz
@@ -211,13 +212,7 @@ void add_new_command(CommandRegistry& r) {
                 throw ConfigError(msg.str());
             }
             const TimeAxis t = make_time_axis(g, vref, prop);
-            PropagatorSetup setup;
-            setup.grid = g;
-            setup.order = prop.order;
-            setup.pml_width = prop.pml_width;
-            setup.dt_s = t.inner_dt_s;
-            setup.pml_velocity_mps = vref;
-            validate_propagator_setup(setup);
+            validate_propagator_setup(make_propagator_setup(g, prop, t, vref));
             const std::string warning =
                 dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
             if (!warning.empty() && !r.quiet) std::cerr << "fwi: warning: " << warning << "\n";

@@ -15,6 +15,11 @@
 
 namespace fwi {
 
+/// The propagator setup a Simulation with these settings builds: the grid, order and PML, the inner time step
+/// of `time`, the reference velocity and the frequency that tunes the PML.
+PropagatorSetup make_propagator_setup(const Grid& grid, const PropagationSettings& settings,
+                                      const TimeAxis& time, double reference_velocity_mps);
+
 class Simulation {
   public:
     /// `reference_velocity_mps` (> 0) fixes the CFL step and the PML profile; set_model refuses a model

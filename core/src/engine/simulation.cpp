@@ -18,6 +18,18 @@ Event shot_event(EventType type, double wall_s, std::int64_t step, std::int64_t 
 }
 } // namespace
 
+PropagatorSetup make_propagator_setup(const Grid& grid, const PropagationSettings& settings,
+                                      const TimeAxis& time, double reference_velocity_mps) {
+    PropagatorSetup setup;
+    setup.grid = grid;
+    setup.order = settings.order;
+    setup.pml_width = settings.pml_width;
+    setup.dt_s = time.inner_dt_s;
+    setup.pml_velocity_mps = reference_velocity_mps;
+    setup.freq_hz = settings.freq_hz;
+    return setup;
+}
+
 Simulation::Simulation(const Grid& grid, const Acquisition& acquisition, const PropagationSettings& settings,
                        double reference_velocity_mps, const std::string& backend)
     : acquisition_(acquisition), settings_(settings) {
@@ -25,14 +37,8 @@ Simulation::Simulation(const Grid& grid, const Acquisition& acquisition, const P
     if (!(settings.freq_hz > 0) || !std::isfinite(settings.freq_hz))
         throw ConfigError("source frequency " + std::to_string(settings.freq_hz) + " Hz must be positive");
     time_ = make_time_axis(grid, reference_velocity_mps, settings);
-    PropagatorSetup setup;
-    setup.grid = grid;
-    setup.order = settings.order;
-    setup.pml_width = settings.pml_width;
-    setup.dt_s = time_.inner_dt_s;
-    setup.pml_velocity_mps = reference_velocity_mps;
-    setup.freq_hz = settings.freq_hz;
-    propagator_ = make_propagator(backend, setup);
+    propagator_ =
+        make_propagator(backend, make_propagator_setup(grid, settings, time_, reference_velocity_mps));
     const PaddedGrid& padded = propagator_->padded();
     for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
         const Shot& shot = acquisition.shots[s];
