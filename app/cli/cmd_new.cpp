@@ -23,6 +23,24 @@ namespace fwi::cli {
 
 namespace {
 
+/// What `fwi new` was given.
+struct NewOptions {
+    std::string project, model, initial;
+    RawLayout layout;
+    bool z_major = false, force = false;
+    double resample_m = 0, smooth_m = 0;
+    int shots = 10, receivers = 100;
+    // Not given = the default (a given negative value is a position, refused if outside the model).
+    std::optional<double> sx0, sx1, sz, rx0, rx1, rz;
+    AreaOptions area;
+    double duration_s = 0;
+    PropagationSettings prop;
+    std::string wavelet;
+    CLI::Option* shots_option = nullptr;
+    CLI::Option* receivers_option = nullptr;
+    CLI::Option* max_velocity_option = nullptr;
+};
+
 /// A project (with its observed data and history), or any other file given by mistake (a model), is not
 /// replaced unless asked.
 void refuse_to_replace(const std::string& path, bool force) {
@@ -37,26 +55,50 @@ void refuse_to_replace(const std::string& path, bool force) {
                           "data, results, history): give --force to replace it, or another name");
 }
 
+/// Values that parse but mean nothing, refused before any work: a length given as 0, negative or NaN (they
+/// used to mean "the default" without a word) and a position that is not finite.
+void refuse_unusable_values(const NewOptions& o, const CLI::App& cmd) {
+    for (const auto& [flag, value] : {std::pair{"--duration", o.duration_s},
+                                      {"--resample", o.resample_m},
+                                      {"--smooth", o.smooth_m},
+                                      {"--receiver-spacing", o.area.receiver_spacing_m}})
+        if (cmd.count(flag) > 0 && (!(value > 0) || !std::isfinite(value))) {
+            std::ostringstream msg;
+            msg << flag << " " << value << ": give a positive, finite number";
+            throw ConfigError(msg.str());
+        }
+    for (const auto& [flag, value] : {std::pair{"--source-x0", o.sx0},
+                                      {"--source-x1", o.sx1},
+                                      {"--source-z", o.sz},
+                                      {"--receiver-x0", o.rx0},
+                                      {"--receiver-x1", o.rx1},
+                                      {"--receiver-z", o.rz},
+                                      {"--source-y0", o.area.sy0},
+                                      {"--source-y1", o.area.sy1},
+                                      {"--receiver-y0", o.area.ry0},
+                                      {"--receiver-y1", o.area.ry1}})
+        if (value && !std::isfinite(*value))
+            throw ConfigError(std::string(flag) + " " + std::to_string(*value) + ": not a finite position");
+}
+
+/// A reference velocity below the models' would fix a time step that violates the CFL condition.
+void check_reference_velocity(double given_mps, double models_mps) {
+    if (given_mps >= models_mps && std::isfinite(given_mps)) return;
+    std::ostringstream msg;
+    msg << "--max-velocity " << given_mps << " m/s: ";
+    if (!std::isfinite(given_mps))
+        msg << "not a finite velocity";
+    else
+        msg << "below the models' largest velocity " << models_mps
+            << " m/s, so the time step it fixes would violate the CFL condition (give at least " << models_mps
+            << " m/s, or leave it out)";
+    throw ConfigError(msg.str());
+}
+
 } // namespace
 
 void add_new_command(CommandRegistry& r) {
-    struct Options {
-        std::string project, model, initial;
-        RawLayout layout;
-        bool z_major = false, force = false;
-        double resample_m = 0, smooth_m = 0;
-        int shots = 10, receivers = 100;
-        // Not given = the default (a given negative value is a position, refused if outside the model).
-        std::optional<double> sx0, sx1, sz, rx0, rx1, rz;
-        AreaOptions area;
-        double duration_s = 0;
-        PropagationSettings prop;
-        std::string wavelet;
-        CLI::Option* shots_option = nullptr;
-        CLI::Option* receivers_option = nullptr;
-        CLI::Option* max_velocity_option = nullptr;
-    };
-    auto o = std::make_shared<Options>();
+    auto o = std::make_shared<NewOptions>();
     CLI::App* cmd =
         r.app.add_subcommand("new", "make a project (.fwi) from a model and an acquisition pattern");
     cmd->add_option("project", o->project, "project file to create (.fwi)")->required();
@@ -120,16 +162,7 @@ void add_new_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             refuse_to_replace(o->project, o->force);
-            // A length given must be one: 0, negative or NaN used to mean "the default" without a word.
-            for (const auto& [flag, value] : {std::pair{"--duration", o->duration_s},
-                                              {"--resample", o->resample_m},
-                                              {"--smooth", o->smooth_m},
-                                              {"--receiver-spacing", o->area.receiver_spacing_m}})
-                if (cmd->count(flag) > 0 && (!(value > 0) || !std::isfinite(value))) {
-                    std::ostringstream msg;
-                    msg << flag << " " << value << ": give a positive, finite number";
-                    throw ConfigError(msg.str());
-                }
+            refuse_unusable_values(*o, *cmd);
             o->layout.x_major = !o->z_major;
             Model truth = load_model_spec(o->model, o->layout, r.quiet);
             if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m, o->resample_m);
@@ -146,19 +179,6 @@ void add_new_command(CommandRegistry& r) {
                     o->smooth_m > 0 ? o->smooth_m : 10 * std::max(truth.grid.dx(), truth.grid.dz());
                 initial = smoothed_model(truth, sigma);
             }
-            for (const auto& [flag, value] : {std::pair{"--source-x0", o->sx0},
-                                              {"--source-x1", o->sx1},
-                                              {"--source-z", o->sz},
-                                              {"--receiver-x0", o->rx0},
-                                              {"--receiver-x1", o->rx1},
-                                              {"--receiver-z", o->rz},
-                                              {"--source-y0", o->area.sy0},
-                                              {"--source-y1", o->area.sy1},
-                                              {"--receiver-y0", o->area.ry0},
-                                              {"--receiver-y1", o->area.ry1}})
-                if (value && !std::isfinite(*value))
-                    throw ConfigError(std::string(flag) + " " + std::to_string(*value) +
-                                      ": not a finite position");
             const Grid& g = truth.grid;
             const double w = g.width_m();
             const double sz = o->sz.value_or(2 * g.dz()), rz = o->rz.value_or(2 * g.dz());
@@ -189,18 +209,8 @@ void add_new_command(CommandRegistry& r) {
             }
             p.experiment.propagation = prop;
             const double v_models = std::max(truth.max_velocity(), initial.max_velocity());
-            if (o->max_velocity_option->count() > 0 &&
-                (!(prop.max_velocity_mps >= v_models) || !std::isfinite(prop.max_velocity_mps))) {
-                std::ostringstream msg;
-                msg << "--max-velocity " << prop.max_velocity_mps << " m/s: ";
-                if (!std::isfinite(prop.max_velocity_mps))
-                    msg << "not a finite velocity";
-                else
-                    msg << "below the models' largest velocity " << v_models
-                        << " m/s, so the time step it fixes would violate the CFL condition (give at least "
-                        << v_models << " m/s, or leave it out)";
-                throw ConfigError(msg.str());
-            }
+            if (o->max_velocity_option->count() > 0)
+                check_reference_velocity(prop.max_velocity_mps, v_models);
             const double vref = prop.max_velocity_mps > 0 ? prop.max_velocity_mps : v_models;
             // Settings no run could use are refused now, not at the first run: a frequency that is not one,
             // CFL-impossible time axes, a model smaller than the stencil.
