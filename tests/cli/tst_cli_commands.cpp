@@ -292,6 +292,10 @@ class TestCliCommands : public QObject {
             << QStringList{"export", "@P", "wavefield", "-o", "x.png", "--every", "1000000"} << "no snapshot";
         QTest::newRow("a budget that wraps to none")
             << QStringList{"gradient", "@P", "--budget", "99999999999999999999"} << "more bytes than";
+        QTest::newRow("gradient sampled once")
+            << QStringList{"gradient", "@P", "--sampling-interval", "100000"} << "inner steps";
+        QTest::newRow("gradient undersampled")
+            << QStringList{"gradient", "@P", "--sampling-interval", "60"} << "undersamples the gradient";
         QTest::newRow("colour scale upside down")
             << QStringList{"plot", "@P", "model", "-o", "x.png", "--vmin", "5000", "--vmax", "1000"}
             << "colour scale";

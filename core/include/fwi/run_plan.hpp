@@ -107,6 +107,12 @@ struct ResolvedPlan {
 /// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
+/// ConfigError unless `interval` inner steps between gradient snapshots sample the gradient: at least 1, less
+/// than the run's steps, and at most the Nyquist interval of the product of the forward and adjoint fields (a
+/// Ricker of peak f holds frequencies up to about 3f, their product up to 6f: a snapshot at least every
+/// 1/(12 f) s). A longer interval gave a gradient without warning that was wrong in size and sign.
+void check_sampling_interval(const Simulation& sim, int interval);
+
 /// What a gradient run measured of the costs the model predicts from its calibration.
 struct RunMeasurement {
     struct Steps {

@@ -2,6 +2,7 @@
 
 #include "engine/plan_executor.hpp"
 #include "fwi/error.hpp"
+#include "fwi/run_plan.hpp"
 
 #include <algorithm>
 #include <array>
@@ -71,7 +72,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
                               std::to_string(observed[s].traces.size()) + " samples; expected " +
                               std::to_string(expected) + " (receivers x nt)");
     }
-    if (options.settings.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
+    check_sampling_interval(sim, options.settings.sampling_interval);
     sim.set_model(model);
 
     std::vector<int> shots = options.shots;

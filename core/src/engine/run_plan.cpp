@@ -381,8 +381,26 @@ CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
     return e;
 }
 
+void check_sampling_interval(const Simulation& sim, int interval) {
+    if (interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
+    if (interval == 1) return;
+    const double dt = sim.time().inner_dt_s, freq = sim.settings().freq_hz;
+    const int longest = std::max(1, int(std::floor(1 / (12 * freq * dt))));
+    if (interval < sim.time().inner_nt && interval <= longest) return;
+    std::ostringstream msg;
+    msg << "gradient sampling interval " << interval << " (--sampling-interval): ";
+    if (interval >= sim.time().inner_nt)
+        msg << "the run has only " << sim.time().inner_nt << " inner steps";
+    else
+        msg << "a snapshot every " << interval * dt * 1e3 << " ms undersamples the gradient of a " << freq
+            << " Hz source (its wavefields' product holds frequencies up to about " << 6 * freq
+            << " Hz, which needs a snapshot at least every " << 1e3 / (12 * freq) << " ms)";
+    msg << "; at most " << longest << " here";
+    throw ConfigError(msg.str());
+}
+
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
-    if (s.sampling_interval < 1) throw ConfigError("gradient sampling interval must be >= 1");
+    check_sampling_interval(sim, s.sampling_interval);
     const std::int64_t steps = sim.time().inner_nt;
     const Calibration calibration = run_calibration(sim, s.compression.empty() ? "none" : s.compression);
     const CodecEstimate& codec = calibration.codec;
