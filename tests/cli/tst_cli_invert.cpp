@@ -114,6 +114,11 @@ class TestCliInvert : public QObject {
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "invert", copy, "--resume", "--iterations", "2"}); // the same data: resumes
         QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray saved = file_bytes(copy);
+        r = fwi_cli({"-q", "invert", copy, "--resume", "--iterations", "3", "--misfit", "normalized"});
+        QCOMPARE(r.code, 2); // another objective for the same L-BFGS pairs
+        QVERIFY2(r.err.contains("another misfit"), r.err.constData());
+        QCOMPARE(file_bytes(copy), saved);
         QCOMPARE(fwi_cli({"-q", "forward", copy, "--store-observed", "--snr", "30"}).code, 0);
         const QByteArray before = file_bytes(copy);
         r = fwi_cli({"-q", "invert", copy, "--resume", "--iterations", "3"});

@@ -56,6 +56,7 @@ std::vector<double> data_fingerprint(const InversionSetup& setup) {
 }
 
 constexpr const char* fingerprint_key = "inversion.data_fingerprint";
+constexpr const char* misfit_key = "inversion.misfit_kind";
 
 /// Where a run starts: stage and iteration counters (the optimizer itself is restored separately).
 struct Position {
@@ -71,6 +72,10 @@ Position resume_position(const InversionSetup& setup, std::size_t cells) {
     const auto& s = setup.resume;
     p.resumed = true;
     // States saved before the fingerprint was kept (2026-11-26) resume as before.
+    if (s.count(misfit_key) && state_entry(s, misfit_key, 1)[0] != double(int(setup.objective.misfit.kind)))
+        throw ConfigError(
+            "inversion state: it was saved with another misfit (--misfit); resuming with this one "
+            "would continue L-BFGS on another objective: start again without resuming");
     if (s.count(fingerprint_key) && state_entry(s, fingerprint_key, 2) != data_fingerprint(setup))
         throw ConfigError(
             "inversion state: the observed data or the acquisition changed since it was saved (an "
@@ -222,6 +227,7 @@ InversionResult run_inversion(const InversionSetup& setup, Observer* observer, c
                 state["inversion.iteration"] = {double(pos.iteration)};
                 state["inversion.stage_cutoff_hz"] = {stage.cutoff_hz};
                 state[fingerprint_key] = fingerprint;
+                state[misfit_key] = {double(int(setup.objective.misfit.kind))};
                 if (!objective.illumination().empty())
                     state["objective.illumination"] = objective.illumination();
                 result.state = state;
