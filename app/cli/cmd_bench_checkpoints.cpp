@@ -89,7 +89,8 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->add_option("project", o->project, "project file (.fwi) with observed data")->required();
     cmd->add_option("--configs", o->configs, "SCHEDULE/CODEC items separated by ';', starting with all/none");
     cmd->add_option("--shot", o->shot, "shot to run (default: the middle one)");
-    cmd->add_option("--scratch", o->scratch, "directory for the disk tier of multilevel rows");
+    cmd->add_option("--scratch", o->scratch, "directory for the disk tier of multilevel rows")
+        ->check(CLI::ExistingDirectory);
     cmd->add_option("--markdown", o->markdown, "also write the table as Markdown to this file");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->add_option(

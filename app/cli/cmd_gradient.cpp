@@ -38,7 +38,8 @@ void add_gradient_command(CommandRegistry& r) {
         "--compress", o->settings.compression,
         "none | zstd | lz4 | blosc | zfp-accuracy:TOL | zfp-precision:BITS | zfp-rate:BITS | zfp-reversible");
     cmd->add_option("--budget", o->budget, "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G)");
-    cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier");
+    cmd->add_option("--scratch", o->settings.scratch_dir, "directory for the disk tier")
+        ->check(CLI::ExistingDirectory);
     cmd->add_option("--sampling-interval", o->settings.sampling_interval,
                     "gradient sampling interval (inner steps)")
         ->check(CLI::Range(1, 1000000));

@@ -100,7 +100,8 @@ void add_plan_command(CommandRegistry& r) {
                     "memory budget BYTES[,DISK_BYTES] (e.g. 2G or 512M,20G); a disk budget "
                     "adds multilevel rows");
     cmd->add_option("--scratch", o->settings.scratch_dir,
-                    "directory for the disk tier (adds multilevel rows)");
+                    "directory for the disk tier (adds multilevel rows)")
+        ->check(CLI::ExistingDirectory);
     CLI::Option* codecs_option = cmd->add_option(
         "--codecs", o->codecs,
         "codecs to compare, separated by ';' (--sweep default: zstd;lz4;zfp-accuracy:1e-4;zfp-rate:16)");
