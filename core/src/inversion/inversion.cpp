@@ -111,7 +111,8 @@ void check_setup(const InversionSetup& setup, double reference) {
     if (o.upper_bound > reference * (1 + 1e-9))
         throw ConfigError("velocity upper bound " + std::to_string(o.upper_bound) +
                           " m/s exceeds the reference velocity " + std::to_string(reference) +
-                          " m/s that fixes the time step (raise max_velocity_mps)");
+                          " m/s that fixes the time step (lower the bound, --vmax, or raise the project's "
+                          "reference velocity)");
     if (!setup.true_model.vp_mps.empty() && !(setup.true_model.grid == setup.initial_model.grid))
         throw ConfigError("the true model's grid differs from the initial model's");
 }

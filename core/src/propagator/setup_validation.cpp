@@ -82,8 +82,8 @@ void validate_model_for_setup(const PropagatorSetup& setup, const Model& model) 
             std::ostringstream m;
             m << "model velocity " << model.vp_mps[i] << " m/s at cell " << i
               << " exceeds the reference velocity " << reference
-              << " m/s that fixed the time step; the CFL condition would be violated (raise "
-                 "max_velocity_mps)";
+              << " m/s that fixed the time step; the CFL condition would be violated (raise the project's "
+                 "reference velocity: fwi new --max-velocity, or the desktop's propagation settings)";
             throw ConfigError(m.str());
         }
 }

@@ -38,8 +38,13 @@ std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts
             return std::make_unique<StoreAllSchedule>();
         }
         if (kind == "auto")
-            bad_spec(spec, "'auto' needs a memory budget: resolve it with choose_auto() first");
+            bad_spec(spec,
+                     has_args
+                         ? "'auto' takes no parameter (it chooses the schedule and its slots)"
+                         : "'auto' is resolved into a schedule by the run (resolve_plan), not made here");
         if (kind == "adaptive") return make_adaptive_schedule(spec, costs, 0);
+        const bool known = kind == "uniform" || kind == "revolve" || kind == "online" || kind == "multilevel";
+        if (!known) bad_spec(spec, "unknown schedule '" + kind + "' (names are lower case)");
         if (!has_args) bad_spec(spec, "'" + kind + "' needs a parameter");
         if (kind == "uniform") return std::make_unique<UniformSchedule>(parse_count(spec, args, "K"));
         if (kind == "revolve") return std::make_unique<RevolveSchedule>(parse_count(spec, args, "S"));
