@@ -35,13 +35,16 @@ using Clock = std::chrono::steady_clock;
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
-/// zfp-rate:BITS stores exactly BITS per value (up to block padding): the only data-independent ratio.
+} // namespace
+
 double guaranteed_ratio(const std::string& spec) {
     const std::string prefix = "zfp-rate:";
     if (spec.rfind(prefix, 0) != 0) return 1.0;
     const double bits = std::stod(spec.substr(prefix.size()));
     return bits > 0 ? std::max(1.0, 32.0 / bits) : 1.0;
 }
+
+namespace {
 
 /// `c` with tier 1 measured in the run's scratch directory when the settings give the run a disk tier.
 StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
