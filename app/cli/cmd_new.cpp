@@ -222,6 +222,13 @@ void add_new_command(CommandRegistry& r) {
                 throw ConfigError(msg.str());
             }
             const TimeAxis t = make_time_axis(g, vref, prop);
+            // The inversion's bounds default to the models' range: its upper bound fixes the inversion's time
+            // step, and a higher one (the old fixed 5000 m/s) made `invert` model on a finer step than
+            // `forward` and `gradient`, so its misfit differed from theirs and was not 0 at the true model.
+            InversionSettings& bounds = p.experiment.inversion;
+            bounds.max_velocity_mps = vref;
+            bounds.min_velocity_mps = std::min(
+                bounds.min_velocity_mps, double(std::min(truth.min_velocity(), initial.min_velocity())));
             validate_propagator_setup(make_propagator_setup(g, prop, t, vref));
             const std::string warning =
                 dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);

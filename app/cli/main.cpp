@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <new>
+#include <sstream>
 #include <string>
 #ifdef FWI_HAVE_MPI
 #include "mpi_communicator.hpp"
@@ -105,8 +106,13 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        const int code = app.exit(e);
-        return code == 0 ? 0 : 2;
+        std::ostringstream message;
+        const int code = app.exit(e, std::cout, message);
+        if (!message.str().empty())
+            report((fwi::cli::job().size() > 1 ? rank_prefix() + "error: " : std::string()) + message.str());
+        // Under mpirun the ranks may have been given different arguments (an MPMD launch): one refused here
+        // must stop the others, which would wait for it in their first collective.
+        return finish(code == 0 ? 0 : 2);
     }
     if (threads > 0)
         fwi::set_thread_count(threads);
