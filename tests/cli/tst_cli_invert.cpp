@@ -127,6 +127,22 @@ class TestCliInvert : public QObject {
         QCOMPARE(file_bytes(copy), before);
     }
 
+    /// invert models on the same time step as forward and gradient (its default bounds are the models'
+    /// range): at the true model both misfits are exactly 0.
+    void invert_and_gradient_agree_at_the_true_model() {
+        const QString truth = dir_.filePath("at-truth.fwi");
+        Run r = fwi_cli({"-q", "new", truth, "--model", "builtin:circle", "--initial", "builtin:circle",
+                         "--resample", "40", "--shots", "2", "--receivers", "10", "--duration", "0.5"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(fwi_cli({"-q", "forward", truth, "--store-observed"}).code, 0);
+        r = fwi_cli({"--json", "-q", "gradient", truth});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["misfit"].toDouble(), 0.0);
+        r = fwi_cli({"--json", "-q", "invert", truth, "--iterations", "0"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["final_misfit"].toDouble(), 0.0);
+    }
+
     void run_options_stay_with_the_project() {
         // The options of one run are the next run's defaults; options given override them.
         const QStringList once{"--stages", "0", "--iterations", "2", "--illumination",
