@@ -13,8 +13,10 @@
 #include "fwi/run_plan.hpp"
 #include "interrupt.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -102,6 +104,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             const std::vector<Config> configs = parse_configs(o->configs);
+            check_output_file(o->markdown, "--markdown"); // now, not after every row has run
             Project p = load_project(o->project, ProjectParts{.results = false});
             const Model model = working_model(p.experiment);
             const auto observed = observed_gathers(p);
@@ -175,7 +178,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
             if (!o->markdown.empty()) {
                 std::ofstream out(o->markdown);
                 out << md.str();
-                if (!out) throw ResourceError("cannot write " + o->markdown);
+                if (!out) throw ResourceError("cannot write " + o->markdown + ": " + std::strerror(errno));
             }
             return {{"shot", shot},
                     {"steps", sim->time().inner_nt},

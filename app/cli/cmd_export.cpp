@@ -33,11 +33,8 @@ std::string numbered(const char* stem, std::int64_t n) {
 }
 
 fs::path output_directory(const std::string& out) {
-    const fs::path dir(out);
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec || !fs::is_directory(dir)) throw ResourceError("cannot make the output directory " + out);
-    return dir;
+    make_output_directory(out, "--out");
+    return fs::path(out);
 }
 
 nlohmann::json export_models(const Experiment& e, const ExportOptions& o) {

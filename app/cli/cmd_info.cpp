@@ -41,7 +41,9 @@ void add_info_command(CommandRegistry& r) {
                              {"initial_model", model_json(e.initial_model)},
                              {"current_model", model_json(e.current_model)},
                              {"shots", e.acquisition.shots.size()},
-                             {"receivers", receivers},
+                             {"receivers", receivers}, // in all shots (every trace); per shot below
+                             {"receivers_per_shot",
+                              e.acquisition.shots.empty() ? 0 : e.acquisition.shots.front().receivers.size()},
                              {"order", prop.order},
                              {"pml_width", prop.pml_width},
                              {"freq_hz", prop.freq_hz},
@@ -52,6 +54,16 @@ void add_info_command(CommandRegistry& r) {
                              {"schedule", e.gradient.schedule},
                              {"compression", e.gradient.compression}};
             if (!std::isnan(p.misfit)) j["misfit"] = p.misfit;
+            // What a plain `fwi invert` would use: the project's settings, then its last run's options.
+            const InversionSettings& inv = e.inversion;
+            j["inversion"] = {{"min_velocity_mps", inv.min_velocity_mps},
+                              {"max_velocity_mps", inv.max_velocity_mps},
+                              {"optimizer", inv.optimizer},
+                              {"misfit", inv.misfit},
+                              {"iterations", inv.iterations},
+                              {"stage_freqs_hz", inv.stage_freqs_hz}};
+            if (const auto it = p.metadata.find("fwi_invert_options"); it != p.metadata.end())
+                j["inversion"]["last_run_options"] = nlohmann::json::parse(it->second, nullptr, false);
             try {
                 const Model& m = working_model(e);
                 const TimeAxis t = make_time_axis(m.grid, reference_velocity(e), prop);
