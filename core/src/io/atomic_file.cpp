@@ -32,12 +32,11 @@ std::string random_suffix() {
 }
 
 /// Writes `parts` one after another to the new file `path` (which must not exist); errors name `shown`, the
-/// file the user asked for. `created` says whether the caller has a partial file to remove.
-void write_new_file(const fs::path& path, std::span<const std::span<const std::byte>> parts, bool& created,
+/// file the user asked for. The caller removes a partial file.
+void write_new_file(const fs::path& path, std::span<const std::span<const std::byte>> parts,
                     const fs::path& shown) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) fail_io("cannot create a temporary file beside", shown, errno);
-    created = true;
     int error = 0;
     for (const auto bytes : parts) {
         std::size_t written = 0;
@@ -87,7 +86,13 @@ std::string replacement_target(const std::string& path) {
 std::string begin_replacement(const std::string& path) {
     const std::string target = replacement_target(path);
     require_replaceable(target);
-    return target + ".tmp-" + random_suffix();
+    // A name nobody uses: on failure the caller removes the file at this name.
+    for (;;) {
+        std::string temporary = target + ".tmp-" + random_suffix();
+        struct stat existing {};
+        if (::lstat(temporary.c_str(), &existing) != 0)
+            return temporary; // absent (or not even statable: creating it then says why)
+    }
 }
 
 void commit_replacement(const std::string& temporary, const std::string& path) {
@@ -112,10 +117,8 @@ void replace_file_written_by(const std::string& path,
 }
 
 void replace_file(const std::string& path, std::span<const std::span<const std::byte>> parts) {
-    replace_file_written_by(path, [&](const std::string& temporary) {
-        bool created = false;
-        write_new_file(temporary, parts, created, path);
-    });
+    replace_file_written_by(path,
+                            [&](const std::string& temporary) { write_new_file(temporary, parts, path); });
 }
 
 void replace_file(const std::string& path, std::span<const std::byte> bytes) {
