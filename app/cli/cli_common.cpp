@@ -27,9 +27,7 @@ std::string extension_of(const std::string& path) {
 }
 
 void check_picture_name(const std::string& path, const std::string& option) {
-    const std::string ext = extension_of(path);
-    if (!path.empty() && ext != ".png" && ext != ".svg")
-        throw ConfigError(option + " " + path + ": a picture is written as .png or .svg");
+    check_output_file(path, option, {".png", ".svg"});
 }
 
 void check_output_file(const std::string& path, const std::string& option,

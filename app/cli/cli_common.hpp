@@ -25,8 +25,6 @@ void write_gathers(const std::string& path, const std::vector<Gather>& gathers);
 /// Writes a model-grid array (e.g. a gradient) by extension: .npy, .h5/.hdf5, or raw otherwise.
 void write_model_array(const std::string& path, const Grid& grid, const std::vector<float>& values);
 std::string extension_of(const std::string& path);
-/// ConfigError naming `option` unless `path` is empty or ends in .png or .svg (checked before any long run).
-void check_picture_name(const std::string& path, const std::string& option);
 /// Refuses now (before any work) an output file `option` names that could not be written at the end: an
 /// extension not among `extensions` (when given), a read-only file, a directory, a missing or unwritable
 /// directory. Nothing to check for an empty path.
@@ -35,6 +33,8 @@ void check_output_file(const std::string& path, const std::string& option,
 /// The same for an output directory: made now if missing (ResourceError naming it if it cannot be), refused
 /// if it is a file.
 void make_output_directory(const std::string& path, const std::string& option);
+/// check_output_file for a picture: .png or .svg.
+void check_picture_name(const std::string& path, const std::string& option);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
 /// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text

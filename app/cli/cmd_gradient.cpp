@@ -48,10 +48,9 @@ void add_gradient_command(CommandRegistry& r) {
     cmd->add_flag("--store", o->store, "save the gradient and misfit in the project");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
-            check_picture_name(o->png, "--png");
             // Before the gradient, not after it: a long run must not end in "cannot write".
+            check_picture_name(o->png, "--png");
             check_output_file(o->out, "--out", {".npy", ".h5", ".hdf5"});
-            check_output_file(o->png, "--png");
             check_output_file(o->events, "--events");
             Project p = load_project(o->project);
             if (o->store) check_project_saveable(o->project); // fail now rather than after the gradient

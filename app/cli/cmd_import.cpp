@@ -35,13 +35,7 @@ void add_import_command(CommandRegistry& r) {
             for (const Gather& g : gathers)
                 acquisition.shots.push_back({g.source, g.receivers});
             const Grid& grid = working_model(p.experiment).grid;
-            if (grid.rank == 2)
-                for (const Shot& shot : acquisition.shots)
-                    for (const Point& point : shot.receivers)
-                        if (shot.source.y_m != 0 || point.y_m != 0)
-                            throw ConfigError(o->data + ": the traces have y coordinates (a 3D survey); " +
-                                              o->project + " is 2D");
-            validate_acquisition(acquisition, grid);
+            validate_acquisition(acquisition, grid); // positions inside the model, y = 0 in 2D
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;
             p.experiment.propagation.nt = gathers.front().samples;

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <tuple>
@@ -124,8 +123,7 @@ void add_invert_command(CommandRegistry& r) {
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
-            check_picture_name(o->png, "--png");
-            check_output_file(o->png, "--png"); // now, not after the inversion
+            check_picture_name(o->png, "--png"); // now, not after the inversion
             make_output_directory(o->report, "--report");
             Project p = load_project(o->project);
             check_project_saveable(o->project); // saved after every iteration: fail now if it cannot be
@@ -181,7 +179,12 @@ void add_invert_command(CommandRegistry& r) {
             set("--start-taper", obj.misfit.window.start_taper_s, o->start_taper);
             set("--min-decrease", setup.min_relative_decrease, o->min_decrease);
             save_run_options(p, setup);
-            const std::size_t replaced = o->resume ? 0 : p.history.size(); // said once the run has started
+            // Said once the run has started (after the setup's checks), not before.
+            const std::string restart_note =
+                o->resume || p.history.empty()
+                    ? std::string()
+                    : "fwi: started again from the initial model (" + std::to_string(p.history.size()) +
+                          " history entries are replaced as it goes; --resume continues instead)\n";
             if (!o->resume) {
                 p.history.clear();
                 p.optimizer_state.clear();
@@ -202,38 +205,34 @@ void add_invert_command(CommandRegistry& r) {
             IterationRecord pending;
             bool have_pending = false;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
-            const auto on_iteration =
-                [&](const IterationRecord& rec) {
-                    if (!r.quiet) {
-                        char stage[32];
-                        if (rec.freq_hz > 0)
-                            std::snprintf(stage, sizeof stage, "%g Hz", rec.freq_hz);
-                        else
-                            std::snprintf(stage, sizeof stage, "unfiltered");
-                        std::fprintf(stderr, "fwi: iteration %3d  stage %d (%s)  misfit %.6g", rec.iteration,
-                                     rec.stage, stage, rec.misfit);
-                        if (std::isfinite(rec.model_error))
-                            std::fprintf(stderr, "  model error %.4f", rec.model_error);
-                        std::fprintf(stderr, "  %.1f s", rec.seconds);
-                        if (shots_per_evaluation > 0)
-                            std::fprintf(stderr, ", %.3g evaluations",
-                                         double(counter.shots - counted) / double(shots_per_evaluation));
-                        std::fprintf(stderr, "\n");
-                        counted = counter.shots;
-                    }
-                    misfits.push_back(rec.misfit);
-                    errors.push_back(number_or_null(rec.model_error));
-                    if (rec.iteration == 0) { // the start: no state yet, saved with the first iteration
-                        if (replaced > 0 && !r.quiet)
-                            std::cerr
-                                << "fwi: started again from the initial model (" << replaced
-                                << " history entries are replaced as it goes; --resume continues instead)\n";
-                        apply_record(p, rec);
-                        return;
-                    }
-                    pending = rec;
-                    have_pending = true;
-                };
+            const auto on_iteration = [&](const IterationRecord& rec) {
+                if (!r.quiet) {
+                    char stage[32];
+                    if (rec.freq_hz > 0)
+                        std::snprintf(stage, sizeof stage, "%g Hz", rec.freq_hz);
+                    else
+                        std::snprintf(stage, sizeof stage, "unfiltered");
+                    std::fprintf(stderr, "fwi: iteration %3d  stage %d (%s)  misfit %.6g", rec.iteration,
+                                 rec.stage, stage, rec.misfit);
+                    if (std::isfinite(rec.model_error))
+                        std::fprintf(stderr, "  model error %.4f", rec.model_error);
+                    std::fprintf(stderr, "  %.1f s", rec.seconds);
+                    if (shots_per_evaluation > 0)
+                        std::fprintf(stderr, ", %.3g evaluations",
+                                     double(counter.shots - counted) / double(shots_per_evaluation));
+                    std::fprintf(stderr, "\n");
+                    counted = counter.shots;
+                }
+                misfits.push_back(rec.misfit);
+                errors.push_back(number_or_null(rec.model_error));
+                if (rec.iteration == 0) { // the start: no state yet, saved with the first iteration
+                    if (!r.quiet) std::cerr << restart_note;
+                    apply_record(p, rec);
+                    return;
+                }
+                pending = rec;
+                have_pending = true;
+            };
             const auto on_state = [&](const OptimizerState& state) {
                 if (have_pending) apply_record(p, pending);
                 have_pending = false;

@@ -142,8 +142,7 @@ void add_plan_command(CommandRegistry& r) {
         *r.selected = [o, &r, codecs_option, interval_option]() -> nlohmann::json {
             if ((!o->plot.empty() || !o->sweep_budgets.empty()) && !o->sweep)
                 throw ConfigError("--plot and --sweep-budgets go with --sweep");
-            check_picture_name(o->plot, "--plot");
-            check_output_file(o->plot, "--plot"); // now, not after the sweep
+            check_picture_name(o->plot, "--plot"); // now, not after the sweep
             Project p = load_project(
                 o->project, ProjectParts{.observed = false, .results = false}); // planning reads no traces
             GradientSettings settings = o->settings;

@@ -40,10 +40,6 @@ void add_taylor_command(CommandRegistry& r) {
             if (!(o->change_mps > 0) || !std::isfinite(o->change_mps))
                 throw ConfigError("--change " + std::to_string(o->change_mps) +
                                   " m/s: give a positive velocity change");
-            for (std::size_t i = 0; i < o->shots.size(); ++i)
-                for (std::size_t j = 0; j < i; ++j)
-                    if (o->shots[i] == o->shots[j])
-                        throw ConfigError("--shots names shot " + std::to_string(o->shots[i]) + " twice");
             Project p = load_project(o->project, ProjectParts{.results = false});
             const Model m = working_model(p.experiment);
             const auto observed = observed_gathers(p);

@@ -85,6 +85,10 @@ class TestAcquisition : public QObject {
         acq.shots[2].receivers[7].z_m = std::numeric_limits<double>::quiet_NaN();
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7",
                          "not a finite position");
+        acq.shots[2].receivers[7].z_m = 10;
+        acq.shots[2].receivers[7].y_m = 25; // a 3D survey's point in a 2D model
+        FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 receiver 7", "y=25",
+                         "model is 2D");
         acq.shots[2].receivers.clear();
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(acq, m_grid), "shot 2 has no receivers");
         FWI_VERIFY_ERROR(ConfigError, validate_acquisition(Acquisition{}, m_grid), "no shots");

@@ -37,16 +37,28 @@ bool inside(const Point& p, const Grid& g) {
 
 } // namespace
 
+/// A 2D survey lies in the plane y = 0: a point elsewhere (3D gathers imported into a 2D project) would be
+/// modelled at y = 0 without a word.
+void require_in_plane(const std::string& who, const Point& p, const Grid& g) {
+    if (g.rank != 2 || p.y_m == 0) return;
+    std::ostringstream msg;
+    msg << who << " is at y=" << p.y_m << " m, but the model is 2D (a 3D survey?)";
+    throw ConfigError(msg.str());
+}
+
 void validate_acquisition(const Acquisition& acquisition, const Grid& grid) {
     if (acquisition.shots.empty()) throw ConfigError("acquisition has no shots");
     for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
         const Shot& shot = acquisition.shots[s];
         const std::string name = "shot " + std::to_string(s);
         if (!inside(shot.source, grid)) throw_outside(name + " source", shot.source, grid);
+        require_in_plane(name + " source", shot.source, grid);
         if (shot.receivers.empty()) throw ConfigError(name + " has no receivers");
-        for (std::size_t r = 0; r < shot.receivers.size(); ++r)
+        for (std::size_t r = 0; r < shot.receivers.size(); ++r) {
             if (!inside(shot.receivers[r], grid))
                 throw_outside(name + " receiver " + std::to_string(r), shot.receivers[r], grid);
+            require_in_plane(name + " receiver " + std::to_string(r), shot.receivers[r], grid);
+        }
     }
 }
 

@@ -80,9 +80,14 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
         for (std::size_t s = 0; s < nshots; ++s)
             shots.push_back(int(s));
 
-    for (int s : shots)
-        if (s < 0 || std::size_t(s) >= nshots)
-            throw ConfigError("shot index " + std::to_string(s) + " out of range");
+    for (std::size_t i = 0; i < shots.size(); ++i) {
+        if (shots[i] < 0 || std::size_t(shots[i]) >= nshots)
+            throw ConfigError("shot index " + std::to_string(shots[i]) + " out of range");
+        if (std::find(shots.begin(), shots.begin() + std::ptrdiff_t(i), shots[i]) !=
+            shots.begin() + std::ptrdiff_t(i))
+            throw ConfigError("shot " + std::to_string(shots[i]) +
+                              " is named twice (its misfit and gradient would count twice)");
+    }
 
     SerialCommunicator alone;
     Communicator& comm = options.communicator ? *options.communicator : alone;

@@ -26,16 +26,6 @@
 #include <sstream>
 
 namespace fwi {
-namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Assumed disk tier (a local SSD behind the page cache) until a run with a disk tier measures its own
-// (with_disk_tier). Only the multilevel choice and the prediction use it.
-constexpr double disk_bytes_per_s = 1e9;
-constexpr double disk_s_per_file = 2e-4;
-
-} // namespace
 
 double guaranteed_ratio(const std::string& spec) {
     const std::string prefix = "zfp-rate:";
@@ -45,6 +35,13 @@ double guaranteed_ratio(const std::string& spec) {
 }
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Assumed disk tier (a local SSD behind the page cache) until a run with a disk tier measures its own
+// (with_disk_tier). Only the multilevel choice and the prediction use it.
+constexpr double disk_bytes_per_s = 1e9;
+constexpr double disk_s_per_file = 2e-4;
 
 /// `c` with tier 1 measured in the run's scratch directory when the settings give the run a disk tier.
 StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
