@@ -83,6 +83,12 @@ void CudaDevice::synchronize() {
     compute_.synchronize("running the GPU kernels");
 }
 
+CudaDevice::Memory CudaDevice::memory_info() const {
+    Memory m;
+    check(cudaMemGetInfo(&m.free, &m.total), "querying the GPU's free memory");
+    return m;
+}
+
 void CudaDevice::download_state(std::span<const Transfer> transfers) {
     // The copy stream starts after the compute work queued so far (the steps that produced this state).
     compute_done_.record(compute_.get(), "ordering a state download");

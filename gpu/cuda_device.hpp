@@ -59,6 +59,11 @@ class CudaDevice {
                        std::size_t width, std::size_t rows);
     /// Waits for all queued work; asynchronous kernel failures surface here as fwi::Error.
     void synchronize();
+    /// The device's free and total memory in bytes (cudaMemGetInfo).
+    struct Memory {
+        std::size_t free = 0, total = 0;
+    };
+    Memory memory_info() const;
 
     /// Checkpoint transfers on the copy stream. download_state returns with the data on the host;
     /// upload_state returns at once, later compute work waits for it on the device, and wait(fence) must

@@ -6,11 +6,12 @@
 // its PML profiles and plan (constructor) and its kernel launches (launch_forward, launch_adjoint), which run
 // the passes of cuda_kernels.cuh or cuda_kernels_3d.cuh in the CPU reference's order.
 //
-// Host data in the interface (snapshots, Born sources, traces, residuals) are copied at the call: snapshot
-// B^n goes device -> host every forward_with_snapshot and host -> device every adjoint step that uses one.
-// That is correct and simple; a device-resident snapshot store (snapshots kept in GPU memory as a checkpoint
-// tier) is the fast path for later and needs an interface that hands out device buffers.
+// Host data in the interface (snapshots, Born sources, traces, residuals) are copied at the call: a host
+// snapshot B^n goes device -> host every forward_with_snapshot and host -> device every adjoint step that
+// uses one. A snapshot in the propagator's own memory (snapshot_memory(): the executor's arena and its
+// Reverse scratch) is written and read in place on the device, with no transfer.
 #include "device_geometry.hpp"
+#include "owned_snapshot_memory.hpp"
 
 #include "fwi/propagator.hpp"
 #include "propagator/pml_profile.hpp"
@@ -46,6 +47,10 @@ class PackedPropagatorBase : public Propagator {
     void forward_scattered(WaveState& state, const float* secondary) override;
     void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                  std::int64_t trace_length, const float* snapshot, float weight) override;
+    /// Device memory when it leaves room for the run's states and scratch (16 fields, 256 MiB and a
+    /// twentieth of the device), else nullptr.
+    std::unique_ptr<SnapshotMemory> snapshot_memory(std::int64_t floats) override;
+    void synchronize() override;
     void take_velocity_gradient(std::span<float> gradient_mps) override;
     void model_region_wavefield(const WaveState& state, std::span<float> out) const override;
     void model_region_adjoint(const AdjointState& adj, std::span<float> out) const override;
@@ -84,6 +89,8 @@ class PackedPropagatorBase : public Propagator {
 
     const Tables& on_device(const ShotGeometry& geometry) const;
     float* scratch(Buffer<float>& buffer, std::size_t count, const char* what) const;
+    /// True when `snapshot` points at a whole snapshot inside memory from snapshot_memory().
+    bool in_own_memory(const float* snapshot) const;
     void require_model() const;
     void step(Wave& state, const Tables* geometry, std::span<const float> source, float* snapshot,
               const float* secondary);
@@ -93,6 +100,7 @@ class PackedPropagatorBase : public Propagator {
     mutable Buffer<float> snapshot_out_, upload_, traces_, residual_;
     std::vector<float> velocity_, inv_c_host_; // padded, host copies for the gradient and the display
     mutable GeometryCache<Device> geometries_;
+    std::shared_ptr<SnapshotRanges> own_snapshots_ = std::make_shared<SnapshotRanges>();
     bool has_model_ = false;
 };
 

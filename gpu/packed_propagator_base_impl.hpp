@@ -59,6 +59,39 @@ float* PackedPropagatorBase<Device, Plan, Wave, Adjoint>::scratch(Buffer<float>&
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
+bool PackedPropagatorBase<Device, Plan, Wave, Adjoint>::in_own_memory(const float* snapshot) const {
+    return snapshot != nullptr && own_snapshots_->contains(snapshot, std::size_t(grid_.cells()));
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+std::unique_ptr<SnapshotMemory>
+PackedPropagatorBase<Device, Plan, Wave, Adjoint>::snapshot_memory(std::int64_t floats) {
+    if (floats <= 0) return nullptr;
+    device_->activate();
+    const auto bytes = std::size_t(floats) * sizeof(float);
+    const auto [free, total] = device_->memory_info();
+    // What a run allocates after its snapshots: forward and adjoint states, the host-path snapshot and
+    // trace scratch, and the runtime's own.
+    const std::size_t headroom =
+        16 * std::size_t(grid_.cells()) * sizeof(float) + (std::size_t(256) << 20) + total / 20;
+    if (free < headroom || free - headroom < bytes) return nullptr;
+    try {
+        // Zeroed: the halo of a snapshot is never written and must read as zero.
+        return std::make_unique<OwnedSnapshotMemory<Buffer<float>>>(
+            device_->template alloc<float>(std::size_t(floats), "allocating gradient snapshots on the GPU"),
+            own_snapshots_);
+    } catch (const ResourceError&) {
+        return nullptr; // another process took the memory meanwhile: snapshots stay on the host
+    }
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::synchronize() {
+    device_->activate();
+    device_->synchronize();
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
 void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::require_model() const {
     if (!has_model_) throw Error("propagator used before set_model");
 }
@@ -180,6 +213,10 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::forward_with_snapshot(
     require_model();
     device_->activate();
     record(state, geometry, traces, trace_length);
+    if (in_own_memory(snapshot)) { // written in place, on the device
+        step(static_cast<Wave&>(state), &on_device(geometry), source, snapshot, nullptr);
+        return;
+    }
     const auto cells = std::size_t(grid_.cells());
     float* d_snapshot = scratch(snapshot_out_, cells, "allocating the gradient snapshot on the GPU");
     step(static_cast<Wave&>(state), &on_device(geometry), source, d_snapshot, nullptr);
@@ -211,7 +248,9 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::adjoint(AdjointState& ad
     Fields& s = static_cast<Adjoint&>(adj).packed();
     const auto cells = std::size_t(grid_.cells());
     const float* d_snapshot = nullptr;
-    if (snapshot) {
+    if (in_own_memory(snapshot)) {
+        d_snapshot = snapshot; // read in place
+    } else if (snapshot) {
         float* buffer = scratch(upload_, cells, "allocating the gradient snapshot on the GPU");
         device_->upload(buffer, snapshot, cells * sizeof(float));
         d_snapshot = buffer;

@@ -118,6 +118,52 @@ class TestPerformanceModel : public QObject {
             close(predict(plan, n, c).first_touch_s, 1e-3 * double(n) * double(c.stored_snapshot_bytes())));
     }
 
+    void snapshot_transfers_are_charged_only_off_the_backend() {
+        // A GPU's snapshots that the store codes cross to the host and back: snapshot_transfer_s each. Kept
+        // in place (its own memory) or computed inside a Reverse (its scratch), they cost none.
+        const std::int64_t n = 60;
+        StepCosts c = unit_costs(1, 1);
+        c.snapshot_transfer_s = 0.25;
+        const auto all = StoreAllSchedule().plan(n);
+        const double through_store = predict(all, n, c).store_s;
+        QVERIFY(close(through_store, 0.25 * double(n)));
+        c.snapshots_in_place = true;
+        QCOMPARE(predict(all, n, c).store_s, 0.0);
+        c.snapshots_in_place = false;
+        QCOMPARE(predict(RevolveSchedule(5).plan(n), n, c).store_s, 0.0);
+        c.snapshot_transfer_s = -1;
+        QVERIFY_THROWS_EXCEPTION(ConfigError, predict(all, n, c));
+    }
+
+    void state_transfers_are_charged_per_store_and_restore() {
+        const std::int64_t n = 80;
+        StepCosts c = unit_costs(1, 1);
+        const auto plan = RevolveSchedule(6).plan(n);
+        const Prediction free = predict(plan, n, c);
+        c.state_transfer_s = 0.5;
+        const Prediction paid = predict(plan, n, c);
+        QVERIFY(free.counts.writes[0] > 0 && free.counts.reads[0] > 0);
+        QVERIFY(close(paid.store_s - free.store_s, 0.5 * double(free.counts.writes[0])));
+        QVERIFY(close(paid.load_s - free.load_s, 0.5 * double(free.counts.reads[0])));
+    }
+
+    void snapshots_in_backend_memory_cost_no_host_first_touch() {
+        const std::int64_t n = 50;
+        StepCosts c = unit_costs(1, 1);
+        c.state_bytes = 4000;
+        c.snapshot_bytes = 1000;
+        c.first_touch_s_per_byte = 1e-3;
+        c.snapshots_in_place = true;
+        const auto all = StoreAllSchedule().plan(n);
+        QVERIFY(predict(all, n, c).first_touch_s > 0);
+        c.backend_snapshot_memory = true; // a GPU's arena: the host maps nothing
+        QCOMPARE(predict(all, n, c).first_touch_s, 0.0);
+        // States still live in host memory: Revolve's slots are touched as before.
+        const auto revolve = RevolveSchedule(4).plan(n);
+        QVERIFY(close(predict(revolve, n, c).first_touch_s,
+                      1e-3 * double(predict(revolve, n, c).peak_total_bytes)));
+    }
+
     void peak_bytes_count_compressed_items() {
         StepCosts c = unit_costs(1, 1);
         c.state_bytes = 1000;

@@ -110,6 +110,7 @@ class TestPropagator : public QObject {
     }
 
     void resume_from_saved_state_is_bit_exact() { check_resume_is_bit_exact("cpu"); }
+    void snapshot_paths_give_the_same_gradient() { check_snapshot_memory_paths_agree("cpu", false); }
 
     void bad_setups_are_refused_with_a_clear_error_data() {
         QTest::addColumn<int>("which");

@@ -32,6 +32,31 @@ class TestSnapshotArena : public QObject {
         QCOMPARE(s2[0], 3.0f);
     }
 
+    void slots_in_a_backends_memory_touch_nothing_on_the_host() {
+        struct Lent final : SnapshotMemory { // a backend's memory, here plain host floats
+            std::vector<float> floats_;
+            explicit Lent(std::size_t n) : floats_(n) {}
+            float* data() override { return floats_.data(); }
+            std::int64_t floats() const override { return std::int64_t(floats_.size()); }
+        };
+        auto lent = std::make_unique<Lent>(3 * 100);
+        const float* base = lent->data();
+        SnapshotArena a(3, 100, std::move(lent));
+        QVERIFY(a.in_backend_memory());
+        std::set<const float*> held;
+        for (std::int64_t step : {4, 5, 6}) {
+            const float* s = a.acquire(step);
+            QVERIFY(s >= base && s + 100 <= base + 300);
+            held.insert(s);
+        }
+        QCOMPARE(held.size(), std::size_t(3));
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(300 * sizeof(float)));
+        QCOMPARE(a.fresh_bytes(), std::uint64_t(0));
+        // Memory too small for the slots declared is refused.
+        QVERIFY_THROWS_EXCEPTION(ConfigError, SnapshotArena(4, 100, std::make_unique<Lent>(399)));
+        QVERIFY(!SnapshotArena(1, 10).in_backend_memory());
+    }
+
     void a_full_arena_refuses_and_released_slots_are_reused() {
         SnapshotArena a(2, 16);
         a.acquire(0);

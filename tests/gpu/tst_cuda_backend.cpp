@@ -131,6 +131,13 @@ class TestCudaBackend : public QObject {
         REQUIRE_DEVICE();
         check_resume_is_bit_exact("cuda");
     }
+    void snapshots_in_device_memory_give_the_same_gradient() {
+        REQUIRE_DEVICE();
+        check_snapshot_memory_paths_agree("cuda", true);
+        // More than the device holds: none offered, so the run keeps its snapshots on the host.
+        const auto p = make_propagator("cuda", small_setup());
+        QVERIFY(p->snapshot_memory(std::int64_t(1) << 40) == nullptr);
+    }
 
     void born_dot_product_data() {
         QTest::addColumn<int>("order");

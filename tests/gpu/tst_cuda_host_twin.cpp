@@ -5,6 +5,7 @@
 #include "backend_checks.hpp"
 #include "cuda_kernels.cuh"
 #include "fwi/error.hpp"
+#include "fwi/run_plan.hpp"
 #include "geometry_tables.hpp"
 #include "host_twin.hpp"
 #include "kernel_plan.hpp"
@@ -48,7 +49,10 @@ bool in_layer(int i, const AxisPml& p) {
 class TestCudaHostTwin : public QObject {
     Q_OBJECT
   private slots:
-    void initTestCase() { register_host_twin_backend(); }
+    void initTestCase() {
+        register_host_twin_backend();
+        qputenv("FWI_CALIBRATION_CACHE", "off");
+    }
 
     void plans_cover_exactly_the_cpu_cells_data() {
         QTest::addColumn<int>("nz");
@@ -203,6 +207,32 @@ class TestCudaHostTwin : public QObject {
     void adjoint_matches_cpu() { check_adjoint_matches_cpu(kHostTwinBackend, 1e-5); }
     void gradient_matches_cpu() { check_gradient_matches_cpu(kHostTwinBackend, "all", 1e-5); }
     void resume_is_bit_exact() { check_resume_is_bit_exact(kHostTwinBackend); }
+    void snapshots_in_own_memory_give_the_same_gradient() {
+        check_snapshot_memory_paths_agree(kHostTwinBackend, true);
+    }
+    void queued_steps_are_priced_by_the_probe_not_learnt() {
+        // A backend with its own memory (as a GPU) queues its steps: a run's per-call times are not step
+        // times, so its calibration keeps the probe's (synchronised) step prices; its arena costs no host
+        // first touch.
+        const Model m = blob_model(24, 40, 10);
+        Simulation sim(m.grid, one_shot({200, 20}, line_of_points(4, 20, 380, 20)),
+                       settings(4, 12, 0.002, 100, 4), 3000, kHostTwinBackend);
+        sim.set_model(m);
+        GradientSettings s;
+        s.schedule = "all";
+        const StepCosts probed = resolve_plan(sim, s).costs;
+        QVERIFY(probed.backend_snapshot_memory);
+        QVERIFY(probed.state_transfer_s >= 0);
+        RunMeasurement queued;
+        queued.forward = {1.0 * 1000, 1000};
+        queued.snapshot_forward = {1.0 * 1000, 1000};
+        queued.adjoint = {1.0 * 1000, 1000};
+        learn_from_run(sim, "none", queued);
+        const StepCosts after = resolve_plan(sim, s).costs;
+        QCOMPARE(after.forward_step_s, probed.forward_step_s);
+        QCOMPARE(after.adjoint_step_s, probed.adjoint_step_s);
+        QCOMPARE(resolve_plan(sim, s).prediction.first_touch_s, 0.0);
+    }
 
     void born_dot_product_data() {
         QTest::addColumn<int>("order");

@@ -132,6 +132,39 @@ inline void check_gradient_matches_cpu(const std::string& backend, const std::st
     QVERIFY2(e_grad <= tolerance, qPrintable(QString::number(e_grad)));
 }
 
+/// Snapshots kept in the backend's own memory (written and read there by its kernels: the in-memory arena of
+/// "all" and "uniform", the Reverse scratch of "revolve") give the gradient of snapshots that travel through
+/// the host (a lossless codec: the store codes them) bit for bit. `own_memory`: the backend must offer it.
+inline void check_snapshot_memory_paths_agree(const std::string& backend, bool own_memory) {
+    const Model truth = blob_model(30, 50, 10);
+    Model start = truth;
+    for (auto& v : start.vp_mps)
+        v = 1800 + (v - 1800) * 0.5f;
+    Acquisition acq;
+    for (double sx : {90.0, 370.0})
+        acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    Simulation sim(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, backend);
+    sim.set_model(truth);
+    const auto observed = sim.forward();
+    const std::int64_t cells = sim.propagator().padded().cells();
+    QCOMPARE(sim.propagator().snapshot_memory(cells) != nullptr, own_memory);
+    const auto gradient = [&](const char* schedule, const char* codec) {
+        GradientOptions opt;
+        opt.settings.schedule = schedule;
+        opt.settings.compression = codec;
+        return compute_gradient(sim, start, observed, opt);
+    };
+    const auto through_host = gradient("all", "lz4");
+    QVERIFY(through_host.misfit > 0);
+    for (const char* schedule : {"all", "uniform:4", "revolve:5"}) {
+        const auto in_place = gradient(schedule, "none");
+        QCOMPARE(in_place.misfit, through_host.misfit);
+        QVERIFY2(std::memcmp(in_place.gradient.data(), through_host.gradient.data(),
+                             in_place.gradient.size() * sizeof(float)) == 0,
+                 schedule);
+    }
+}
+
 /// Save a state through fields()/to_host(), restore it into a state holding other data: the run continues bit
 /// for bit (traces and every field), on any backend.
 inline void check_resume_is_bit_exact(const std::string& backend) {

@@ -30,6 +30,17 @@ struct StepCosts {
     double forward_step_s = 1;
     double adjoint_step_s = 1;   ///< one Reverse's adjoint work (its internal forward step is extra)
     double snapshot_write_s = 0; ///< extra time of a forward step that also writes its gradient snapshot
+    /// Extra time of a snapshot written and read through the host where the backend computes elsewhere (a
+    /// GPU: down after its forward step, up for its adjoint step); 0 on the CPU. Charged per snapshot that
+    /// goes through a tier, not per snapshot kept in place (the backend's own memory) or computed in a
+    /// Reverse.
+    double snapshot_transfer_s = 0;
+    /// Extra time of a state stored or restored where the backend computes elsewhere (a GPU: its to_host or
+    /// from_host over PCIe); about 0 on the CPU. Charged per Store and per Restore.
+    double state_transfer_s = 0;
+    /// In-place snapshots live in the backend's own memory (a GPU's, Propagator::snapshot_memory): the host
+    /// touches none of it for the first time.
+    bool backend_snapshot_memory = false;
     /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
     /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
     double first_touch_s_per_byte = 0;

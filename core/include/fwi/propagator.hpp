@@ -91,6 +91,17 @@ class AdjointState {
     std::int64_t step = 0;
 };
 
+/// Memory for gradient snapshots that a backend writes and reads where it computes (GPU memory for a GPU
+/// backend): the forward kernel writes B^n into it and the adjoint reads it there, with no transfer. data()
+/// may be a device address: nothing but the propagator that made it may dereference it, and only through
+/// forward_with_snapshot and adjoint.
+class SnapshotMemory {
+  public:
+    virtual ~SnapshotMemory() = default;
+    virtual float* data() = 0;
+    virtual std::int64_t floats() const = 0;
+};
+
 class Propagator {
   public:
     virtual ~Propagator() = default;
@@ -125,6 +136,17 @@ class Propagator {
     /// adj.step becomes n.
     virtual void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                          std::int64_t trace_length, const float* snapshot, float weight) = 0;
+    /// `floats` floats of this backend's own snapshot memory (SnapshotMemory), or nullptr where it has none
+    /// (the CPU's snapshots are in host memory already) or they would not leave room for the run's states.
+    /// Pointers into it, at the start of a snapshot, may be passed as `snapshot` to forward_with_snapshot and
+    /// adjoint. It must not outlive the propagator.
+    virtual std::unique_ptr<SnapshotMemory> snapshot_memory(std::int64_t floats) {
+        (void)floats;
+        return nullptr;
+    }
+    /// Returns when every step queued so far has run. A GPU backend's steps that write no host memory
+    /// return before they run (its kernels are queued); the CPU's have run on return. Timers need it.
+    virtual void synchronize() {}
     /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells),
     /// added to `gradient_mps` (model cells). Clears the internal accumulator.
     virtual void take_velocity_gradient(std::span<float> gradient_mps) = 0;
@@ -161,8 +183,7 @@ struct BackendInfo {
 };
 void register_backend(BackendInfo info);
 std::vector<std::string> available_backends();
-/// "auto" picks cuda if available and the grid is 2D, else cpu (the 3D CUDA kernels are chosen by name only
-/// until they have run on a GPU: docs/gpu.md). Throws ConfigError for an unknown or unavailable backend.
+/// "auto" picks cuda if available, else cpu. Throws ConfigError for an unknown or unavailable backend.
 /// "cpu" and "cuda" run 2D or 3D kernels by the grid's rank.
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup);
 std::string backend_device_name(const std::string& backend);

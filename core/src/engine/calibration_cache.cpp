@@ -15,7 +15,7 @@
 namespace fwi {
 namespace {
 
-constexpr int format_version = 3; // bump when StepCosts or CodecEstimate gain a field
+constexpr int format_version = 4; // bump when StepCosts or CodecEstimate gain a field
 constexpr double max_age_s = 24 * 3600.0;
 
 std::string cpu_model() {
@@ -38,6 +38,9 @@ nlohmann::json to_json(const Calibration& c) {
     return {{"forward_step_s", s.forward_step_s},
             {"adjoint_step_s", s.adjoint_step_s},
             {"snapshot_write_s", s.snapshot_write_s},
+            {"snapshot_transfer_s", s.snapshot_transfer_s},
+            {"state_transfer_s", s.state_transfer_s},
+            {"backend_snapshot_memory", s.backend_snapshot_memory},
             {"first_touch_s_per_byte", s.first_touch_s_per_byte},
             {"state_bytes", s.state_bytes},
             {"snapshot_bytes", s.snapshot_bytes},
@@ -66,6 +69,9 @@ Calibration from_json(const nlohmann::json& j) {
     s.forward_step_s = j.at("forward_step_s");
     s.adjoint_step_s = j.at("adjoint_step_s");
     s.snapshot_write_s = j.at("snapshot_write_s");
+    s.snapshot_transfer_s = j.at("snapshot_transfer_s");
+    s.state_transfer_s = j.at("state_transfer_s");
+    s.backend_snapshot_memory = j.at("backend_snapshot_memory");
     s.first_touch_s_per_byte = j.at("first_touch_s_per_byte");
     s.state_bytes = j.at("state_bytes");
     s.snapshot_bytes = j.at("snapshot_bytes");

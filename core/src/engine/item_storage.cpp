@@ -74,13 +74,15 @@ class StoreBackedStorage final : public ItemStorage {
 /// two notes, which the inner store's own peak still bounds).
 class ArenaSnapshotStorage final : public ItemStorage {
   public:
-    ArenaSnapshotStorage(std::unique_ptr<ItemStorage> states, std::int64_t slots, std::int64_t floats)
-        : states_(std::move(states)), arena_(slots, floats) {}
+    ArenaSnapshotStorage(std::unique_ptr<ItemStorage> states, std::int64_t slots, std::int64_t floats,
+                         std::unique_ptr<SnapshotMemory> backend_memory)
+        : states_(std::move(states)), arena_(slots, floats, std::move(backend_memory)) {}
 
     void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) override {
         if (key.kind == ItemKind::State) {
             states_->put(key, fields);
         } else {
+            require_host_slots();
             if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
                 throw ConfigError("snapshot of the wrong size for the snapshot arena");
             float* slot = arena_.acquire(key.index);
@@ -90,6 +92,7 @@ class ArenaSnapshotStorage final : public ItemStorage {
     }
     void get(const StoreKey& key, const std::vector<FieldView>& fields) override {
         if (key.kind == ItemKind::State) return states_->get(key, fields);
+        require_host_slots();
         const float* p = arena_.find(key.index);
         if (p == nullptr) throw Error("snapshot of step " + std::to_string(key.index) + " is not stored");
         if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
@@ -135,6 +138,11 @@ class ArenaSnapshotStorage final : public ItemStorage {
     const float* snapshot_in_place(std::int64_t step) const override { return arena_.find(step); }
 
   private:
+    /// A backend's memory is written and read by its kernels alone (snapshot_slot, snapshot_in_place).
+    void require_host_slots() const {
+        if (arena_.in_backend_memory())
+            throw Error("snapshots in the backend's memory cannot be copied through the host");
+    }
     void note_peak() { peak_ = std::max(peak_, states_->bytes_in_use().at(0) + arena_.bytes_in_use()); }
 
     std::unique_ptr<ItemStorage> states_;
@@ -146,7 +154,7 @@ class ArenaSnapshotStorage final : public ItemStorage {
 
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots, std::int64_t snapshot_floats,
-                                               bool exact_sizes) {
+                                               bool exact_sizes, Propagator* backend) {
     std::vector<TierConfig> config;
     TierConfig ram;
     ram.name = "ram";
@@ -183,9 +191,13 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
         }
         config[0].budget_bytes = settings.budget_bytes - arena_bytes; // the states' share
     }
+    // Where the kernels run (a GPU's memory) when the backend has room: no transfer per snapshot. The budget
+    // counts the arena all the same, so that a plan and its prediction do not depend on where it lives.
+    std::unique_ptr<SnapshotMemory> backend_memory =
+        backend ? backend->snapshot_memory(peak_snapshots * snapshot_floats) : nullptr;
     return std::make_unique<ArenaSnapshotStorage>(
         std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads), peak_snapshots,
-        snapshot_floats);
+        snapshot_floats, std::move(backend_memory));
 }
 
 } // namespace fwi

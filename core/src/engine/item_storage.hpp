@@ -2,6 +2,7 @@
 // What the executor needs from storage: states by (tier, slot), snapshots by step, with byte accounting.
 #include "fwi/checkpoint_store.hpp"
 #include "fwi/field.hpp"
+#include "fwi/propagator.hpp"
 #include "fwi/settings.hpp"
 
 #include <cstdint>
@@ -53,9 +54,11 @@ class ItemStorage {
 /// uncompressed in-memory runs keep them in a SnapshotArena of that size (written and read in place), its
 /// bytes taken from the memory budget. `exact_sizes`: every put compresses on the caller's thread (its OpenMP
 /// team), so bytes_in_use() is exact as soon as put() returns (the adaptive schedule plans on it); otherwise
-/// codecs run on store workers.
+/// codecs run on store workers. `backend`: the arena is made in its snapshot_memory() when it offers one
+/// (a GPU's memory; slot addresses are then for its kernels only).
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots = 0,
-                                               std::int64_t snapshot_floats = 0, bool exact_sizes = false);
+                                               std::int64_t snapshot_floats = 0, bool exact_sizes = false,
+                                               Propagator* backend = nullptr);
 
 } // namespace fwi

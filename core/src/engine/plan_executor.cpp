@@ -25,8 +25,9 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
     storage_ =
         make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
-                          sim.propagator().padded().cells(), adaptive_ != nullptr);
+                          sim.propagator().padded().cells(), adaptive_ != nullptr, &sim.propagator());
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
+    reverse_scratch_ = sim.propagator().snapshot_memory(sim.propagator().padded().cells());
 }
 
 PlanExecutor::~PlanExecutor() = default;
@@ -154,8 +155,11 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
             const PaddedGrid& grid = p.padded();
             storage_->get(key, {FieldView{snapshot_.data(), grid.rows(), grid.nx(), grid.plane_rows()}});
             storage_->free(key);
+            snap = snapshot_.data();
         } else if (state.step == n) { // no buffered snapshot: one forward step from the state in hand
-            p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, snapshot_.data());
+            float* out = reverse_scratch_ ? reverse_scratch_->data() : snapshot_.data();
+            p.forward_with_snapshot(state, g, sim_.inner_source(), nullptr, inner_nt, out);
+            snap = out;
             ++forward_steps_;
             if (n < computed_upto_) ++recompute_steps_; // else: Revolve's first computation of the last step
             computed_upto_ = std::max(computed_upto_, n + 1);
@@ -163,7 +167,6 @@ void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) 
             throw Error("plan reverses step " + std::to_string(n) +
                         " with neither its snapshot nor its state");
         }
-        if (!snap_in_place) snap = snapshot_.data();
     }
     const auto t0 = std::chrono::steady_clock::now();
     p.adjoint(adj, g, adjoint_source_, inner_nt, snap, float(k));

@@ -53,7 +53,9 @@ class PlanExecutor {
     std::string plan_name_;
     std::unique_ptr<AdaptiveRevolveSchedule> adaptive_; ///< set: plan each shot with it instead of plan_
     std::unique_ptr<ItemStorage> storage_;
-    std::vector<float> snapshot_;       ///< scratch for a snapshot computed inside a Reverse
+    std::vector<float> snapshot_; ///< host scratch for a snapshot the store codes or a Reverse computes
+    /// The backend's own memory for a snapshot a Reverse computes (a GPU's: no transfer), or null.
+    std::unique_ptr<SnapshotMemory> reverse_scratch_;
     std::vector<float> inner_traces_;   ///< first-sweep receiver samples at the inner rate
     std::vector<float> adjoint_source_; ///< inner-rate residual
     std::int64_t recorded_upto_ = 0;    ///< samples [0, recorded_upto_) recorded this shot

@@ -147,16 +147,19 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     const std::int64_t max_steps = std::max<std::int64_t>(probe_steps, 256);
     const std::vector<float> zeros(std::size_t(max_steps + 2), 0.0f);
     // The least of three batches: on a shared machine noise only ever adds time.
+    // A GPU's steps are queued: each batch starts and stops on an idle device (its throughput, as in a run).
     const auto time_steps = [&](auto&& step) {
         step(); // warm caches and threads
         double best = 0;
         for (int batch = 0; batch < 3; ++batch) {
+            p.synchronize();
             const auto t0 = Clock::now();
             std::int64_t n = 0;
             while (n < max_steps && (n < probe_steps || seconds_since(t0) < 0.01)) {
                 step();
                 ++n;
             }
+            p.synchronize();
             const double per_step = seconds_since(t0) / double(n);
             best = batch == 0 ? per_step : std::min(best, per_step);
         }
@@ -166,21 +169,50 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         if (state->step >= max_steps) state->step = 0;
         p.forward(*state, 1, none, zeros, nullptr, 0);
     });
-    std::vector<float> snapshot_out(static_cast<std::size_t>(cells));
-    const double with_snapshot_s = time_steps([&] {
-        if (state->step >= max_steps) state->step = 0;
-        p.forward_with_snapshot(*state, none, zeros, nullptr, 0, snapshot_out.data());
-    });
+    // Snapshots where the executor keeps them: in the backend's own memory when it has some (a GPU's), else
+    // on the host. The state is source-free and zero, so every snapshot written is zero too.
+    std::vector<float> host_snapshot(static_cast<std::size_t>(cells), 0.0f);
+    const std::unique_ptr<SnapshotMemory> own = p.snapshot_memory(cells);
+    float* snapshot = own ? own->data() : host_snapshot.data();
+    const auto forward_with_snapshot_s = [&](float* out) {
+        return time_steps([&] {
+            if (state->step >= max_steps) state->step = 0;
+            p.forward_with_snapshot(*state, none, zeros, nullptr, 0, out);
+        });
+    };
+    const double with_snapshot_s = forward_with_snapshot_s(snapshot);
     c.snapshot_write_s = std::max(0.0, with_snapshot_s - c.forward_step_s);
     // The adjoint step of a gradient run also accumulates lambda * B: time it with a (zero) snapshot. Adding
     // zeros leaves the propagator's gradient accumulator exactly as it was.
-    const std::vector<float> snapshot(std::size_t(cells), 0.0f);
     auto adj = p.new_adjoint_state();
-    adj->step = max_steps + 1;
-    c.adjoint_step_s = time_steps([&] {
-        if (adj->step < 1) adj->step = max_steps + 1;
-        p.adjoint(*adj, none, zeros, max_steps + 2, snapshot.data(), 1.0f);
-    });
+    const auto adjoint_s = [&](const float* in) {
+        adj->step = max_steps + 1;
+        return time_steps([&] {
+            if (adj->step < 1) adj->step = max_steps + 1;
+            p.adjoint(*adj, none, zeros, max_steps + 2, in, 1.0f);
+        });
+    };
+    c.adjoint_step_s = adjoint_s(snapshot);
+    // A snapshot the store codes leaves the backend's memory after its forward step and comes back for its
+    // adjoint step: the difference of the host-memory steps.
+    if (own)
+        c.snapshot_transfer_s =
+            std::max(0.0, forward_with_snapshot_s(host_snapshot.data()) - with_snapshot_s) +
+            std::max(0.0, adjoint_s(host_snapshot.data()) - c.adjoint_step_s);
+    c.backend_snapshot_memory = own != nullptr;
+    // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
+    // CPU, PCIe on a GPU. The mean of the two, the least of three tries.
+    double transfer_s = 0;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        p.synchronize();
+        const auto t0 = Clock::now();
+        state->to_host();
+        state->from_host();
+        p.synchronize();
+        const double s = seconds_since(t0) / 2;
+        transfer_s = attempt == 0 ? s : std::min(transfer_s, s);
+    }
+    c.state_transfer_s = transfer_s;
 
     // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
     // of touching fresh pages, which the model charges once for the plan's peak.
@@ -292,7 +324,9 @@ bool learn(Calibration& c, const RunMeasurement& m) {
         learnt = true;
     }
     if (c.codec.codec == "none") {
-        if (m.store_workers) return learnt;
+        // A backend with memory of its own (a GPU) queues its steps: the executor's per-call times are mostly
+        // launch times, so the calibration's synchronised batches stand.
+        if (m.store_workers || c.steps.backend_snapshot_memory) return learnt;
         const auto mean = [&learnt](const RunMeasurement::Steps& s, double fallback) {
             if (s.count < 100) return fallback;
             learnt = true;

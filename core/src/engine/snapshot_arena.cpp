@@ -47,12 +47,24 @@ void unmap_touched_memory(void* p, std::size_t bytes) {
 }
 
 SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
-    : slots_(slots), floats_(floats_per_slot) {
+    : SnapshotArena(slots, floats_per_slot, nullptr) {}
+
+SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot,
+                             std::unique_ptr<SnapshotMemory> memory)
+    : slots_(slots), floats_(floats_per_slot), backend_memory_(std::move(memory)) {
     if (slots < 1 || floats_per_slot < 1)
         throw ConfigError("snapshot arena: " + std::to_string(slots) + " slots of " +
                           std::to_string(floats_per_slot) + " floats");
-    memory_ = take_touched_memory(std::size_t(capacity_bytes()));
-    base_ = static_cast<float*>(memory_.data);
+    if (backend_memory_) {
+        if (backend_memory_->floats() / slots < floats_per_slot)
+            throw ConfigError("snapshot arena: the backend's memory holds " +
+                              std::to_string(backend_memory_->floats()) + " floats, fewer than " +
+                              std::to_string(slots) + " slots of " + std::to_string(floats_per_slot));
+        base_ = backend_memory_->data();
+    } else {
+        memory_ = take_touched_memory(std::size_t(capacity_bytes()));
+        base_ = static_cast<float*>(memory_.data);
+    }
     free_.reserve(std::size_t(slots));
     for (std::int64_t s = slots - 1; s >= 0; --s)
         free_.push_back(s); // slot 0 first: consecutive steps land in consecutive memory

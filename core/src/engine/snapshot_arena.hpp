@@ -7,13 +7,18 @@
 // allocation or page fault per step. A 1000 x 1000 store-all gradient spent most of its time in those
 // (docs/benchmarks.md).
 //
+// A backend that computes elsewhere (a GPU) may lend its own memory for the slots (Propagator::
+// snapshot_memory): the arena then only hands out addresses in it, which the host never dereferences.
+//
 // Invariants: at most `slots` snapshots are held; a step is held at most once; bytes_in_use() counts the held
 // slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the
 // start.
 #include "engine/touched_memory_pool.hpp"
+#include "fwi/propagator.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -23,6 +28,9 @@ class SnapshotArena {
   public:
     /// Throws ResourceError when the memory cannot be mapped, ConfigError for a non-positive size.
     SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot);
+    /// Slots in a backend's own memory (at least slots * floats_per_slot floats): nothing is mapped or
+    /// touched on the host.
+    SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot, std::unique_ptr<SnapshotMemory> memory);
     ~SnapshotArena();
     SnapshotArena(const SnapshotArena&) = delete;
     SnapshotArena& operator=(const SnapshotArena&) = delete;
@@ -35,6 +43,8 @@ class SnapshotArena {
     /// Gives the slot of `step` back; no-op when not held.
     void release(std::int64_t step);
     void release_all();
+    /// True when the slots are a backend's memory (their addresses are not for the host to read or write).
+    bool in_backend_memory() const { return backend_memory_ != nullptr; }
 
     std::int64_t floats_per_slot() const { return floats_; }
     std::uint64_t slot_bytes() const { return std::uint64_t(floats_) * sizeof(float); }
@@ -49,6 +59,7 @@ class SnapshotArena {
   private:
     std::int64_t slots_, floats_;
     TouchedBlock memory_;
+    std::unique_ptr<SnapshotMemory> backend_memory_;
     float* base_ = nullptr;
     std::vector<std::int64_t> free_;                      ///< slot indices not held
     std::unordered_map<std::int64_t, std::int64_t> held_; ///< step -> slot

@@ -55,6 +55,8 @@ void StepCosts::validate() const {
     require_time(forward_step_s, "forward_step_s");
     require_time(adjoint_step_s, "adjoint_step_s");
     require_time(snapshot_write_s, "snapshot_write_s");
+    require_time(snapshot_transfer_s, "snapshot_transfer_s");
+    require_time(state_transfer_s, "state_transfer_s");
     require_time(first_touch_s_per_byte, "first_touch_s_per_byte");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
@@ -97,20 +99,23 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
         switch (a.type) {
         case ActionType::Store: {
             const TierCosts c = costs.tier(a.tier);
-            p.store_s += c.write_s_per_item + c.write_s_per_byte * static_cast<double>(state_b);
+            p.store_s += c.write_s_per_item + c.write_s_per_byte * static_cast<double>(state_b) +
+                         costs.state_transfer_s;
             p.codec_s += costs.state_compress_s;
             break;
         }
         case ActionType::Restore: {
             const TierCosts c = costs.tier(a.tier);
-            p.load_s += c.read_s_per_item + c.read_s_per_byte * static_cast<double>(state_b);
+            p.load_s +=
+                c.read_s_per_item + c.read_s_per_byte * static_cast<double>(state_b) + costs.state_transfer_s;
             p.codec_s += costs.state_decompress_s;
             break;
         }
         case ActionType::AdvanceSnapshots: {
             const auto k = static_cast<double>(replay.last_sampled_added());
             p.store_s +=
-                k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b));
+                k * (snap_costs.write_s_per_item + snap_costs.write_s_per_byte * static_cast<double>(snap_b) +
+                     (in_place ? 0.0 : costs.snapshot_transfer_s));
             p.codec_s += k * snap_compress_s;
             break;
         }
@@ -149,7 +154,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     // the memory kept from the previous run.
     const std::uint64_t arena_peak =
         costs.snapshots_in_place ? static_cast<std::uint64_t>(p.counts.peak_kept_snapshots) * snap_b : 0;
-    const std::uint64_t reused = std::min(arena_peak, costs.retained_touched_bytes);
+    const std::uint64_t reused =
+        costs.backend_snapshot_memory ? arena_peak : std::min(arena_peak, costs.retained_touched_bytes);
     p.first_touch_s = costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes - reused);
     p.store_s += p.first_touch_s;
     p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;
