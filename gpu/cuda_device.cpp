@@ -79,6 +79,12 @@ void CudaDevice::download_rows(void* dst, std::size_t dst_pitch, const void* src
     compute_.synchronize("copying GPU rows to the host");
 }
 
+void CudaDevice::copy_on_device(void* dst, const void* src, std::size_t bytes) {
+    if (!bytes) return;
+    check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, compute_.get()),
+          "copying a wave state on the GPU");
+}
+
 void CudaDevice::synchronize() {
     compute_.synchronize("running the GPU kernels");
 }

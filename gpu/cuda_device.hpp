@@ -57,6 +57,8 @@ class CudaDevice {
     /// `rows` rows of `width` bytes, device pitch src_pitch -> host pitch dst_pitch; waits like download().
     void download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                        std::size_t width, std::size_t rows);
+    /// Device -> device on the compute stream, ordered with the kernels; returns at once.
+    void copy_on_device(void* dst, const void* src, std::size_t bytes);
     /// Waits for all queued work; asynchronous kernel failures surface here as fwi::Error.
     void synchronize();
     /// The device's free and total memory in bytes (cudaMemGetInfo).

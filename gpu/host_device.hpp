@@ -71,6 +71,7 @@ class HostDevice {
             copy(static_cast<char*>(dst) + r * dst_pitch, static_cast<const char*>(src) + r * src_pitch,
                  width);
     }
+    void copy_on_device(void* dst, const void* src, std::size_t bytes) { copy(dst, src, bytes); }
     void synchronize() {}
     /// The twin's "device" is the host: room for any test's snapshots.
     struct Memory {

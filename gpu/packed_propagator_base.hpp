@@ -11,7 +11,7 @@
 // uses one. A snapshot in the propagator's own memory (snapshot_memory(): the executor's arena and its
 // Reverse scratch) is written and read in place on the device, with no transfer.
 #include "device_geometry.hpp"
-#include "owned_snapshot_memory.hpp"
+#include "lent_memory.hpp"
 
 #include "fwi/propagator.hpp"
 #include "propagator/pml_profile.hpp"
@@ -47,9 +47,11 @@ class PackedPropagatorBase : public Propagator {
     void forward_scattered(WaveState& state, const float* secondary) override;
     void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                  std::int64_t trace_length, const float* snapshot, float weight) override;
-    /// Device memory when it leaves room for the run's states and scratch (16 fields, 256 MiB and a
-    /// twentieth of the device), else nullptr.
+    /// Device memory when it leaves room for the run's states and scratch (lendable), else nullptr.
     std::unique_ptr<SnapshotMemory> snapshot_memory(std::int64_t floats) override;
+    /// Device memory for `count` states, under the same rule as snapshot_memory.
+    std::unique_ptr<StateSlots> state_slots(std::int64_t count) override;
+    /// Also delivers the receiver samples forward_with_snapshot keeps on the device.
     void synchronize() override;
     void take_velocity_gradient(std::span<float> gradient_mps) override;
     void model_region_wavefield(const WaveState& state, std::span<float> out) const override;
@@ -91,13 +93,31 @@ class PackedPropagatorBase : public Propagator {
     float* scratch(Buffer<float>& buffer, std::size_t count, const char* what) const;
     /// True when `snapshot` points at a whole snapshot inside memory from snapshot_memory().
     bool in_own_memory(const float* snapshot) const;
+    /// `floats` floats of zeroed device memory if they leave room for a run's states and scratch (16 fields,
+    /// 256 MiB and a twentieth of the device), else an empty buffer.
+    Buffer<float> lendable(std::size_t floats, const char* what);
     void require_model() const;
     void step(Wave& state, const Tables* geometry, std::span<const float> source, float* snapshot,
               const float* secondary);
     void gather(const Wave& state, const Tables& geometry, float* out, std::int64_t stride) const;
     void download_model_region(const float* field, std::span<float> out) const;
+    /// Samples of step `state.step` into the pending chunk (pending_), delivering the chunk first when the
+    /// sample does not continue it.
+    void record_pending(const Wave& state, const ShotGeometry& shot, const Tables& geometry, float* traces,
+                        std::int64_t trace_length);
+    /// Downloads the pending chunk into its traces.
+    void deliver_pending();
 
     mutable Buffer<float> snapshot_out_, upload_, traces_, residual_;
+    /// Receiver samples of consecutive forward_with_snapshot steps, kept on the device ([receiver][step]) and
+    /// downloaded once per chunk (or at synchronize()), so that a step waits for no transfer.
+    struct PendingSamples {
+        Buffer<float> samples;
+        const ShotGeometry* shot = nullptr; ///< compared, never dereferenced
+        std::int64_t receivers = 0;
+        float* traces = nullptr;
+        std::int64_t trace_length = 0, first = 0, count = 0;
+    } pending_;
     std::vector<float> velocity_, inv_c_host_; // padded, host copies for the gradient and the display
     mutable GeometryCache<Device> geometries_;
     std::shared_ptr<SnapshotRanges> own_snapshots_ = std::make_shared<SnapshotRanges>();

@@ -64,31 +64,85 @@ bool PackedPropagatorBase<Device, Plan, Wave, Adjoint>::in_own_memory(const floa
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
+auto PackedPropagatorBase<Device, Plan, Wave, Adjoint>::lendable(std::size_t floats, const char* what)
+    -> Buffer<float> {
+    if (floats == 0) return {};
+    device_->activate();
+    const auto [free, total] = device_->memory_info();
+    // What a run allocates after its snapshots and states: forward and adjoint states, the host-path snapshot
+    // and trace scratch, and the runtime's own.
+    const std::size_t headroom =
+        16 * std::size_t(grid_.cells()) * sizeof(float) + (std::size_t(256) << 20) + total / 20;
+    if (free < headroom || (free - headroom) / sizeof(float) < floats) return {};
+    try {
+        return device_->template alloc<float>(floats, what); // zeroed: a snapshot's halo must read as zero
+    } catch (const ResourceError&) {
+        return {}; // another process took the memory meanwhile: the run keeps these on the host
+    }
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
 std::unique_ptr<SnapshotMemory>
 PackedPropagatorBase<Device, Plan, Wave, Adjoint>::snapshot_memory(std::int64_t floats) {
     if (floats <= 0) return nullptr;
-    device_->activate();
-    const auto bytes = std::size_t(floats) * sizeof(float);
-    const auto [free, total] = device_->memory_info();
-    // What a run allocates after its snapshots: forward and adjoint states, the host-path snapshot and
-    // trace scratch, and the runtime's own.
-    const std::size_t headroom =
-        16 * std::size_t(grid_.cells()) * sizeof(float) + (std::size_t(256) << 20) + total / 20;
-    if (free < headroom || free - headroom < bytes) return nullptr;
-    try {
-        // Zeroed: the halo of a snapshot is never written and must read as zero.
-        return std::make_unique<OwnedSnapshotMemory<Buffer<float>>>(
-            device_->template alloc<float>(std::size_t(floats), "allocating gradient snapshots on the GPU"),
-            own_snapshots_);
-    } catch (const ResourceError&) {
-        return nullptr; // another process took the memory meanwhile: snapshots stay on the host
-    }
+    Buffer<float> memory = lendable(std::size_t(floats), "allocating gradient snapshots on the GPU");
+    if (!memory.data()) return nullptr;
+    return std::make_unique<OwnedSnapshotMemory<Buffer<float>>>(std::move(memory), own_snapshots_);
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+std::unique_ptr<StateSlots>
+PackedPropagatorBase<Device, Plan, Wave, Adjoint>::state_slots(std::int64_t count) {
+    const auto per_slot = std::size_t(plan_.state_floats());
+    if (count <= 0 || per_slot == 0) return nullptr;
+    Buffer<float> memory = lendable(std::size_t(count) * per_slot, "allocating checkpoint states on the GPU");
+    if (!memory.data()) return nullptr;
+    return std::make_unique<DeviceStateSlots<Device, Wave>>(*device_, std::move(memory), count, per_slot);
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
 void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::synchronize() {
     device_->activate();
+    deliver_pending();
     device_->synchronize();
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::deliver_pending() {
+    PendingSamples& p = pending_;
+    if (p.count == 0) return;
+    const std::int64_t count = p.count;
+    p.count = 0; // delivered or not, these samples are not delivered twice
+    device_->download_rows(p.traces + p.first, std::size_t(p.trace_length) * sizeof(float), p.samples.data(),
+                           std::size_t(detail::kTraceChunkSteps) * sizeof(float),
+                           std::size_t(count) * sizeof(float), std::size_t(p.receivers));
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::record_pending(const Wave& state,
+                                                                       const ShotGeometry& shot,
+                                                                       const Tables& geometry, float* traces,
+                                                                       std::int64_t trace_length) {
+    if (!traces || state.step >= trace_length || geometry.receivers == 0) return;
+    PendingSamples& p = pending_;
+    if (p.count > 0 && (p.shot != &shot || p.receivers != geometry.receivers || p.traces != traces ||
+                        p.trace_length != trace_length || p.first + p.count != state.step ||
+                        p.count == detail::kTraceChunkSteps))
+        deliver_pending();
+    if (p.count == 0) {
+        const auto floats = std::size_t(geometry.receivers) * std::size_t(detail::kTraceChunkSteps);
+        if (p.samples.size() < floats) {
+            p.samples = Buffer<float>();
+            p.samples = device_->template alloc<float>(floats, "allocating receiver samples on the GPU");
+        }
+        p.shot = &shot;
+        p.receivers = geometry.receivers;
+        p.traces = traces;
+        p.trace_length = trace_length;
+        p.first = state.step;
+    }
+    gather(state, geometry, p.samples.data() + p.count, detail::kTraceChunkSteps);
+    ++p.count;
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
@@ -212,11 +266,13 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::forward_with_snapshot(
     std::int64_t trace_length, float* snapshot) {
     require_model();
     device_->activate();
-    record(state, geometry, traces, trace_length);
-    if (in_own_memory(snapshot)) { // written in place, on the device
-        step(static_cast<Wave&>(state), &on_device(geometry), source, snapshot, nullptr);
+    if (in_own_memory(snapshot)) { // written in place, on the device; samples delivered by chunks
+        const Tables& d = on_device(geometry);
+        record_pending(static_cast<const Wave&>(state), geometry, d, traces, trace_length);
+        step(static_cast<Wave&>(state), &d, source, snapshot, nullptr);
         return;
     }
+    record(state, geometry, traces, trace_length);
     const auto cells = std::size_t(grid_.cells());
     float* d_snapshot = scratch(snapshot_out_, cells, "allocating the gradient snapshot on the GPU");
     step(static_cast<Wave&>(state), &on_device(geometry), source, d_snapshot, nullptr);

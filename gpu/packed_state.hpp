@@ -56,7 +56,7 @@ template <class Device> class PackedWaveState final : public WaveState {
     }
     void to_host() override {
         prepare_staging();
-        const auto t = transfers();
+        const auto t = parts(staging_.data());
         std::vector<Transfer> down;
         for (const Transfer& x : t)
             down.push_back({const_cast<void*>(x.src), x.dst, x.bytes});
@@ -64,7 +64,18 @@ template <class Device> class PackedWaveState final : public WaveState {
     }
     void from_host() override {
         prepare_staging();
-        device_.upload_state(transfers(), fence_);
+        device_.upload_state(parts(staging_.data()), fence_);
+    }
+
+    /// The state's device arrays and their places in a block laid out as fields() (the staging, or a state
+    /// slot): {device array, place in `block`, bytes} for u, u_prev, then all strips in one piece.
+    std::vector<Transfer> parts(float* block) const {
+        const KernelPlan& p = fields_.plan();
+        const auto field = std::size_t(p.cells) * sizeof(float);
+        const auto strips = std::size_t(2 * p.x_strip + 2 * p.z_strip) * sizeof(float);
+        return {{fields_.current(), block, field},
+                {fields_.previous(), block + p.cells, field},
+                {fields_.x_strips(), block + 2 * p.cells, strips}};
     }
 
     PackedFields<Device>& packed() { return fields_; }
@@ -76,16 +87,6 @@ template <class Device> class PackedWaveState final : public WaveState {
         if (!staging_.data() && fields_.plan().state_floats() > 0)
             staging_ = device_.template alloc_host<float>(std::size_t(fields_.plan().state_floats()),
                                                           "allocating pinned staging for a wave state");
-    }
-    /// Host staging -> device (reverse for downloads): u, u_prev, then all strips in one piece.
-    std::vector<Transfer> transfers() const {
-        const KernelPlan& p = fields_.plan();
-        const auto field = std::size_t(p.cells) * sizeof(float);
-        const auto strips = std::size_t(2 * p.x_strip + 2 * p.z_strip) * sizeof(float);
-        float* s = staging_.data();
-        return {{fields_.current(), s, field},
-                {fields_.previous(), s + p.cells, field},
-                {fields_.x_strips(), s + 2 * p.cells, strips}};
     }
 
     Device& device_;

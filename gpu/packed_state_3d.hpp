@@ -70,13 +70,24 @@ template <class Device> class PackedWaveState3D final : public WaveState {
     void to_host() override {
         prepare_staging();
         std::vector<Transfer> down;
-        for (const Transfer& x : transfers())
+        for (const Transfer& x : parts(staging_.data()))
             down.push_back({const_cast<void*>(x.src), x.dst, x.bytes});
         device_.download_state(down);
     }
     void from_host() override {
         prepare_staging();
-        device_.upload_state(transfers(), fence_);
+        device_.upload_state(parts(staging_.data()), fence_);
+    }
+
+    /// The state's device arrays and their places in a block laid out as fields() (the staging, or a state
+    /// slot): {device array, place in `block`, bytes} for u, u_prev, then all packed variables in one piece.
+    std::vector<Transfer> parts(float* block) const {
+        const KernelPlan3D& p = fields_.plan();
+        const auto field = std::size_t(p.cells) * sizeof(float);
+        const auto strips = std::size_t(p.state_floats() - 2 * p.cells) * sizeof(float);
+        return {{fields_.current(), block, field},
+                {fields_.previous(), block + p.cells, field},
+                {fields_.variable(0), block + 2 * p.cells, strips}};
     }
 
     PackedFields3D<Device>& packed() { return fields_; }
@@ -88,16 +99,6 @@ template <class Device> class PackedWaveState3D final : public WaveState {
         if (!staging_.data() && fields_.plan().state_floats() > 0)
             staging_ = device_.template alloc_host<float>(std::size_t(fields_.plan().state_floats()),
                                                           "allocating pinned staging for a 3D wave state");
-    }
-    /// Host staging -> device (reverse for downloads): u, u_prev, then all packed variables in one piece.
-    std::vector<Transfer> transfers() const {
-        const KernelPlan3D& p = fields_.plan();
-        const auto field = std::size_t(p.cells) * sizeof(float);
-        const auto strips = std::size_t(p.state_floats() - 2 * p.cells) * sizeof(float);
-        float* s = staging_.data();
-        return {{fields_.current(), s, field},
-                {fields_.previous(), s + p.cells, field},
-                {fields_.variable(0), s + 2 * p.cells, strips}};
     }
 
     Device& device_;

@@ -147,21 +147,32 @@ class TestPerformanceModel : public QObject {
         QVERIFY(close(paid.load_s - free.load_s, 0.5 * double(free.counts.reads[0])));
     }
 
-    void snapshots_in_backend_memory_cost_no_host_first_touch() {
+    void an_uncompressed_run_in_backend_memory_touches_no_host_memory() {
+        // A GPU lends memory: an uncompressed run keeps its snapshots and its tier-0 states there. The host
+        // touches none of it, and a state stored or restored costs one device copy, no tier copy or transfer.
         const std::int64_t n = 50;
         StepCosts c = unit_costs(1, 1);
         c.state_bytes = 4000;
         c.snapshot_bytes = 1000;
         c.first_touch_s_per_byte = 1e-3;
+        c.state_transfer_s = 7;
+        c.tiers = {TierCosts{0.5, 0.5, 1e-3, 1e-3}};
         c.snapshots_in_place = true;
         const auto all = StoreAllSchedule().plan(n);
-        QVERIFY(predict(all, n, c).first_touch_s > 0);
-        c.backend_snapshot_memory = true; // a GPU's arena: the host maps nothing
-        QCOMPARE(predict(all, n, c).first_touch_s, 0.0);
-        // States still live in host memory: Revolve's slots are touched as before.
         const auto revolve = RevolveSchedule(4).plan(n);
-        QVERIFY(close(predict(revolve, n, c).first_touch_s,
-                      1e-3 * double(predict(revolve, n, c).peak_total_bytes)));
+        QVERIFY(predict(all, n, c).first_touch_s > 0);
+        const Prediction on_host = predict(revolve, n, c);
+        QVERIFY(on_host.first_touch_s > 0);
+        c.backend_memory = true;
+        c.backend_state_copy_s = 0.01;
+        QCOMPARE(predict(all, n, c).first_touch_s, 0.0);
+        const Prediction on_device = predict(revolve, n, c);
+        QCOMPARE(on_device.first_touch_s, 0.0);
+        QVERIFY(close(on_device.store_s, 0.01 * double(on_device.counts.writes[0])));
+        QVERIFY(close(on_device.load_s, 0.01 * double(on_device.counts.reads[0])));
+        // Compressed, states go through the host store: tier costs and transfers as before.
+        c.snapshots_in_place = false;
+        QVERIFY(predict(revolve, n, c).store_s > 7.0 * double(on_device.counts.writes[0]));
     }
 
     void peak_bytes_count_compressed_items() {

@@ -221,7 +221,7 @@ class TestCudaHostTwin : public QObject {
         GradientSettings s;
         s.schedule = "all";
         const StepCosts probed = resolve_plan(sim, s).costs;
-        QVERIFY(probed.backend_snapshot_memory);
+        QVERIFY(probed.backend_memory);
         QVERIFY(probed.state_transfer_s >= 0);
         RunMeasurement queued;
         queued.forward = {1.0 * 1000, 1000};

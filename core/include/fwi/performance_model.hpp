@@ -38,9 +38,12 @@ struct StepCosts {
     /// Extra time of a state stored or restored where the backend computes elsewhere (a GPU: its to_host or
     /// from_host over PCIe); about 0 on the CPU. Charged per Store and per Restore.
     double state_transfer_s = 0;
-    /// In-place snapshots live in the backend's own memory (a GPU's, Propagator::snapshot_memory): the host
-    /// touches none of it for the first time.
-    bool backend_snapshot_memory = false;
+    /// The backend lends its own memory (a GPU's: Propagator::snapshot_memory and state_slots). Uncompressed
+    /// runs (snapshots_in_place) then keep their snapshots and their tier-0 states there: the host touches
+    /// none of that memory, and a tier-0 Store or Restore costs backend_state_copy_s alone (no tier copy,
+    /// codec or transfer).
+    bool backend_memory = false;
+    double backend_state_copy_s = 0; ///< a state copied into or out of a slot in the backend's memory
     /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
     /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
     double first_touch_s_per_byte = 0;

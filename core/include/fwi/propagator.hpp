@@ -102,6 +102,20 @@ class SnapshotMemory {
     virtual std::int64_t floats() const = 0;
 };
 
+/// Checkpoint slots for wave states in a backend's own memory (a GPU's): a state is saved there and restored
+/// from there without leaving the device. Saving and restoring copy every field of the state (its step is
+/// the caller's to keep) and are ordered with the propagator's steps.
+class StateSlots {
+  public:
+    virtual ~StateSlots() = default;
+    virtual std::int64_t count() const = 0;
+    virtual std::uint64_t slot_bytes() const = 0;
+    /// Copies `state` into slot `slot` (0 <= slot < count()).
+    virtual void save(const WaveState& state, std::int64_t slot) = 0;
+    /// Copies slot `slot` into `state`.
+    virtual void load(std::int64_t slot, WaveState& state) = 0;
+};
+
 class Propagator {
   public:
     virtual ~Propagator() = default;
@@ -124,6 +138,8 @@ class Propagator {
                          std::span<const float> source, float* traces, std::int64_t trace_length) = 0;
     /// One forward step n = state.step (recording sample n if traces) that also writes the gradient snapshot
     /// B^n = (u^(n+1) - 2u^n + u^(n-1)) / c over the padded grid into `snapshot` (padded().cells() floats).
+    /// A backend that computes elsewhere (a GPU) may deliver the samples into `traces` only at its next
+    /// synchronize(): keep `traces` alive and call synchronize() before reading them.
     virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
                                        std::span<const float> source, float* traces,
                                        std::int64_t trace_length, float* snapshot) = 0;
@@ -144,8 +160,15 @@ class Propagator {
         (void)floats;
         return nullptr;
     }
-    /// Returns when every step queued so far has run. A GPU backend's steps that write no host memory
-    /// return before they run (its kernels are queued); the CPU's have run on return. Timers need it.
+    /// `count` state slots in this backend's own memory (StateSlots), or nullptr where it has none or they
+    /// would not leave room for the run. Only states of this propagator go in; they must not outlive it.
+    virtual std::unique_ptr<StateSlots> state_slots(std::int64_t count) {
+        (void)count;
+        return nullptr;
+    }
+    /// Returns when every step queued so far has run and every receiver sample is in its traces. A GPU
+    /// backend's steps that write no host memory return before they run (its kernels are queued); the CPU's
+    /// have run on return. Timers need it.
     virtual void synchronize() {}
     /// Gradient with respect to velocity on the model grid (PML contributions folded onto the edge cells),
     /// added to `gradient_mps` (model cells). Clears the internal accumulator.

@@ -66,9 +66,9 @@ struct PlanCounts {
     /// Most snapshots kept at once when only every k-th step's is kept (the gradient's sampling interval k):
     /// what the run holds in memory. Equal to peak_snapshots for k = 1 and from simulate_plan.
     std::int64_t peak_kept_snapshots = 0;
-    std::vector<std::int64_t> writes;       ///< Store count per tier
-    std::vector<std::int64_t> reads;        ///< Restore count per tier
-    std::vector<int> peak_slots;            ///< most slots occupied at once per tier
+    std::vector<std::int64_t> writes; ///< Store count per tier
+    std::vector<std::int64_t> reads;  ///< Restore count per tier
+    std::vector<int> peak_slots;      ///< most slots occupied at once per tier
 };
 
 /// Replays a plan without wavefields: checks it is consistent (states in hand, slots occupied, every step

@@ -3,8 +3,8 @@
 // itself (no VTK dependency). Layout: one point per cell centre; in 2D VTK's x is the model's x (fast axis)
 // and VTK's y is depth, with Direction "1 0 0 0 -1 0 0 0 1" so that depth points down in ParaView, Spacing
 // (dx, dz, 1); in 3D VTK's (x, y, z) are the model's (x, y, depth), Direction "1 0 0 0 1 0 0 0 -1", Spacing
-// (dx, dy, dz). Origin (0, 0, 0) is the first cell centre; metres. Values are Float32, little endian, raw appended
-// data with UInt64 block headers. Files are written atomically (temporary file, then rename).
+// (dx, dy, dz). Origin (0, 0, 0) is the first cell centre; metres. Values are Float32, little endian, raw
+// appended data with UInt64 block headers. Files are written atomically (temporary file, then rename).
 #include "fwi/field.hpp"
 #include "fwi/grid.hpp"
 

@@ -40,7 +40,8 @@ nlohmann::json to_json(const Calibration& c) {
             {"snapshot_write_s", s.snapshot_write_s},
             {"snapshot_transfer_s", s.snapshot_transfer_s},
             {"state_transfer_s", s.state_transfer_s},
-            {"backend_snapshot_memory", s.backend_snapshot_memory},
+            {"backend_memory", s.backend_memory},
+            {"backend_state_copy_s", s.backend_state_copy_s},
             {"first_touch_s_per_byte", s.first_touch_s_per_byte},
             {"state_bytes", s.state_bytes},
             {"snapshot_bytes", s.snapshot_bytes},
@@ -71,7 +72,8 @@ Calibration from_json(const nlohmann::json& j) {
     s.snapshot_write_s = j.at("snapshot_write_s");
     s.snapshot_transfer_s = j.at("snapshot_transfer_s");
     s.state_transfer_s = j.at("state_transfer_s");
-    s.backend_snapshot_memory = j.at("backend_snapshot_memory");
+    s.backend_memory = j.at("backend_memory");
+    s.backend_state_copy_s = j.at("backend_state_copy_s");
     s.first_touch_s_per_byte = j.at("first_touch_s_per_byte");
     s.state_bytes = j.at("state_bytes");
     s.snapshot_bytes = j.at("snapshot_bytes");

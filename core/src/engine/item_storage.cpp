@@ -3,6 +3,7 @@
 // of in-memory runs bypass the store: they live in a SnapshotArena, written and read in place.
 #include "engine/item_storage.hpp"
 
+#include "engine/backend_state_storage.hpp"
 #include "engine/snapshot_arena.hpp"
 #include "engine/store_codec_timing.hpp"
 
@@ -16,6 +17,21 @@
 #include <string>
 
 namespace fwi {
+
+std::uint64_t ItemStorage::put_state(const StoreKey& key, WaveState& state) {
+    state.to_host();
+    std::vector<ConstFieldView> fields;
+    for (const auto& f : state.fields())
+        fields.emplace_back(f);
+    put(key, fields);
+    return raw_bytes(fields);
+}
+
+void ItemStorage::get_state(const StoreKey& key, WaveState& state) {
+    get(key, state.fields());
+    state.from_host();
+}
+
 namespace {
 
 class StoreBackedStorage final : public ItemStorage {
@@ -154,7 +170,8 @@ class ArenaSnapshotStorage final : public ItemStorage {
 
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots, std::int64_t snapshot_floats,
-                                               bool exact_sizes, Propagator* backend) {
+                                               bool exact_sizes, Propagator* backend,
+                                               std::int64_t memory_state_slots) {
     std::vector<TierConfig> config;
     TierConfig ram;
     ram.name = "ram";
@@ -176,10 +193,20 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     const int threads = exact_sizes || (codec->name() == "none" && tiers < 2) ? 0 : store_worker_threads;
     // Snapshots always live in tier 0 (memory); StepCosts::snapshots_in_place tells the model the same rule.
     const bool arena = codec->name() == "none" && peak_snapshots > 0 && snapshot_floats > 0;
+    // Uncompressed states of tier 0 where the kernels run, when the backend lends memory for them (a GPU's):
+    // saved and restored without leaving the device. The budget is tier 0's, as for states in the store.
+    const bool uncompressed = codec->name() == "none";
+    const auto states_in_backend = [&](std::unique_ptr<ItemStorage> storage) -> std::unique_ptr<ItemStorage> {
+        if (!backend || memory_state_slots < 1 || !uncompressed) return storage;
+        std::unique_ptr<StateSlots> slots = backend->state_slots(memory_state_slots);
+        if (!slots) return storage;
+        return keep_states_in_backend(std::move(storage), std::move(slots), settings.budget_bytes);
+    };
     if (!arena) {
         // Memory kept from an earlier run's arena is not this run's to hold: its budget does not count it.
         release_retained_memory();
-        return std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+        return states_in_backend(
+            std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads));
     }
     const std::uint64_t arena_bytes =
         std::uint64_t(peak_snapshots) * std::uint64_t(snapshot_floats) * sizeof(float);
@@ -195,9 +222,9 @@ std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings,
     // counts the arena all the same, so that a plan and its prediction do not depend on where it lives.
     std::unique_ptr<SnapshotMemory> backend_memory =
         backend ? backend->snapshot_memory(peak_snapshots * snapshot_floats) : nullptr;
-    return std::make_unique<ArenaSnapshotStorage>(
-        std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads), peak_snapshots,
-        snapshot_floats, std::move(backend_memory));
+    auto states = std::make_unique<StoreBackedStorage>(std::move(config), std::move(codec), threads);
+    return states_in_backend(std::make_unique<ArenaSnapshotStorage>(
+        std::move(states), peak_snapshots, snapshot_floats, std::move(backend_memory)));
 }
 
 } // namespace fwi

@@ -16,6 +16,11 @@ class ItemStorage {
     virtual ~ItemStorage() = default;
     virtual void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) = 0;
     virtual void get(const StoreKey& key, const std::vector<FieldView>& fields) = 0;
+    /// Stores a wave state (key.kind == State) and returns its raw bytes. Here through the host: to_host(),
+    /// then put() of its fields; storage that keeps states in the backend's memory copies them there.
+    virtual std::uint64_t put_state(const StoreKey& key, WaveState& state);
+    /// Restores a wave state's fields (not its step): get() into its fields, then from_host().
+    virtual void get_state(const StoreKey& key, WaveState& state);
     virtual void free(const StoreKey& key) = 0;
     virtual bool contains(const StoreKey& key) const = 0;
     virtual std::vector<std::uint64_t> bytes_in_use() const = 0; ///< per tier
@@ -55,10 +60,12 @@ class ItemStorage {
 /// bytes taken from the memory budget. `exact_sizes`: every put compresses on the caller's thread (its OpenMP
 /// team), so bytes_in_use() is exact as soon as put() returns (the adaptive schedule plans on it); otherwise
 /// codecs run on store workers. `backend`: the arena is made in its snapshot_memory() when it offers one
-/// (a GPU's memory; slot addresses are then for its kernels only).
+/// (a GPU's memory; slot addresses are then for its kernels only), and uncompressed states of tier 0 (slots
+/// 0 .. `memory_state_slots` - 1) are kept in its state_slots() when it offers them, under the same budget.
 std::unique_ptr<ItemStorage> make_item_storage(const GradientSettings& settings, int tiers,
                                                std::int64_t peak_snapshots = 0,
                                                std::int64_t snapshot_floats = 0, bool exact_sizes = false,
-                                               Propagator* backend = nullptr);
+                                               Propagator* backend = nullptr,
+                                               std::int64_t memory_state_slots = 0);
 
 } // namespace fwi

@@ -23,9 +23,15 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     tiers_ = resolved.tiers;
     // Later shots reuse the memory the first one touched.
     predicted_first_touch_s_ = resolved.prediction.first_touch_s;
-    storage_ =
-        make_item_storage(options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
-                          sim.propagator().padded().cells(), adaptive_ != nullptr, &sim.propagator());
+    // Tier-0 state slots the plan uses (an adaptive plan picks its own: its states stay in the store).
+    std::int64_t memory_state_slots = 0;
+    if (!adaptive_)
+        for (const Action& a : plan_)
+            if (a.type == ActionType::Store && a.tier == 0)
+                memory_state_slots = std::max<std::int64_t>(memory_state_slots, a.slot + 1);
+    storage_ = make_item_storage(
+        options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
+        sim.propagator().padded().cells(), adaptive_ != nullptr, &sim.propagator(), memory_state_slots);
     snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
     reverse_scratch_ = sim.propagator().snapshot_memory(sim.propagator().padded().cells());
 }
@@ -120,6 +126,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
 
 void PlanExecutor::begin_reversal(WaveState& state, const Gather& observed, ShotOutcome& out) {
     const std::int64_t inner_nt = sim_.time().inner_nt;
+    sim_.propagator().synchronize(); // every sample of the first sweep is in inner_traces_
     // The last sample is read from state l-1 itself when the plan never advanced past it (Revolve).
     if (recorded_upto_ < inner_nt && state.step == inner_nt - 1) {
         sim_.propagator().record(state, sim_.geometry(std::size_t(shot_)), inner_traces_.data(), inner_nt);
@@ -194,6 +201,17 @@ ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
     adj->step = inner_nt;
     ShotOutcome out;
     bool reversing = false;
+    // Receiver samples a backend delivers late (Propagator::synchronize) land in inner_traces_ before the run
+    // reads them or goes on to the next shot, or here before an error leaves: never into freed memory.
+    struct DeliverSamples {
+        Propagator& p;
+        ~DeliverSamples() {
+            try {
+                p.synchronize();
+            } catch (...) { // the error that stopped the run is the one to report
+            }
+        }
+    } deliver{p};
     try {
         run_actions(*state, *adj, observed, out, reversing);
     } catch (const BudgetExceeded& e) {
@@ -236,18 +254,13 @@ void PlanExecutor::apply(std::size_t i, const Action& a, WaveState& st, AdjointS
         advance(*state, a.to, a.type == ActionType::AdvanceSnapshots);
         break;
     case ActionType::Store: {
-        state->to_host();
-        std::vector<ConstFieldView> fields;
-        for (const auto& f : state->fields())
-            fields.emplace_back(f);
-        storage_->put({ItemKind::State, a.tier, a.slot}, fields);
-        emit(EventType::Store, state->step, 0, a.tier, raw_bytes(fields));
+        const std::uint64_t bytes = storage_->put_state({ItemKind::State, a.tier, a.slot}, *state);
+        emit(EventType::Store, state->step, 0, a.tier, bytes);
         emit_codec_time(state->step);
         break;
     }
     case ActionType::Restore:
-        storage_->get({ItemKind::State, a.tier, a.slot}, state->fields());
-        state->from_host();
+        storage_->get_state({ItemKind::State, a.tier, a.slot}, *state);
         state->step = a.from;
         emit(EventType::Load, a.from, 0, a.tier);
         emit_codec_time(a.from);

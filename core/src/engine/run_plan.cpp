@@ -199,7 +199,21 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         c.snapshot_transfer_s =
             std::max(0.0, forward_with_snapshot_s(host_snapshot.data()) - with_snapshot_s) +
             std::max(0.0, adjoint_s(host_snapshot.data()) - c.adjoint_step_s);
-    c.backend_snapshot_memory = own != nullptr;
+    c.backend_memory = own != nullptr;
+    if (const std::unique_ptr<StateSlots> slot = own ? p.state_slots(1) : nullptr) {
+        // A state into a slot of the backend's memory and back (a device copy each way).
+        double copy_s = 0;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            p.synchronize();
+            const auto t0 = Clock::now();
+            slot->save(*state, 0);
+            slot->load(0, *state);
+            p.synchronize();
+            const double s = seconds_since(t0) / 2;
+            copy_s = attempt == 0 ? s : std::min(copy_s, s);
+        }
+        c.backend_state_copy_s = copy_s;
+    }
     // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
     // CPU, PCIe on a GPU. The mean of the two, the least of three tries.
     double transfer_s = 0;
@@ -326,7 +340,7 @@ bool learn(Calibration& c, const RunMeasurement& m) {
     if (c.codec.codec == "none") {
         // A backend with memory of its own (a GPU) queues its steps: the executor's per-call times are mostly
         // launch times, so the calibration's synchronised batches stand.
-        if (m.store_workers || c.steps.backend_snapshot_memory) return learnt;
+        if (m.store_workers || c.steps.backend_memory) return learnt;
         const auto mean = [&learnt](const RunMeasurement::Steps& s, double fallback) {
             if (s.count < 100) return fallback;
             learnt = true;

@@ -57,6 +57,7 @@ void StepCosts::validate() const {
     require_time(snapshot_write_s, "snapshot_write_s");
     require_time(snapshot_transfer_s, "snapshot_transfer_s");
     require_time(state_transfer_s, "state_transfer_s");
+    require_time(backend_state_copy_s, "backend_state_copy_s");
     require_time(first_touch_s_per_byte, "first_touch_s_per_byte");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
@@ -89,6 +90,7 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     // step).
     const bool in_place = costs.snapshots_in_place && snap_tier == 0;
     const TierCosts snap_costs = in_place ? TierCosts{} : costs.tier(snap_tier);
+    const bool states_in_backend = costs.backend_memory && costs.snapshots_in_place;
     const double snap_compress_s = in_place ? 0.0 : costs.compress_s;
     const double snap_decompress_s = in_place ? 0.0 : costs.decompress_s;
     Prediction p;
@@ -98,6 +100,10 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
         replay.apply(a, i);
         switch (a.type) {
         case ActionType::Store: {
+            if (a.tier == 0 && states_in_backend) {
+                p.store_s += costs.backend_state_copy_s;
+                break;
+            }
             const TierCosts c = costs.tier(a.tier);
             p.store_s += c.write_s_per_item + c.write_s_per_byte * static_cast<double>(state_b) +
                          costs.state_transfer_s;
@@ -105,6 +111,10 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
             break;
         }
         case ActionType::Restore: {
+            if (a.tier == 0 && states_in_backend) {
+                p.load_s += costs.backend_state_copy_s;
+                break;
+            }
             const TierCosts c = costs.tier(a.tier);
             p.load_s +=
                 c.read_s_per_item + c.read_s_per_byte * static_cast<double>(state_b) + costs.state_transfer_s;
@@ -154,8 +164,9 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     // the memory kept from the previous run.
     const std::uint64_t arena_peak =
         costs.snapshots_in_place ? static_cast<std::uint64_t>(p.counts.peak_kept_snapshots) * snap_b : 0;
-    const std::uint64_t reused =
-        costs.backend_snapshot_memory ? arena_peak : std::min(arena_peak, costs.retained_touched_bytes);
+    // In the backend's memory (tier 0 of an uncompressed run on a GPU) nothing is touched on the host.
+    const std::uint64_t reused = states_in_backend ? std::min(p.peak_total_bytes, p.peak_bytes.at(0))
+                                                   : std::min(arena_peak, costs.retained_touched_bytes);
     p.first_touch_s = costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes - reused);
     p.store_s += p.first_touch_s;
     p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;

@@ -1,15 +1,19 @@
 #pragma once
-// Snapshot memory a GPU propagator lends (Propagator::snapshot_memory): a device array whose address range
+// Memory a GPU propagator lends for gradient snapshots and for checkpoint states.
+//
+// Snapshot memory (Propagator::snapshot_memory): a device array whose address range
 // the propagator remembers, so that forward_with_snapshot and adjoint recognise a snapshot pointer inside it
 // and write or read B^n in place instead of copying it over PCIe. The range is forgotten when the memory is
 // destroyed. Device and host addresses never overlap (unified addressing; the host twin's "device" arrays
 // are host allocations of their own), so a host pointer is never taken for one of these.
+#include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -54,6 +58,39 @@ template <class Buffer> class OwnedSnapshotMemory final : public SnapshotMemory 
   private:
     Buffer buffer_;
     std::shared_ptr<SnapshotRanges> ranges_;
+};
+
+/// Wave-state checkpoint slots in device memory (Propagator::state_slots): a save copies the state's device
+/// arrays into its slot (laid out as fields()) and a load copies them back, on the compute stream, in step
+/// order. Wave is the propagator's state type, whose parts(block) names the arrays and their places.
+template <class Device, class Wave> class DeviceStateSlots final : public StateSlots {
+  public:
+    DeviceStateSlots(Device& device, typename Device::template Buffer<float> block, std::int64_t count,
+                     std::size_t floats_per_slot)
+        : device_(device), block_(std::move(block)), count_(count), floats_(floats_per_slot) {}
+    std::int64_t count() const override { return count_; }
+    std::uint64_t slot_bytes() const override { return std::uint64_t(floats_) * sizeof(float); }
+    void save(const WaveState& state, std::int64_t slot) override {
+        device_.activate();
+        for (const auto& part : static_cast<const Wave&>(state).parts(at(slot)))
+            device_.copy_on_device(const_cast<void*>(part.src), part.dst, part.bytes);
+    }
+    void load(std::int64_t slot, WaveState& state) override {
+        device_.activate();
+        for (const auto& part : static_cast<const Wave&>(state).parts(at(slot)))
+            device_.copy_on_device(part.dst, part.src, part.bytes);
+    }
+
+  private:
+    float* at(std::int64_t slot) const {
+        if (slot < 0 || slot >= count_)
+            throw Error("state slot " + std::to_string(slot) + " of " + std::to_string(count_));
+        return block_.data() + std::size_t(slot) * floats_;
+    }
+    Device& device_;
+    typename Device::template Buffer<float> block_;
+    std::int64_t count_;
+    std::size_t floats_;
 };
 
 } // namespace fwi::gpu
