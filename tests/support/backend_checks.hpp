@@ -105,16 +105,25 @@ inline void check_adjoint_matches_cpu(const std::string& backend, double toleran
     QVERIFY2(e_grad <= tolerance, qPrintable(QString::number(e_grad)));
 }
 
+/// Two surface shots over a smooth blob, and a starting model halfway to a gradient in depth.
+struct TwoShotProblem {
+    Model truth, start;
+    Acquisition acquisition;
+};
+inline TwoShotProblem two_shot_problem() {
+    TwoShotProblem p{blob_model(30, 50, 10), {}, {}};
+    p.start = p.truth;
+    for (auto& v : p.start.vp_mps)
+        v = 1800 + (v - 1800) * 0.5f;
+    for (double sx : {90.0, 370.0})
+        p.acquisition.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    return p;
+}
+
 /// The misfit gradient (forward, checkpoints, adjoint, gradient snapshots) of two shots matches the CPU's.
 inline void check_gradient_matches_cpu(const std::string& backend, const std::string& schedule,
                                        double tolerance) {
-    const Model truth = blob_model(30, 50, 10);
-    Model start = truth;
-    for (auto& v : start.vp_mps)
-        v = 1800 + (v - 1800) * 0.5f;
-    Acquisition acq;
-    for (double sx : {90.0, 370.0})
-        acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    const auto [truth, start, acq] = two_shot_problem();
     Simulation cpu(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, "cpu");
     Simulation other(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, backend);
     cpu.set_model(truth);
@@ -136,13 +145,7 @@ inline void check_gradient_matches_cpu(const std::string& backend, const std::st
 /// "all" and "uniform", the Reverse scratch of "revolve") give the gradient of snapshots that travel through
 /// the host (a lossless codec: the store codes them) bit for bit. `own_memory`: the backend must offer it.
 inline void check_snapshot_memory_paths_agree(const std::string& backend, bool own_memory) {
-    const Model truth = blob_model(30, 50, 10);
-    Model start = truth;
-    for (auto& v : start.vp_mps)
-        v = 1800 + (v - 1800) * 0.5f;
-    Acquisition acq;
-    for (double sx : {90.0, 370.0})
-        acq.shots.push_back({{sx, 20}, line_of_points(8, 20, 470, 30)});
+    const auto [truth, start, acq] = two_shot_problem();
     Simulation sim(truth.grid, acq, settings(8, 12, 0.002, 200, 8), 3000, backend);
     sim.set_model(truth);
     const auto observed = sim.forward();
