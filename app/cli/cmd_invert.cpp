@@ -179,6 +179,18 @@ void add_invert_command(CommandRegistry& r) {
             set("--start-taper", obj.misfit.window.start_taper_s, o->start_taper);
             set("--min-decrease", setup.min_relative_decrease, o->min_decrease);
             save_run_options(p, setup);
+            // Kept with the run options for later runs, but of no use to this one: said, not refused (the
+            // companion may come from the project's saved options in a later run).
+            if (!r.quiet) {
+                const auto idle = [&](const char* flag, bool used, const char* needs) {
+                    if (cmd->count(flag) && !used)
+                        std::cerr << "fwi: note: " << flag << " has no effect without " << needs
+                                  << " (kept in the project's run options)\n";
+                };
+                idle("--illumination-epsilon", obj.illumination, "--illumination");
+                idle("--seed", obj.shots_per_iteration > 0, "--shots-per-iteration");
+                idle("--memory", s.optimizer == "lbfgs", "--optimizer lbfgs");
+            }
             // Said once the run has started (after the setup's checks), not before.
             const std::string restart_note =
                 o->resume || p.history.empty()
@@ -204,6 +216,7 @@ void add_invert_command(CommandRegistry& r) {
                                     setup.objective.batch_shots);
             IterationRecord pending;
             bool have_pending = false;
+            int iterations_run = 0;
             nlohmann::json misfits = nlohmann::json::array(), errors = nlohmann::json::array();
             const auto on_iteration = [&](const IterationRecord& rec) {
                 if (!r.quiet) {
@@ -225,6 +238,7 @@ void add_invert_command(CommandRegistry& r) {
                 }
                 misfits.push_back(rec.misfit);
                 errors.push_back(number_or_null(rec.model_error));
+                if (rec.iteration > 0) ++iterations_run;
                 if (rec.iteration == 0) { // the start: no state yet, saved with the first iteration
                     if (!r.quiet) std::cerr << restart_note;
                     apply_record(p, rec);
@@ -240,6 +254,10 @@ void add_invert_command(CommandRegistry& r) {
                 if (writes_outputs()) save_project(o->project, p);
             };
             const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
+            if (o->resume && iterations_run == 0 && result.reason != StopReason::Cancelled && !r.quiet)
+                std::cerr
+                    << "fwi: note: nothing left to run: the saved inversion has done the iterations asked "
+                       "for (raise --iterations to go on)\n";
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
                 if (writes_outputs()) save_project(o->project, p);
             if (writes_outputs() && !o->png.empty())

@@ -103,6 +103,26 @@ class TestCliInvert : public QObject {
         QCOMPARE(int(resumed.history.size()), 5);
         QCOMPARE(resumed.experiment.current_model.vp_mps, uninterrupted.experiment.current_model.vp_mps);
         QCOMPARE(resumed.optimizer_state, uninterrupted.optimizer_state);
+        // Resumed with no iteration left: said, and the project is as it was.
+        r = fwi_cli({"invert", project_, "--resume", "--iterations", "3"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("nothing left to run"), r.err.constData());
+        QCOMPARE(int(fwi::load_project(project_.toStdString()).history.size()), 5);
+    }
+
+    void options_without_their_companion_are_noted() {
+        const Run r = fwi_cli({"invert", project_, "--iterations", "1", "--stages", "0", "--optimizer", "gd",
+                               "--memory", "3", "--seed", "7", "--illumination-epsilon", "0.1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const char* note : {"--memory has no effect without --optimizer lbfgs",
+                                 "--seed has no effect without --shots-per-iteration",
+                                 "--illumination-epsilon has no effect without --illumination"})
+            QVERIFY2(r.err.contains(note), r.err.constData());
+        // With their companions: no note.
+        const Run used = fwi_cli({"invert", project_, "--iterations", "1", "--stages", "0", "--optimizer",
+                                  "lbfgs", "--memory", "3", "--seed", "7", "--shots-per-iteration", "2"});
+        QVERIFY2(used.code == 0, used.err.constData());
+        QVERIFY2(!used.err.contains("no effect"), used.err.constData());
     }
 
     /// A state saved against other observed data (here: re-modelled with noise) is not resumed: L-BFGS would
