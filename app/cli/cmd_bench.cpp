@@ -7,10 +7,10 @@
 #include "fwi/codec_benchmark.hpp"
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
+#include "fwi/text_file.hpp"
 #include "interrupt.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -165,11 +165,7 @@ nlohmann::json codec_costs(const Options& o, bool quiet) {
                          row.ratio, mb / 1e3 / row.compress_s, mb / 1e3 / row.decompress_s, row.cost_in_steps,
                          row.max_abs_error);
     }
-    if (!o.markdown.empty()) {
-        std::ofstream out(o.markdown);
-        out << codec_table_markdown(res);
-        if (!out) throw ResourceError("cannot write " + o.markdown);
-    }
+    if (!o.markdown.empty()) write_text_file(o.markdown, codec_table_markdown(res));
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : res.rows)
         rows.push_back({{"codec", row.codec},

@@ -11,13 +11,13 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
+#include "fwi/text_file.hpp"
 #include "interrupt.hpp"
 
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <sstream>
 
@@ -175,11 +175,7 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
                                 {"compression_ratio", g.compression_ratio},
                                 {"codec_seconds_per_state_over_forward_step", codec_ratio_to_step}});
             }
-            if (!o->markdown.empty()) {
-                std::ofstream out(o->markdown);
-                out << md.str();
-                if (!out) throw ResourceError("cannot write " + o->markdown + ": " + std::strerror(errno));
-            }
+            if (!o->markdown.empty()) write_text_file(o->markdown, md.str());
             return {{"shot", shot},
                     {"steps", sim->time().inner_nt},
                     {"cells", sim->propagator().padded().cells()},

@@ -11,13 +11,13 @@
 #include "fwi/project_tools.hpp"
 #include "fwi/resources.hpp"
 #include "fwi/standard_figures.hpp"
+#include "fwi/text_file.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
 #include "snapshot_at.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -159,7 +159,7 @@ void add_demo_command(CommandRegistry& r) {
                                      "gradient.png", "model_true.png", "model_initial.png"}}};
             if (middle != 0) summary["outputs"].push_back(middle_shot_png);
             if (wavefield_drawn) summary["outputs"].push_back("wavefield.png");
-            std::ofstream(file("summary.json")) << summary.dump(2) << "\n";
+            write_text_file(file("summary.json"), summary.dump(2) + "\n");
             if (!r.quiet)
                 std::cerr << "fwi demo: misfit " << gr.misfit << ", gradient in " << gr.seconds
                           << " s; results in " << o->out

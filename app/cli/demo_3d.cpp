@@ -15,6 +15,7 @@
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
 #include "fwi/standard_figures.hpp"
+#include "fwi/text_file.hpp"
 #include "interrupt.hpp"
 #include "progress.hpp"
 #include "slice_pictures.hpp"
@@ -22,7 +23,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace fwi::cli {
@@ -146,7 +146,7 @@ nlohmann::json run_demo_3d(const Demo3DOptions& o, bool quiet) {
                            {"outputs", pictures}};
     summary["outputs"].push_back("observed.h5");
     summary["outputs"].push_back("gradient.npy");
-    std::ofstream(file("summary.json")) << summary.dump(2) << "\n";
+    write_text_file(file("summary.json"), summary.dump(2) + "\n");
     if (!quiet)
         std::cerr << "fwi demo --3d: misfit " << gr.misfit << ", gradient in " << gr.seconds << " s with "
                   << gr.schedule << ", peak " << bytes_text(peak_held)

@@ -151,6 +151,29 @@ class TestCliFaults : public QObject {
         QCOMPARE(leftovers(QFileInfo(out).path(), name), QStringList());
     }
 
+    // Text outputs (Markdown tables, demo summaries) go through the same atomic replacement.
+    void writing_a_markdown_table_past_a_file_size_limit_keeps_the_old_file() {
+        const QString prlimit = QStandardPaths::findExecutable("prlimit");
+        if (prlimit.isEmpty()) QSKIP("prlimit (util-linux) is not installed");
+        QDir(dir_.path()).mkdir("markdown");
+        const QString out = dir_.filePath("markdown/codecs.md");
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("an earlier table\n");
+        f.close();
+        QProcess p;
+        p.setProcessEnvironment(one_thread());
+        p.start(prlimit, QStringList{"--fsize=40", FWI_CLI_EXE, "-q", "bench", "--codecs", "lz4", "--nz",
+                                     "64", "--nx", "64", "--wavefield-steps", "20", "--codec-threads", "1",
+                                     "--repeats", "1", "--markdown", out});
+        QVERIFY(p.waitForFinished(120000));
+        const QByteArray err = p.readAllStandardError();
+        QCOMPARE(p.exitCode(), 3);
+        QVERIFY2(err.contains(out.toUtf8()) && err.contains("File too large"), err.constData());
+        QCOMPARE(file_bytes(out), QByteArray("an earlier table\n"));
+        QCOMPARE(leftovers(QFileInfo(out).path(), "codecs.md"), QStringList());
+    }
+
     // A real full file system: a tmpfs just larger than the project, mounted in a private mount namespace
     // (unshare -rm needs unprivileged user namespaces; skipped where they are off).
     void saving_onto_a_full_file_system_keeps_the_project_data() { add_saving_commands(); }
