@@ -9,8 +9,10 @@
 #include "io_test_util.hpp"
 
 #include <QTemporaryDir>
+#include <hdf5.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using namespace fwi;
@@ -158,6 +160,45 @@ class TestModelIo : public QObject {
         FWI_VERIFY_ERROR(ConfigError, load_model(path("fast.npy"), l), "faster than any rock");
         l.units = "ft/s";
         FWI_VERIFY_ERROR(ConfigError, load_model(path("fast.npy"), l), "unknown units 'ft/s'");
+    }
+
+    /// An HDF5 model that states its units: they are read as stated, and units given that contradict them
+    /// are refused naming both (the file's attribute used to override --units m/s without a word).
+    void hdf5_units_stated_by_the_file_win_or_conflict() {
+        Model slow = test_model(4, 4, 10, 10);
+        for (float& v : slow.vp_mps)
+            v /= 1000.0f; // km/s values
+        // The file's units attribute set to `units`, or removed (nullptr).
+        const auto label = [&](const std::string& file, const char* units) {
+            write_model_hdf5(file, slow); // says "m/s"
+            const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+            const hid_t d = H5Dopen2(f, "vp", H5P_DEFAULT);
+            H5Adelete(d, "units");
+            if (units) {
+                const hid_t type = H5Tcopy(H5T_C_S1);
+                H5Tset_size(type, std::strlen(units));
+                const hid_t space = H5Screate(H5S_SCALAR);
+                const hid_t a = H5Acreate2(d, "units", type, space, H5P_DEFAULT, H5P_DEFAULT);
+                QVERIFY(a >= 0 && H5Awrite(a, type, units) >= 0);
+                H5Aclose(a);
+                H5Sclose(space);
+                H5Tclose(type);
+            }
+            H5Dclose(d);
+            H5Fclose(f);
+        };
+        const std::string stated = path("km.h5"), unstated = path("bare.h5");
+        label(stated, "km/s");
+        label(unstated, nullptr);
+        RawLayout l;
+        for (const char* units : {"auto", "km/s"}) {
+            l.units = units;
+            QCOMPARE(load_model(stated, l).at(0, 0), slow.at(0, 0) * 1000.0f);   // converted once, not twice
+            QCOMPARE(load_model(unstated, l).at(0, 0), slow.at(0, 0) * 1000.0f); // auto: the values say km/s
+        }
+        l.units = "m/s";
+        FWI_VERIFY_ERROR(ConfigError, load_model(stated, l), "in km/s (its 'units' attribute), not m/s");
+        QCOMPARE(load_model(unstated, l).at(0, 0), slow.at(0, 0)); // as given
     }
 
     /// A missing file is a resource problem (not a missing raw layout), a project is not a model.

@@ -33,20 +33,20 @@ std::string find_model_dataset(const h5::Group& root) {
 }
 
 Model read_model(const std::string& path, const std::string& dataset,
-                 std::array<double, 3> fallback_spacing_m) {
+                 std::array<double, 3> fallback_spacing_m, const std::string& units) {
     const auto lock = h5::lock_library();
     const h5::File file = h5::File::open(path);
     const h5::Group root = file.root();
     const std::string name = dataset.empty() ? find_model_dataset(root) : dataset;
-    return h5::read_model(root.open_dataset(name), &root, fallback_spacing_m);
+    return h5::read_model(root.open_dataset(name), &root, fallback_spacing_m, units);
 }
 
 } // namespace
 
 Model read_model_hdf5(const std::string& path, const std::string& dataset,
-                      std::array<double, 3> fallback_spacing_m) {
+                      std::array<double, 3> fallback_spacing_m, const std::string& units) {
     return read_isolated(path, h5::reader_name("model " + dataset),
-                         [&] { return read_model(path, dataset, fallback_spacing_m); });
+                         [&] { return read_model(path, dataset, fallback_spacing_m, units); });
 }
 
 void write_model_hdf5(const std::string& path, const Model& model) {

@@ -69,7 +69,7 @@ void write_model(const Group& group, const std::string& name, const Model& model
 }
 
 Model read_model(const Dataset& dataset, const Object* spacing_holder,
-                 std::array<double, 3> fallback_spacing_m) {
+                 std::array<double, 3> fallback_spacing_m, const std::string& units) {
     const auto shape = dataset.shape();
     if (shape.size() != 2 && shape.size() != 3)
         dataset.fail("is a model only if it has 2 dimensions (nz, nx) or 3 (nz, ny, nx), it has " +
@@ -99,15 +99,20 @@ Model read_model(const Dataset& dataset, const Object* spacing_holder,
     model.grid = rank == 3 ? Grid(shape[0], shape[1], shape[2], spacing_m[0], spacing_m[1], spacing_m[2])
                            : Grid(shape[0], shape[1], spacing_m[0], spacing_m[1]);
     model.vp_mps = dataset.read<float>();
+    std::string in = units == "auto" ? "m/s" : units;
     if (dataset.has_attribute(units_attribute)) {
-        const std::string units = dataset.attribute<std::string>(units_attribute);
-        if (units == "km/s") {
-            for (auto& v : model.vp_mps)
-                v *= 1000.0f;
-        } else if (units != "m/s") {
-            dataset.fail("has units '" + units + "'; expected 'm/s' or 'km/s'");
-        }
+        const std::string file_units = dataset.attribute<std::string>(units_attribute);
+        if (file_units != "m/s" && file_units != "km/s")
+            dataset.fail("has units '" + file_units + "'; expected 'm/s' or 'km/s'");
+        if (units != "auto" && units != file_units)
+            throw ConfigError("'" + dataset.file_path() + "': " + dataset.path() +
+                              " says its velocities are in " + file_units + " (its 'units' attribute), not " +
+                              units + " as given: leave the units out or give " + file_units);
+        in = file_units;
     }
+    if (in == "km/s")
+        for (auto& v : model.vp_mps)
+            v *= 1000.0f;
     return model;
 }
 

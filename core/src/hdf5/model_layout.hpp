@@ -19,9 +19,11 @@ void write_model(const Group& group, const std::string& name, const Model& model
 /// attribute, else from `spacing_holder`'s (may be null; e.g. the file root), both with one value per axis,
 /// else from `fallback_spacing_m` = {dz, dy, dx} (dy unused for a 2D dataset) when the values used are
 /// positive, else ConfigError. Values in units = "km/s" are converted to m/s; other units are a
-/// FormatError.
+/// FormatError. `units` is what the reader was told ("auto": whatever the file says; "m/s" or "km/s": a
+/// file without a units attribute is read in those units, one whose attribute says otherwise is a
+/// ConfigError naming both).
 Model read_model(const Dataset& dataset, const Object* spacing_holder = nullptr,
-                 std::array<double, 3> fallback_spacing_m = {0, 0, 0});
+                 std::array<double, 3> fallback_spacing_m = {0, 0, 0}, const std::string& units = "auto");
 
 /// Writes `values` (model cells of `grid`) as (nz, nx) or (nz, ny, nx) when they fill the grid, else as a
 /// flat (n) array.

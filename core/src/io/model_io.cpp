@@ -33,10 +33,13 @@ std::string velocity_range(const Model& model) {
     return buf;
 }
 
-std::string convert_units(Model& model, const std::string& units, const std::string& path) {
-    if (units != "auto" && units != "m/s" && units != "km/s") {
+void validate_units(const std::string& units, const std::string& path) {
+    if (units != "auto" && units != "m/s" && units != "km/s")
         throw ConfigError("model '" + path + "': unknown units '" + units + "' (expected auto, m/s or km/s)");
-    }
+}
+
+std::string convert_units(Model& model, const std::string& units, const std::string& path) {
+    validate_units(units, path);
     const bool km = units == "km/s" || (units == "auto" && model.max_velocity() < km_per_s_threshold);
     if (!km) return "velocities in m/s (" + velocity_range(model) + ")";
     const std::string before = velocity_range(model);
@@ -69,7 +72,10 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
         break;
     case Format::hdf5:
         r.format = "hdf5";
-        model = read_model_hdf5(path, layout.dataset, {layout.dz_m, layout.dy_m, layout.dx_m});
+        // The reader applies given units itself (it knows whether the file states its own); "auto" still
+        // looks at the values below.
+        validate_units(layout.units, path);
+        model = read_model_hdf5(path, layout.dataset, {layout.dz_m, layout.dy_m, layout.dx_m}, layout.units);
         r.spacing_note = "spacing from the file (or the given layout if the file has none)";
         break;
     case Format::raw:
@@ -78,7 +84,12 @@ Model load_model(const std::string& path, const RawLayout& layout, LoadReport* r
         r.spacing_note = "spacing from the given layout";
         break;
     }
-    r.units_note = convert_units(model, layout.units, path);
+    // HDF5 with given units: converted by the reader.
+    r.units_note =
+        format_of(path) == Format::hdf5 && layout.units != "auto"
+            ? (layout.units == "km/s" ? "velocities in km/s; converted to m/s (" + velocity_range(model) + ")"
+                                      : "velocities in m/s (" + velocity_range(model) + ")")
+            : convert_units(model, layout.units, path);
     validate_model(model, "model '" + path + "'");
     if (model.max_velocity() > max_plausible_mps) {
         std::ostringstream msg;
