@@ -31,18 +31,7 @@ std::string peak_text(const PlanRow& row, std::size_t tier) {
                : "-";
 }
 
-/// A row that fits the budget only at the codec's probed ratio: the run stores what the data really compress
-/// to, and stops if that exceeds the budget (auto sizes such codecs' slots uncompressed instead).
-bool fits_only_if_data_compress(const PlanRow& row, const std::vector<CodecEstimate>& codecs,
-                                std::uint64_t budget_bytes) {
-    if (!row.fits_budget || budget_bytes == 0 || row.schedule == "all") return false;
-    for (const CodecEstimate& c : codecs)
-        if (c.codec == row.codec) return c.ratio > guaranteed_ratio(c.codec) * (1 + 1e-9);
-    return false;
-}
-
-void print_table(const std::vector<PlanRow>& rows, const std::vector<CodecEstimate>& codecs,
-                 std::uint64_t budget_bytes, const StepCosts& costs, std::int64_t steps, int shots) {
+void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::int64_t steps, int shots) {
     std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step, adjoint %.3g ms/step; state %s, "
                 "snapshot %s\n",
                 (long long)steps, shots, costs.forward_step_s * 1e3, costs.adjoint_step_s * 1e3,
@@ -52,7 +41,7 @@ void print_table(const std::vector<PlanRow>& rows, const std::vector<CodecEstima
                 "time/shot", "vs all", "peak RAM", "peak disk", "fits");
     bool probed = false;
     for (const PlanRow& r : rows) {
-        const bool only_if = fits_only_if_data_compress(r, codecs, budget_bytes);
+        const bool only_if = r.fits_only_at_probed_ratio;
         probed = probed || only_if;
         std::printf("%-22s %-20s %6lld %6lld %10.3gs %8.2fx %11s %11s %5s\n", r.schedule.c_str(),
                     r.codec.c_str(), (long long)r.ram_slots, (long long)r.disk_slots, r.predicted_s,
@@ -186,7 +175,7 @@ void add_plan_command(CommandRegistry& r) {
                     {"read_bytes_per_second", d.read_s_per_byte > 0 ? 1 / d.read_s_per_byte : 0.0}};
             }
             if (!r.json) {
-                print_table(rows, codecs, settings.budget_bytes, costs, request.steps, shots);
+                print_table(rows, costs, request.steps, shots);
                 if (request.disk_tier)
                     std::printf(
                         "disk tier measured in %s: write %s/s + %.3g ms per file, read %s/s + %.3g ms "
@@ -225,8 +214,7 @@ void add_plan_command(CommandRegistry& r) {
                      {"recompute_steps", row.prediction.counts.advance_steps +
                                              row.prediction.counts.reverse_forward_steps - request.steps},
                      {"fits_budget", row.fits_budget},
-                     {"fits_only_if_data_compress",
-                      fits_only_if_data_compress(row, codecs, settings.budget_bytes)}});
+                     {"fits_only_if_data_compress", row.fits_only_at_probed_ratio}});
             nlohmann::json codec_json = nlohmann::json::array();
             for (const CodecEstimate& c : codecs)
                 codec_json.push_back({{"codec", c.codec},

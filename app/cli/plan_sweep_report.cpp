@@ -28,7 +28,8 @@ nlohmann::json plan_json(const SweepPlan& p) {
             {"predicted_seconds_per_shot", p.predicted_s},
             {"recompute_steps", p.recompute_steps},
             {"peak_bytes", p.peak_bytes},
-            {"fits_budget", p.fits_budget}};
+            {"fits_budget", p.fits_budget},
+            {"fits_only_if_data_compress", p.fits_only_at_probed_ratio}};
 }
 
 /// Where the project stands: its budget (unlimited = the sweep's largest) and its codec's curve (none =
@@ -72,14 +73,17 @@ void print_table(const PlanSweep& s, const SweepRequest& r, const Current& now) 
                     alone.predicted_s);
         for (const SweepCurve& c : s.curves) {
             const SweepCodecPoint& p = c.points[i];
-            std::printf(" | %6lld %9.3gs %5.2fx %5.2fx", (long long)p.revolve.ram_slots,
-                        p.revolve.predicted_s, p.speedup, p.best_speedup);
+            std::printf(" | %6lld %9.3gs %5.2fx %5.2fx%c", (long long)p.revolve.ram_slots,
+                        p.revolve.predicted_s, p.speedup, p.best_speedup,
+                        p.best.fits_only_at_probed_ratio ? '*' : ' ');
         }
         std::printf("\n");
     }
     std::printf(
         "columns per codec: Revolve slots and time with the codec, its speed-up over Revolve alone, and "
-        "the speed-up of the codec's fastest fitting plan; * marks the project's budget\n");
+        "the speed-up of the codec's fastest fitting plan (* after it: fits only if the run's data compress "
+        "as "
+        "the probe's did); * before a budget marks the project's\n");
 }
 
 std::string unit_for(std::uint64_t largest, double& scale) {

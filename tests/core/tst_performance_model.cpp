@@ -246,6 +246,21 @@ class TestPerformanceModel : public QObject {
         QVERIFY_THROWS_EXCEPTION(PlanError, predict(RevolveSchedule(3).plan(10), 11, StepCosts{}));
     }
 
+    void rows_that_fit_only_at_the_probed_ratio_are_marked() {
+        // A budget, a codec that guarantees less than its probe measured, and a schedule that keeps states:
+        // the run stops if its data compress worse. Store-all, unlimited budgets and the guaranteed ratio of
+        // zfp-rate are never marked.
+        PlanRequest r = fwi_request();
+        r.codecs = {CodecEstimate{"none"}, CodecEstimate{"zstd", 3, 1e-3, 1e-3, 1e-3, 1e-3},
+                    CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
+        for (const PlanRow& row : plan_table(r))
+            QCOMPARE(row.fits_only_at_probed_ratio,
+                     row.codec == "zstd" && row.schedule != "all" && row.fits_budget);
+        r.budget_bytes = 0;
+        for (const PlanRow& row : plan_table(r))
+            QVERIFY(!row.fits_only_at_probed_ratio);
+    }
+
     void plan_table_rows() {
         const PlanRequest r = fwi_request();
         const auto rows = plan_table(r);

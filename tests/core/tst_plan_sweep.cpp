@@ -96,6 +96,21 @@ class TestPlanSweep : public QObject {
         QVERIFY(p.speedup < 1);
     }
 
+    void plans_that_fit_only_at_the_probed_ratio_are_marked() {
+        // zfp-rate:8 guarantees 4x: priced at 4 its plans surely fit. zstd guarantees nothing: priced at 3
+        // its plans fit only if the run's data compress as well.
+        const PlanSweep s = plan_sweep(request(200, {CodecEstimate{"zfp-rate:8", 4, 0.2, 0.2, 0.2, 0.2},
+                                                     CodecEstimate{"zstd", 3, 0.2, 0.2, 0.2, 0.2}}));
+        for (const SweepCodecPoint& p : s.curves[0].points) {
+            QVERIFY(!p.revolve.fits_only_at_probed_ratio);
+            QVERIFY(!p.best.fits_only_at_probed_ratio);
+        }
+        for (const SweepCodecPoint& p : s.curves[1].points) {
+            QCOMPARE(p.revolve.fits_only_at_probed_ratio, p.revolve.fits_budget);
+            QVERIFY(p.best.fits_only_at_probed_ratio || p.best.schedule == "all");
+        }
+    }
+
     void best_plan_is_never_slower_than_compressed_revolve() {
         const PlanSweep s = plan_sweep(request(300, {CodecEstimate{"zfp-rate:8", 4, 0.2, 0.2, 0.2, 0.2}}));
         for (const SweepCodecPoint& p : s.curves[0].points) {

@@ -103,7 +103,10 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
         any_disk = any_disk || disk > 0;
         const QStringList cells{QString::fromStdString(row.schedule),
                                 format_seconds(double(p.shots) * row.predicted_s), format_bytes(ram),
-                                format_bytes(disk), row.fits_budget ? tr("yes") : tr("no")};
+                                format_bytes(disk),
+                                !row.fits_budget                ? tr("no")
+                                : row.fits_only_at_probed_ratio ? tr("yes*")
+                                                                : tr("yes")};
         const bool chosen = QString::fromStdString(row.schedule) == p.schedule;
         for (int c = 0; c < ColumnCount; ++c) {
             auto* item = new QTableWidgetItem(cells[c]);
@@ -113,6 +116,10 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
                 item->setFont(f);
             }
             if (!row.fits_budget) item->setForeground(QColor(150, 150, 150));
+            if (row.fits_only_at_probed_ratio)
+                item->setToolTip(
+                    tr("Fits only if the run's data compress as well as the probe's: the run "
+                       "stops when they do not (auto sizes this codec's slots so that it fits)"));
             table_->setItem(r, c, item);
         }
     }

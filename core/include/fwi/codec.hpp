@@ -59,4 +59,9 @@ std::size_t codec_chunk_table_bytes(std::int64_t rows, std::int64_t cols);
 /// Throws ConfigError naming the spec.
 std::unique_ptr<Codec> make_codec(const std::string& spec);
 
+/// The compression ratio a codec guarantees whatever the data: zfp-rate:BITS stores exactly BITS per value
+/// (up to block padding); every other codec 1. `auto` sizes its slots with it, so its choice surely fits; a
+/// plan sized with a probed ratio fits only while the run's data compress as well (PlanRow).
+double guaranteed_compression_ratio(const std::string& codec_spec);
+
 } // namespace fwi

@@ -143,6 +143,10 @@ struct PlanRow {
     double speedup_vs_store_all = 0;       ///< uncompressed store-all's predicted time / predicted_s
     std::vector<std::uint64_t> peak_bytes; ///< per tier
     bool fits_budget = false;
+    /// Fits only at the codec's probed ratio (a budget is set, the codec guarantees less, and the schedule
+    /// keeps states): the run stores what its data really compress to and stops if that exceeds the budget.
+    /// `auto` sizes such codecs with the guaranteed ratio, so its choice never is one of these.
+    bool fits_only_at_probed_ratio = false;
     Prediction prediction;
 };
 

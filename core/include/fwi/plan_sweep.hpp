@@ -29,6 +29,9 @@ struct SweepPlan {
     std::int64_t recompute_steps = 0;
     std::uint64_t peak_bytes = 0; ///< tier 0
     bool fits_budget = false;
+    /// Fits only if the run's data compress as well as the probe's (PlanRow::fits_only_at_probed_ratio): the
+    /// sweep prices compression at the probed ratio, as the seed's figures do; a run stops when it exceeds.
+    bool fits_only_at_probed_ratio = false;
 };
 
 /// One codec at one budget.

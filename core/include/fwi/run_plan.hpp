@@ -107,11 +107,6 @@ struct ResolvedPlan {
 /// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
-/// The compression ratio a codec guarantees whatever the data: zfp-rate:BITS stores exactly BITS per value
-/// (up to block padding); every other codec 1. `auto` sizes its slots with it, so its choice surely fits; a
-/// plan sized with a probed ratio fits only while the run's data compress as well.
-double guaranteed_ratio(const std::string& codec_spec);
-
 /// ConfigError unless `interval` inner steps between gradient snapshots sample the gradient: at least 1, less
 /// than the run's steps, and at most the Nyquist interval of the product of the forward and adjoint fields (a
 /// Ricker of peak f holds frequencies up to about 3f, their product up to 6f: a snapshot at least every

@@ -1,7 +1,9 @@
 // make_codec(): parses "name[:parameter]" specs, validates the parameter and builds the codec.
 #include "codec/codec_factories.hpp"
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -92,6 +94,13 @@ std::unique_ptr<Codec> make_codec(const std::string& spec) {
     }
     bad_spec(spec, "unknown codec (expected none, zstd[:LEVEL], lz4, blosc[:LEVEL], zfp-accuracy:TOL, "
                    "zfp-precision:BITS, zfp-rate:BITS or zfp-reversible)");
+}
+
+double guaranteed_compression_ratio(const std::string& spec) {
+    const std::string prefix = "zfp-rate:";
+    if (spec.rfind(prefix, 0) != 0) return 1.0;
+    const double bits = std::stod(spec.substr(prefix.size()));
+    return bits > 0 ? std::max(1.0, 32.0 / bits) : 1.0;
 }
 
 } // namespace fwi

@@ -27,13 +27,6 @@
 
 namespace fwi {
 
-double guaranteed_ratio(const std::string& spec) {
-    const std::string prefix = "zfp-rate:";
-    if (spec.rfind(prefix, 0) != 0) return 1.0;
-    const double bits = std::stod(spec.substr(prefix.size()));
-    return bits > 0 ? std::max(1.0, 32.0 / bits) : 1.0;
-}
-
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -309,7 +302,7 @@ StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimis
     c.snapshots_in_place = codec.codec == "none"; // as make_item_storage keeps them
     codec.price(c);
     c.compression_ratio =
-        size_pessimistically ? std::min(codec.ratio, guaranteed_ratio(codec.codec)) : codec.ratio;
+        size_pessimistically ? std::min(codec.ratio, guaranteed_compression_ratio(codec.codec)) : codec.ratio;
     c.compression_ratio = std::max(1.0, c.compression_ratio);
     return c;
 }

@@ -1,5 +1,6 @@
 #include "fwi/plan_sweep.hpp"
 
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
 
@@ -54,6 +55,7 @@ SweepPlan best_plan(const SweepRequest& r, const CodecEstimate& codec, std::uint
             row.prediction.counts.advance_steps + row.prediction.counts.reverse_forward_steps - r.steps;
         best.peak_bytes = row.peak_bytes.empty() ? 0 : row.peak_bytes[0];
         best.fits_budget = true;
+        best.fits_only_at_probed_ratio = row.fits_only_at_probed_ratio;
     }
     return best;
 }
@@ -130,6 +132,9 @@ PlanSweep plan_sweep(const SweepRequest& r) {
             const double alone_s = sweep.revolve_alone[i].predicted_s;
             SweepCodecPoint point;
             point.revolve = fitted_revolve(r.steps, costs, sweep.budgets_bytes[i]);
+            point.revolve.fits_only_at_probed_ratio =
+                point.revolve.fits_budget &&
+                codec.ratio > guaranteed_compression_ratio(codec.codec) * (1 + 1e-9);
             point.speedup = ratio(alone_s, point.revolve);
             point.best = best_plan(r, codec, sweep.budgets_bytes[i], point.revolve);
             point.best_speedup = ratio(alone_s, point.best);

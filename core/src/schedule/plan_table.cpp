@@ -1,6 +1,7 @@
 #include "fwi/performance_model.hpp"
 #include "fwi/schedules.hpp"
 
+#include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 
 #include <algorithm>
@@ -64,6 +65,8 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
     row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
     row.peak_bytes = row.prediction.peak_bytes;
     row.fits_budget = fits(row.prediction, r);
+    row.fits_only_at_probed_ratio = row.fits_budget && r.budget_bytes != 0 && row.schedule != "all" &&
+                                    c.compression_ratio > guaranteed_compression_ratio(codec) * (1 + 1e-9);
     return row;
 }
 
