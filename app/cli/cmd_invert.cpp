@@ -8,8 +8,10 @@
 #include "fwi/inversion_report.hpp"
 #include "fwi/project.hpp"
 #include "fwi/standard_figures.hpp"
+#include "fwi/volume_slice.hpp"
 #include "interrupt.hpp"
 #include "job.hpp"
+#include "slice_pictures.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +21,33 @@
 #include <tuple>
 
 namespace fwi::cli {
+
+namespace {
+
+/// The report's models side by side (start | result | true): models.png in 2D; in 3D one picture per
+/// orthogonal slice through the middle (models-inline.png, models-crossline.png, models-depth.png).
+void write_panels(const std::string& dir, const std::vector<std::pair<std::string, Model>>& panels,
+                  double vmin, double vmax, std::vector<std::string>& written) {
+    const Grid& g = panels.front().second.grid;
+    if (g.rank != 3) {
+        const int scale = g.nx() * 3 <= 1200 ? 2 : 1;
+        write_model_panels_png(dir + "/models.png", panels, vmin, vmax, scale);
+        written.push_back(dir + "/models.png");
+        return;
+    }
+    for (SliceAxis axis : {SliceAxis::Inline, SliceAxis::Crossline, SliceAxis::Depth}) {
+        const std::int64_t index = slice_count(g, axis) / 2;
+        std::vector<std::pair<std::string, Model>> slices;
+        for (const auto& [name, model] : panels)
+            slices.emplace_back(name, slice_model(model, axis, index));
+        const int scale = slices.front().second.grid.nx() * 3 <= 1200 ? 2 : 1;
+        const std::string file = dir + "/models-" + slice_name(axis) + ".png";
+        write_model_panels_png(file, slices, vmin, vmax, scale);
+        written.push_back(file);
+    }
+}
+
+} // namespace
 
 namespace {
 
@@ -115,11 +144,13 @@ void add_invert_command(CommandRegistry& r) {
                     "(e.g. 0.01; 0 = run every iteration)")
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_flag("--resume", o->resume, "continue from the project's saved optimizer state");
-    cmd->add_option("--png", o->png,
-                    "write a picture of the final model (.png or .svg, as fwi plot draws it)");
+    cmd->add_option(
+        "--png", o->png,
+        "write a picture of the final model (.png or .svg, as fwi plot draws it; 3D: one per slice)");
     cmd->add_option(
         "--report", o->report,
-        "write pictures into this directory: models.png (start | result | true) and history.png (curves)");
+        "write pictures into this directory: models.png (start | result | true; 3D: models-inline, "
+        "-crossline, -depth.png) and history.png (curves)");
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
@@ -260,17 +291,23 @@ void add_invert_command(CommandRegistry& r) {
                        "for (raise --iterations to go on)\n";
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
                 if (writes_outputs()) save_project(o->project, p);
+            // 3D: a picture per orthogonal slice through the middle, each titled with its position.
+            std::vector<std::string> pictures;
             if (writes_outputs() && !o->png.empty())
-                write_figure(o->png, model_figure(result.model, "Inverted model", s.min_velocity_mps,
-                                                  s.max_velocity_mps));
+                pictures = write_pictures(o->png, result.model, result.model.vp_mps,
+                                          [&](const Model& slice, const std::vector<float>&) {
+                                              return model_figure(slice, "Inverted model", s.min_velocity_mps,
+                                                                  s.max_velocity_mps);
+                                          });
             if (writes_outputs() && !o->report.empty()) {
                 std::vector<std::pair<std::string, Model>> panels{{"START", setup.initial_model},
                                                                   {"RESULT", result.model}};
                 if (!setup.true_model.vp_mps.empty()) panels.emplace_back("TRUE", setup.true_model);
-                const int scale = result.model.grid.nx() * 3 <= 1200 ? 2 : 1;
-                write_model_panels_png(o->report + "/models.png", panels, s.min_velocity_mps,
-                                       s.max_velocity_mps, scale);
-                if (!p.history.empty()) write_history_png(o->report + "/history.png", p.history);
+                write_panels(o->report, panels, s.min_velocity_mps, s.max_velocity_mps, pictures);
+                if (!p.history.empty()) {
+                    write_history_png(o->report + "/history.png", p.history);
+                    pictures.push_back(o->report + "/history.png");
+                }
             }
             if (!r.quiet) {
                 if (!result.warnings.empty()) std::cerr << "fwi: warning: " << result.warnings << "\n";
@@ -292,7 +329,8 @@ void add_invert_command(CommandRegistry& r) {
                     {"final_model_error", result.history.empty()
                                               ? nlohmann::json(nullptr)
                                               : number_or_null(result.history.back().model_error)},
-                    {"seconds", result.seconds}};
+                    {"seconds", result.seconds},
+                    {"pictures", pictures}};
         };
     });
 }

@@ -226,8 +226,17 @@ class TestCli3D : public QObject {
     }
 
     void invert_lowers_the_misfit_in_3d() {
-        Run r = fwi_cli({"--json", "invert", project_, "--iterations", "2", "--smooth", "40"});
+        QDir().mkpath(path("report"));
+        Run r = fwi_cli({"--json", "invert", project_, "--iterations", "2", "--smooth", "40", "--png",
+                         path("result.svg"), "--report", path("report")});
         QVERIFY2(r.code == 0, r.err.constData());
+        // Pictures of the 3D result: a slice each way through the middle, titled with its position.
+        QCOMPARE(json_of(r)["pictures"].toArray().size(), 3 + 3 + 1);
+        QVERIFY(file_bytes(path("result-inline.svg")).contains("inline at y ="));
+        QVERIFY(file_bytes(path("result-depth.svg")).contains("depth slice at z ="));
+        for (const char* name :
+             {"models-inline.png", "models-crossline.png", "models-depth.png", "history.png"})
+            QVERIFY2(QFileInfo(path("report/") + name).size() > 1000, name);
         const QJsonArray misfits = json_of(r)["misfit_history"].toArray();
         QVERIFY2(misfits.size() >= 2 && misfits.last().toDouble() < 0.9 * misfits.first().toDouble(),
                  r.out.constData());
