@@ -47,10 +47,6 @@ void write_panels(const std::string& dir, const std::vector<std::pair<std::strin
     }
 }
 
-} // namespace
-
-namespace {
-
 /// The shots of one evaluation (`shots` in batches of `batch`, 0 = one batch) that this rank computes: all of
 /// them alone, its share of each batch under MPI (the observer counts only this rank's shots).
 std::int64_t shots_computed_here(std::int64_t shots, int batch) {
