@@ -38,7 +38,8 @@ std::vector<Gather> read_gathers(const std::string& path) {
         const auto source = d.attribute<std::vector<double>>("source_xz_m");
         const auto receivers = d.attribute<std::vector<double>>("receivers_xz_m");
         if (source.size() != 2) d.fail("source_xz_m must hold 2 values");
-        if (std::int64_t(receivers.size()) != 2 * shape[0])
+        // Compared without 2 * shape[0], which overflows for a forged dimension near 2^63 (fuzzing found it).
+        if (receivers.size() % 2 != 0 || std::uint64_t(receivers.size() / 2) != std::uint64_t(shape[0]))
             d.fail("receivers_xz_m must hold 2 values per receiver");
         g.source = {source[0], source[1]};
         for (std::size_t r = 0; r + 1 < receivers.size(); r += 2)
