@@ -63,5 +63,9 @@ std::unique_ptr<Codec> make_codec(const std::string& spec);
 /// (up to block padding); every other codec 1. `auto` sizes its slots with it, so its choice surely fits; a
 /// plan sized with a probed ratio fits only while the run's data compress as well (PlanRow).
 double guaranteed_compression_ratio(const std::string& codec_spec);
+/// True when a plan priced at `ratio` counts on more compression than the codec guarantees.
+inline bool exceeds_guaranteed_ratio(const std::string& codec_spec, double ratio) {
+    return ratio > guaranteed_compression_ratio(codec_spec) * (1 + 1e-9);
+}
 
 } // namespace fwi

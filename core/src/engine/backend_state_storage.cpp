@@ -10,12 +10,12 @@
 namespace fwi {
 namespace {
 
-class BackendStateStorage final : public ItemStorage {
+class BackendStateStorage final : public WrappedItemStorage {
   public:
     BackendStateStorage(std::unique_ptr<ItemStorage> inner, std::unique_ptr<StateSlots> slots,
                         std::uint64_t budget_bytes)
-        : inner_(std::move(inner)), slots_(std::move(slots)), held_(std::size_t(slots_->count()), false),
-          budget_(budget_bytes) {}
+        : WrappedItemStorage(std::move(inner)), slots_(std::move(slots)),
+          held_(std::size_t(slots_->count()), false), budget_(budget_bytes) {}
 
     std::uint64_t put_state(const StoreKey& key, WaveState& state) override {
         if (!here(key)) return inner_->put_state(key, state);
@@ -69,25 +69,12 @@ class BackendStateStorage final : public ItemStorage {
         v.at(0) = std::max(v.at(0), peak_);
         return v;
     }
-    std::uint64_t peak_snapshot_bytes() const override { return inner_->peak_snapshot_bytes(); }
     std::int64_t writes() const override { return inner_->writes() + writes_; }
     std::int64_t reads() const override { return inner_->reads() + reads_; }
-    double compression_ratio() const override { return inner_->compression_ratio(); }
-    double compress_seconds() const override { return inner_->compress_seconds(); }
-    double decompress_seconds() const override { return inner_->decompress_seconds(); }
-    double state_compress_seconds() const override { return inner_->state_compress_seconds(); }
-    double state_decompress_seconds() const override { return inner_->state_decompress_seconds(); }
-    std::int64_t items_compressed() const override { return inner_->items_compressed(); }
-    std::int64_t items_decompressed() const override { return inner_->items_decompressed(); }
-    std::uint64_t fresh_touched_bytes() const override { return inner_->fresh_touched_bytes(); }
-    double touch_seconds() const override { return inner_->touch_seconds(); }
     float* snapshot_slot(std::int64_t step) override {
         float* slot = inner_->snapshot_slot(step);
         note_peak();
         return slot;
-    }
-    const float* snapshot_in_place(std::int64_t step) const override {
-        return inner_->snapshot_in_place(step);
     }
 
   private:
@@ -104,7 +91,6 @@ class BackendStateStorage final : public ItemStorage {
     }
     void note_peak() { peak_ = std::max(peak_, tier0_bytes()); }
 
-    std::unique_ptr<ItemStorage> inner_;
     std::unique_ptr<StateSlots> slots_;
     std::vector<bool> held_;
     std::uint64_t budget_;

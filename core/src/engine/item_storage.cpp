@@ -88,15 +88,15 @@ class StoreBackedStorage final : public ItemStorage {
 /// Snapshots in a SnapshotArena, states in the store; tier 0's counts are the sum of both, its peak tracked
 /// after every change (exact for one tier; with a disk tier its workers may move the states' count between
 /// two notes, which the inner store's own peak still bounds).
-class ArenaSnapshotStorage final : public ItemStorage {
+class ArenaSnapshotStorage final : public WrappedItemStorage {
   public:
     ArenaSnapshotStorage(std::unique_ptr<ItemStorage> states, std::int64_t slots, std::int64_t floats,
                          std::unique_ptr<SnapshotMemory> backend_memory)
-        : states_(std::move(states)), arena_(slots, floats, std::move(backend_memory)) {}
+        : WrappedItemStorage(std::move(states)), arena_(slots, floats, std::move(backend_memory)) {}
 
     void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) override {
         if (key.kind == ItemKind::State) {
-            states_->put(key, fields);
+            inner_->put(key, fields);
         } else {
             require_host_slots();
             if (fields.size() != 1 || fields[0].size() != arena_.floats_per_slot())
@@ -107,7 +107,7 @@ class ArenaSnapshotStorage final : public ItemStorage {
         note_peak();
     }
     void get(const StoreKey& key, const std::vector<FieldView>& fields) override {
-        if (key.kind == ItemKind::State) return states_->get(key, fields);
+        if (key.kind == ItemKind::State) return inner_->get(key, fields);
         require_host_slots();
         const float* p = arena_.find(key.index);
         if (p == nullptr) throw Error("snapshot of step " + std::to_string(key.index) + " is not stored");
@@ -117,33 +117,24 @@ class ArenaSnapshotStorage final : public ItemStorage {
     }
     void free(const StoreKey& key) override {
         if (key.kind == ItemKind::State)
-            states_->free(key);
+            inner_->free(key);
         else
             arena_.release(key.index);
     }
     bool contains(const StoreKey& key) const override {
-        return key.kind == ItemKind::State ? states_->contains(key) : arena_.find(key.index) != nullptr;
+        return key.kind == ItemKind::State ? inner_->contains(key) : arena_.find(key.index) != nullptr;
     }
     std::vector<std::uint64_t> bytes_in_use() const override {
-        auto v = states_->bytes_in_use();
+        auto v = inner_->bytes_in_use();
         v.at(0) += arena_.bytes_in_use();
         return v;
     }
     std::vector<std::uint64_t> peak_bytes() const override {
-        auto v = states_->peak_bytes();
+        auto v = inner_->peak_bytes();
         v.at(0) = std::max(v.at(0), peak_);
         return v;
     }
     std::uint64_t peak_snapshot_bytes() const override { return arena_.peak_bytes(); }
-    std::int64_t writes() const override { return states_->writes(); }
-    std::int64_t reads() const override { return states_->reads(); }
-    double compression_ratio() const override { return states_->compression_ratio(); }
-    double compress_seconds() const override { return states_->compress_seconds(); }
-    double decompress_seconds() const override { return states_->decompress_seconds(); }
-    double state_compress_seconds() const override { return states_->state_compress_seconds(); }
-    double state_decompress_seconds() const override { return states_->state_decompress_seconds(); }
-    std::int64_t items_compressed() const override { return states_->items_compressed(); }
-    std::int64_t items_decompressed() const override { return states_->items_decompressed(); }
     std::uint64_t fresh_touched_bytes() const override { return arena_.fresh_bytes(); }
     double touch_seconds() const override { return arena_.touch_seconds(); }
     float* snapshot_slot(std::int64_t step) override {
@@ -159,9 +150,8 @@ class ArenaSnapshotStorage final : public ItemStorage {
         if (arena_.in_backend_memory())
             throw Error("snapshots in the backend's memory cannot be copied through the host");
     }
-    void note_peak() { peak_ = std::max(peak_, states_->bytes_in_use().at(0) + arena_.bytes_in_use()); }
+    void note_peak() { peak_ = std::max(peak_, inner_->bytes_in_use().at(0) + arena_.bytes_in_use()); }
 
-    std::unique_ptr<ItemStorage> states_;
     SnapshotArena arena_;
     std::uint64_t peak_ = 0;
 };

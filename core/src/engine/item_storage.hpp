@@ -54,6 +54,44 @@ class ItemStorage {
     }
 };
 
+/// A storage that keeps some items itself and passes everything else to the storage it wraps: every call is
+/// forwarded to `inner_` unless the wrapper overrides it (the snapshot arena, states in a backend's memory).
+class WrappedItemStorage : public ItemStorage {
+  public:
+    explicit WrappedItemStorage(std::unique_ptr<ItemStorage> inner) : inner_(std::move(inner)) {}
+    void put(const StoreKey& key, const std::vector<ConstFieldView>& fields) override {
+        inner_->put(key, fields);
+    }
+    void get(const StoreKey& key, const std::vector<FieldView>& fields) override { inner_->get(key, fields); }
+    std::uint64_t put_state(const StoreKey& key, WaveState& state) override {
+        return inner_->put_state(key, state);
+    }
+    void get_state(const StoreKey& key, WaveState& state) override { inner_->get_state(key, state); }
+    void free(const StoreKey& key) override { inner_->free(key); }
+    bool contains(const StoreKey& key) const override { return inner_->contains(key); }
+    std::vector<std::uint64_t> bytes_in_use() const override { return inner_->bytes_in_use(); }
+    std::vector<std::uint64_t> peak_bytes() const override { return inner_->peak_bytes(); }
+    std::uint64_t peak_snapshot_bytes() const override { return inner_->peak_snapshot_bytes(); }
+    std::int64_t writes() const override { return inner_->writes(); }
+    std::int64_t reads() const override { return inner_->reads(); }
+    double compression_ratio() const override { return inner_->compression_ratio(); }
+    double compress_seconds() const override { return inner_->compress_seconds(); }
+    double decompress_seconds() const override { return inner_->decompress_seconds(); }
+    double state_compress_seconds() const override { return inner_->state_compress_seconds(); }
+    double state_decompress_seconds() const override { return inner_->state_decompress_seconds(); }
+    std::int64_t items_compressed() const override { return inner_->items_compressed(); }
+    std::int64_t items_decompressed() const override { return inner_->items_decompressed(); }
+    std::uint64_t fresh_touched_bytes() const override { return inner_->fresh_touched_bytes(); }
+    double touch_seconds() const override { return inner_->touch_seconds(); }
+    float* snapshot_slot(std::int64_t step) override { return inner_->snapshot_slot(step); }
+    const float* snapshot_in_place(std::int64_t step) const override {
+        return inner_->snapshot_in_place(step);
+    }
+
+  protected:
+    std::unique_ptr<ItemStorage> inner_;
+};
+
 /// Storage for a run's gradient settings (codec, tiers and budgets, scratch directory). `peak_snapshots` is
 /// the most snapshots of `snapshot_floats` floats the run keeps at once (PlanCounts::peak_kept_snapshots):
 /// uncompressed in-memory runs keep them in a SnapshotArena of that size (written and read in place), its

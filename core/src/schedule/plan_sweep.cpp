@@ -133,8 +133,7 @@ PlanSweep plan_sweep(const SweepRequest& r) {
             SweepCodecPoint point;
             point.revolve = fitted_revolve(r.steps, costs, sweep.budgets_bytes[i]);
             point.revolve.fits_only_at_probed_ratio =
-                point.revolve.fits_budget &&
-                codec.ratio > guaranteed_compression_ratio(codec.codec) * (1 + 1e-9);
+                point.revolve.fits_budget && exceeds_guaranteed_ratio(codec.codec, codec.ratio);
             point.speedup = ratio(alone_s, point.revolve);
             point.best = best_plan(r, codec, sweep.budgets_bytes[i], point.revolve);
             point.best_speedup = ratio(alone_s, point.best);

@@ -66,7 +66,7 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
     row.peak_bytes = row.prediction.peak_bytes;
     row.fits_budget = fits(row.prediction, r);
     row.fits_only_at_probed_ratio = row.fits_budget && r.budget_bytes != 0 && row.schedule != "all" &&
-                                    c.compression_ratio > guaranteed_compression_ratio(codec) * (1 + 1e-9);
+                                    exceeds_guaranteed_ratio(codec, c.compression_ratio);
     return row;
 }
 
