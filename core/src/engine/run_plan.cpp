@@ -193,33 +193,27 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
             std::max(0.0, forward_with_snapshot_s(host_snapshot.data()) - with_snapshot_s) +
             std::max(0.0, adjoint_s(host_snapshot.data()) - c.adjoint_step_s);
     c.backend_memory = own != nullptr;
-    if (const std::unique_ptr<StateSlots> slot = own ? p.state_slots(1) : nullptr) {
-        // A state into a slot of the backend's memory and back (a device copy each way).
-        double copy_s = 0;
+    // A state's way out and back, the mean of the two, the least of three synchronised tries.
+    const auto out_and_back_s = [&](auto&& out, auto&& back) {
+        double best = 0;
         for (int attempt = 0; attempt < 3; ++attempt) {
             p.synchronize();
             const auto t0 = Clock::now();
-            slot->save(*state, 0);
-            slot->load(0, *state);
+            out();
+            back();
             p.synchronize();
             const double s = seconds_since(t0) / 2;
-            copy_s = attempt == 0 ? s : std::min(copy_s, s);
+            best = attempt == 0 ? s : std::min(best, s);
         }
-        c.backend_state_copy_s = copy_s;
-    }
+        return best;
+    };
+    // Into a slot of the backend's memory and back (a device copy each way).
+    if (const std::unique_ptr<StateSlots> slot = own ? p.state_slots(1) : nullptr)
+        c.backend_state_copy_s =
+            out_and_back_s([&] { slot->save(*state, 0); }, [&] { slot->load(0, *state); });
     // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
-    // CPU, PCIe on a GPU. The mean of the two, the least of three tries.
-    double transfer_s = 0;
-    for (int attempt = 0; attempt < 3; ++attempt) {
-        p.synchronize();
-        const auto t0 = Clock::now();
-        state->to_host();
-        state->from_host();
-        p.synchronize();
-        const double s = seconds_since(t0) / 2;
-        transfer_s = attempt == 0 ? s : std::min(transfer_s, s);
-    }
-    c.state_transfer_s = transfer_s;
+    // CPU, PCIe on a GPU.
+    c.state_transfer_s = out_and_back_s([&] { state->to_host(); }, [&] { state->from_host(); });
 
     // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
     // of touching fresh pages, which the model charges once for the plan's peak.
