@@ -172,9 +172,18 @@ std::uint64_t parse_bytes(const std::string& text) {
 }
 
 void apply_budget(GradientSettings& settings, const std::string& text) {
+    // Inside the engine 0 means "no limit"; a user who types 0 (or 0.5) means the opposite, so it is refused
+    // rather than silently lifting the limit.
+    const auto budget = [&](const std::string& part, const char* tier) {
+        const std::uint64_t bytes = parse_bytes(part);
+        if (bytes == 0)
+            throw ConfigError("--budget " + text + ": a " + tier + " budget of " + part +
+                              " holds nothing (leave --budget out for no limit)");
+        return bytes;
+    };
     const auto comma = text.find(',');
-    settings.budget_bytes = parse_bytes(text.substr(0, comma));
-    if (comma != std::string::npos) settings.disk_budget_bytes = parse_bytes(text.substr(comma + 1));
+    settings.budget_bytes = budget(text.substr(0, comma), "memory");
+    if (comma != std::string::npos) settings.disk_budget_bytes = budget(text.substr(comma + 1), "disk");
 }
 
 } // namespace fwi::cli

@@ -66,7 +66,10 @@ void add_gradient_command(CommandRegistry& r) {
             sim->set_model(model);
             // The bar's 100%: the plan's forward (recomputation included) and adjoint steps for every shot.
             // The calibration and plan are kept for the process, so compute_gradient reuses them.
-            const PlanCounts per_shot = resolve_plan(*sim, settings).prediction.counts;
+            const ResolvedPlan plan = resolve_plan(*sim, settings);
+            const PlanCounts& per_shot = plan.prediction.counts;
+            if (const std::string note = recomputation_note(plan); !note.empty() && !r.quiet)
+                std::cerr << "fwi: note: " << note << "\n";
             ProgressBar bar(
                 "gradient",
                 (per_shot.advance_steps + per_shot.reverse_forward_steps + per_shot.reverse_steps) * shots,

@@ -232,7 +232,11 @@ void add_new_command(CommandRegistry& r) {
             validate_propagator_setup(make_propagator_setup(g, prop, t, vref));
             const std::string warning =
                 dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
-            if (!warning.empty() && !r.quiet) std::cerr << "fwi: warning: " << warning << "\n";
+            std::vector<std::string> warnings = source_sampling_warnings(prop);
+            if (!warning.empty()) warnings.insert(warnings.begin(), warning);
+            if (!r.quiet)
+                for (const std::string& text : warnings)
+                    std::cerr << "fwi: warning: " << text << "\n";
             p.metadata["created_by"] = "fwi new";
             p.metadata["model_source"] = o->model;
             save_project(o->project, p);
@@ -253,7 +257,8 @@ void add_new_command(CommandRegistry& r) {
                                   {"dt_s", prop.dt_s},
                                   {"step_ratio", t.step_ratio},
                                   {"inner_dt_s", t.inner_dt_s},
-                                  {"warning", warning}};
+                                  {"warning", warning},
+                                  {"warnings", warnings}};
             if (g.rank == 3) {
                 out["ny"] = g.ny();
                 out["dy_m"] = g.dy();

@@ -3,6 +3,7 @@
 #include "fwi/error.hpp"
 
 #include <cmath>
+#include <sstream>
 
 namespace fwi::cli {
 
@@ -31,13 +32,16 @@ namespace {
 /// Points from first to last at `spacing`: the count that fits, the last point where it falls.
 void set_by_spacing(double spacing_m, int& count, double first_m, double& last_m, const char* axis) {
     const double extent = last_m - first_m;
+    std::ostringstream msg;
+    msg << "--receiver-spacing " << spacing_m << " m";
     if (!(spacing_m > 0) || !std::isfinite(spacing_m) || !(extent >= 0))
-        throw ConfigError("--receiver-spacing " + std::to_string(spacing_m) + " m along " + axis +
+        throw ConfigError(msg.str() + " along " + axis +
                           ": need a positive spacing and a first receiver before the last");
     const double n = std::floor(extent / spacing_m * (1 + 1e-12)) + 1;
-    if (n > 1e6)
-        throw ConfigError("--receiver-spacing " + std::to_string(spacing_m) + " m gives " +
-                          std::to_string(std::int64_t(n)) + " receivers along " + axis + "; at most 10^6");
+    if (n > 1e6) {
+        msg << " gives " << n << " receivers along " << axis << "; at most 10^6";
+        throw ConfigError(msg.str());
+    }
     count = int(n);
     last_m = first_m + (count - 1) * spacing_m;
 }

@@ -292,6 +292,13 @@ class TestCliCommands : public QObject {
             << QStringList{"export", "@P", "wavefield", "-o", "x.png", "--every", "1000000"} << "no snapshot";
         QTest::newRow("a budget that wraps to none")
             << QStringList{"gradient", "@P", "--budget", "99999999999999999999"} << "more bytes than";
+        QTest::newRow("a budget of nothing (0 meant no limit)")
+            << QStringList{"gradient", "@P", "--budget", "0"} << "holds nothing";
+        QTest::newRow("a disk budget of nothing")
+            << QStringList{"plan", "@P", "--budget", "1G,0.4"} << "disk budget of 0.4 holds nothing";
+        QTest::newRow("resampled coarser than the model")
+            << QStringList{"new", "x.fwi", "--model", "builtin:layered", "--resample", "1e9"}
+            << "coarser than the model and leaves 1 x 1 cells";
         QTest::newRow("gradient sampled once")
             << QStringList{"gradient", "@P", "--sampling-interval", "100000"} << "inner steps";
         QTest::newRow("gradient undersampled")
@@ -332,6 +339,22 @@ class TestCliCommands : public QObject {
         r = fwi_cli({"-q", "new", other, "--model", "builtin:layered", "--shots", "1", "--force"});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(file_bytes(other) != before);
+    }
+
+    /// Settings that make useless data are made (they are not impossible) but said: on stderr and in --json.
+    void new_warns_of_an_aliased_wavelet_and_a_record_that_ends_too_soon() {
+        const QString out = path("warned.fwi");
+        Run r = fwi_cli({"--json", "new", out, "--model", "builtin:layered", "--freq", "10", "--dt", "0.04",
+                         "--nt", "4", "--force"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.contains("warning: sampling: dt 0.04 s") && r.err.contains("aliased") &&
+                     r.err.contains("warning: record length: 4 samples"),
+                 r.err.constData());
+        QCOMPARE(json_of(r)["warnings"].toArray().size(), 2);
+        r = fwi_cli(
+            {"--json", "new", out, "--model", "builtin:layered", "--freq", "10", "--dt", "0.004", "--force"});
+        QVERIFY2(r.code == 0 && !r.err.contains("warning"), r.err.constData());
+        QCOMPARE(json_of(r)["warnings"].toArray().size(), 0);
     }
 
     /// Data with a NaN would make every misfit NaN: refused at import, naming the shot, receiver and sample.

@@ -3,6 +3,7 @@
 #include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
+#include "fwi/time_axis.hpp"
 #include "io_test_util.hpp"
 
 #include <algorithm>
@@ -70,6 +71,32 @@ class TestAcquisition : public QObject {
         QVERIFY(ricker(5, 0.004, 0).empty());
         FWI_VERIFY_ERROR(ConfigError, ricker(0, 0.004, 10), "frequency 0 Hz");
         FWI_VERIFY_ERROR(ConfigError, ricker(5, -1, 10), "dt -1 s");
+    }
+
+    /// The Ricker sampled at the data's dt: aliased when its Nyquist frequency is below 2.5x the peak, empty
+    /// when the record ends before the peak (1.5 / f); a user wavelet is the user's business.
+    void source_sampling_warnings_name_aliasing_and_a_short_record() {
+        PropagationSettings s;
+        s.freq_hz = 10;
+        s.dt_s = 0.019; // Nyquist 26.3 Hz, above 2.5 x 10 Hz: fine
+        s.nt = 16;      // ends at 0.285 s, after the peak at 0.15 s
+        QVERIFY(source_sampling_warnings(s).empty());
+        s.dt_s = 0.0201;
+        auto w = source_sampling_warnings(s);
+        QCOMPARE(w.size(), std::size_t(1));
+        QVERIFY2(w[0].find("aliased; use dt <= 0.02 s") != std::string::npos, w[0].c_str());
+        s.dt_s = 0.001;
+        s.nt = 152; // ends at 0.151 s, just after the peak: fine
+        QVERIFY(source_sampling_warnings(s).empty());
+        s.nt = 150;
+        w = source_sampling_warnings(s);
+        QCOMPARE(w.size(), std::size_t(1));
+        QVERIFY2(w[0].find("before the Ricker wavelet peaks (0.15 s)") != std::string::npos, w[0].c_str());
+        s.dt_s = 0.04; // both at once: aliased, and 4 samples end at 0.12 s
+        s.nt = 4;
+        QCOMPARE(source_sampling_warnings(s).size(), std::size_t(2));
+        s.wavelet.assign(150, 0.0f);
+        QVERIFY(source_sampling_warnings(s).empty());
     }
 
     void points_outside_the_model_name_shot_and_receiver() {

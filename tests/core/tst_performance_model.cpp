@@ -5,6 +5,7 @@
 // touch is charged on the peak less the in-place snapshot memory the process kept from its previous run.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
+#include "fwi/run_plan.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
 
@@ -48,6 +49,28 @@ PlanRequest fwi_request() {
 class TestPerformanceModel : public QObject {
     Q_OBJECT
   private slots:
+    /// One slot over a long shot recomputes n(n-1)/2 steps: a run that looks hung gets a note; Revolve with
+    /// enough slots, uniform and store-all do not.
+    void a_plan_that_recomputes_ten_times_the_shot_gets_a_note() {
+        const std::int64_t n = 300;
+        const auto resolved = [&](const Schedule& schedule, std::string name) {
+            ResolvedPlan r;
+            r.schedule = std::move(name);
+            r.plan = schedule.plan(n);
+            r.prediction = predict(r.plan, n, unit_costs(1e-3, 1e-3));
+            return r;
+        };
+        const std::string note = recomputation_note(resolved(RevolveSchedule(1), "revolve:1"));
+        QVERIFY2(note.find("revolve:1 recomputes 44850 forward steps per shot, 150x the shot's 300") !=
+                     std::string::npos,
+                 note.c_str());
+        QVERIFY(recomputation_note(resolved(RevolveSchedule(2), "revolve:2")).find("revolve:2") !=
+                std::string::npos);
+        QVERIFY(recomputation_note(resolved(RevolveSchedule(12), "revolve:12")).empty());
+        QVERIFY(recomputation_note(resolved(StoreAllSchedule(), "all")).empty());
+        QVERIFY(recomputation_note(ResolvedPlan{}).empty()); // no steps: nothing to say
+    }
+
     void no_recomputation_costs_2CN() {
         const double c = 0.37;
         for (std::int64_t n : {1, 10, 2500}) {

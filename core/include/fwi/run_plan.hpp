@@ -107,6 +107,10 @@ struct ResolvedPlan {
 /// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
+/// A note when `plan` recomputes more than 10 forward steps for each step of the shot (Revolve or online with
+/// one or two slots on a long shot: a run that looks hung), with its predicted time; empty otherwise.
+std::string recomputation_note(const ResolvedPlan& plan);
+
 /// ConfigError unless `interval` inner steps between gradient snapshots sample the gradient: at least 1, less
 /// than the run's steps, and at most the Nyquist interval of the product of the forward and adjoint fields (a
 /// Ricker of peak f holds frequencies up to about 3f, their product up to 6f: a snapshot at least every

@@ -38,4 +38,10 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
 std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz,
                                double min_cells = 6.0);
 
+/// Warnings about the data's sampling of the built-in Ricker source (none for a user wavelet): a sample
+/// interval whose Nyquist frequency is below 2.5x the peak frequency (the wavelet, sampled at dt_s, is
+/// aliased there), and a record that ends before the wavelet peaks (at 1.5 / freq_hz), so it holds almost
+/// nothing. Empty when fine.
+std::vector<std::string> source_sampling_warnings(const PropagationSettings& s);
+
 } // namespace fwi

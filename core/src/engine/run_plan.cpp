@@ -474,4 +474,17 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     return r;
 }
 
+std::string recomputation_note(const ResolvedPlan& plan) {
+    const PlanCounts& c = plan.prediction.counts;
+    const std::int64_t steps = c.reverse_steps;
+    const std::int64_t recomputed = c.advance_steps + c.reverse_forward_steps - steps;
+    if (steps <= 0 || recomputed <= 10 * steps) return {};
+    std::ostringstream m;
+    m.precision(3);
+    m << "schedule " << plan.schedule << " recomputes " << recomputed << " forward steps per shot, "
+      << double(recomputed) / double(steps) << "x the shot's " << steps << " (predicted "
+      << plan.prediction.total_s << " s per shot); more slots, a codec or --schedule auto recompute less";
+    return m.str();
+}
+
 } // namespace fwi

@@ -121,6 +121,17 @@ Model resample(const Model& model, double dz_m, double dy_m, double dx_m) {
         msg << nx_new << " cells (limit " << max_resampled_cells << ")";
         throw ConfigError(msg.str());
     }
+    // A spacing coarser than the model leaves one cell, which later checks would report as a source outside
+    // a model of size 0.
+    if (nz_new < 2 || ny_new < (three_d ? 2 : 1) || nx_new < 2) {
+        std::ostringstream msg;
+        msg << "resample: spacing (dz=" << dz_m << " m, ";
+        if (three_d) msg << "dy=" << dy_m << " m, ";
+        msg << "dx=" << dx_m << " m) is coarser than the model and leaves " << nz_new << " x ";
+        if (three_d) msg << ny_new << " x ";
+        msg << nx_new << " cells";
+        throw ConfigError(msg.str());
+    }
     Model out;
     const std::int64_t nz = resampled_count(g.nz(), g.dz(), dz_m), nx = resampled_count(g.nx(), g.dx(), dx_m);
     out.grid = three_d ? Grid(nz, resampled_count(g.ny(), g.dy(), dy_m), nx, dz_m, dy_m, dx_m)

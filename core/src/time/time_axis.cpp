@@ -102,4 +102,27 @@ std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double
     return m.str();
 }
 
+std::vector<std::string> source_sampling_warnings(const PropagationSettings& s) {
+    std::vector<std::string> warnings;
+    if (!s.wavelet.empty() || !(s.freq_hz > 0) || !(s.dt_s > 0) || s.nt < 1) return warnings;
+    const double nyquist_hz = 0.5 / s.dt_s;
+    if (nyquist_hz < 2.5 * s.freq_hz) {
+        std::ostringstream m;
+        m.precision(3);
+        m << "sampling: dt " << s.dt_s << " s has its Nyquist frequency (" << nyquist_hz
+          << " Hz) below 2.5x the source's peak frequency (" << s.freq_hz
+          << " Hz): the Ricker wavelet is aliased; use dt <= " << 1 / (5 * s.freq_hz) << " s";
+        warnings.push_back(m.str());
+    }
+    const double record_s = double(s.nt - 1) * s.dt_s, peak_s = 1.5 / s.freq_hz;
+    if (record_s < peak_s) {
+        std::ostringstream m;
+        m.precision(3);
+        m << "record length: " << s.nt << " samples at " << s.dt_s << " s end at " << record_s
+          << " s, before the Ricker wavelet peaks (" << peak_s << " s): the data will hold almost nothing";
+        warnings.push_back(m.str());
+    }
+    return warnings;
+}
+
 } // namespace fwi
