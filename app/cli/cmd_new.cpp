@@ -233,6 +233,8 @@ void add_new_command(CommandRegistry& r) {
             const std::string warning =
                 dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
             std::vector<std::string> warnings = source_sampling_warnings(prop);
+            if (std::string w = data_memory_warning(p.experiment.acquisition, prop.nt); !w.empty())
+                warnings.push_back(std::move(w));
             if (!warning.empty()) warnings.insert(warnings.begin(), warning);
             if (!r.quiet)
                 for (const std::string& text : warnings)

@@ -99,6 +99,16 @@ class TestAcquisition : public QObject {
         QVERIFY(source_sampling_warnings(s).empty());
     }
 
+    /// 2 shots x 100 receivers x 1000 samples = 800 kB of data: a warning for a 1.5 MB machine, none for 1.7
+    /// MB.
+    void data_larger_than_half_the_memory_get_a_warning() {
+        const Acquisition acq = surface_survey(2, 100, 1900, 10, 100, 0, 2000, 20);
+        QVERIFY(data_memory_warning(acq, 1000, 1'700'000).empty());
+        const std::string w = data_memory_warning(acq, 1000, 1'500'000);
+        QVERIFY2(w.find("2 shots, 200 traces of 1000 samples") != std::string::npos, w.c_str());
+        QVERIFY(data_memory_warning(acq, 1000).empty()); // on this machine's memory
+    }
+
     void points_outside_the_model_name_shot_and_receiver() {
         Acquisition acq = surface_survey(3, 0, 2000, 10, 11, 0, 2000, 0);
         validate_acquisition(acq, m_grid); // the edges themselves are inside

@@ -1,6 +1,7 @@
 #include "fwi/acquisition_check.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/machine_memory.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,6 +61,22 @@ void validate_acquisition(const Acquisition& acquisition, const Grid& grid) {
             require_in_plane(name + " receiver " + std::to_string(r), shot.receivers[r], grid);
         }
     }
+}
+
+std::string data_memory_warning(const Acquisition& acquisition, std::int64_t nt, std::uint64_t memory_bytes) {
+    if (memory_bytes == 0) memory_bytes = detail::physical_memory_bytes();
+    const std::size_t traces = acquisition.receiver_count();
+    const double bytes = double(traces) * double(nt) * sizeof(float);
+    if (memory_bytes == 0 || bytes <= 0.5 * double(memory_bytes)) return {};
+    std::ostringstream m;
+    m.precision(3);
+    const double gib = double(1 << 30);
+    m << "data size: " << acquisition.shots.size() << " shots, " << traces << " traces of " << nt
+      << " samples are " << bytes / gib << " GiB of observed data, more than half of this machine's "
+      << double(memory_bytes) / gib
+      << " GiB; forward --store-observed, gradients and inversions hold them in memory (fewer receivers, "
+         "shots or samples, or several projects)";
+    return m.str();
 }
 
 } // namespace fwi
