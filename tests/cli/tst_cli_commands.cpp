@@ -235,6 +235,15 @@ class TestCliCommands : public QObject {
         QVERIFY2(r.err.contains("budget"), r.err.constData());
     }
 
+    /// 1000 shots of 6000^2 states (292 GB) were allocated one by one until the kernel killed the process.
+    void a_bench_whose_states_cannot_fit_exits_3() {
+        const Run r = fwi_cli(
+            {"bench", "--shots", "1000", "--nz", "6000", "--nx", "6000", "--steps", "1", "--orders", "2"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("bench: 1000 shots hold 1000 states") && r.err.contains("fewer --shots"),
+                 r.err.constData());
+    }
+
     void bad_input_exits_2_with_a_message_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");

@@ -3,14 +3,38 @@
 
 #include "engine/bench_propagator.hpp"
 #include "fwi/acquisition.hpp"
+#include "fwi/error.hpp"
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
+#include "runtime/machine_memory.hpp"
 
 #include <chrono>
 #include <memory>
+#include <sstream>
 #include <vector>
 
 namespace fwi {
+namespace {
+
+/// The bench holds a state (and later an adjoint state, about as large) for every shot at once: refused
+/// before they are allocated when they cannot fit, instead of the kernel's OOM killer ending the process.
+void check_states_fit(int shots, WaveState& state) {
+    double bytes = 0;
+    for (const FieldView& f : state.fields())
+        bytes += double(f.size()) * sizeof(float);
+    const double have = double(detail::physical_memory_bytes()), need = bytes * shots;
+    if (have > 0 && need > 0.8 * have) {
+        std::ostringstream m;
+        m.precision(3);
+        const double gib = double(1 << 30);
+        m << "bench: " << shots << " shots hold " << shots << " states of " << bytes / gib << " GiB at once, "
+          << need / gib << " GiB, more than this machine's " << have / gib
+          << " GiB allows; use fewer --shots or a smaller grid";
+        throw ResourceError(m.str());
+    }
+}
+
+} // namespace
 
 BenchResult run_benchmark(const BenchCase& bench) {
     detail::BenchPropagator b =
@@ -53,6 +77,7 @@ BenchResult run_benchmark(const BenchCase& bench) {
     };
     {
         auto warm = p->new_state();
+        check_states_fit(bench.shots, *warm);
         p->forward(*warm, 1, g, src, traces.data(), bench.steps);
         p->forward_with_snapshot(*warm, g, src, nullptr, bench.steps, snapshot);
     }
@@ -65,6 +90,7 @@ BenchResult run_benchmark(const BenchCase& bench) {
     }
     r.forward_seconds = seconds(t);
     r.forward_cell_updates_per_s = updates / r.forward_seconds;
+    states.clear(); // one set of states at a time
     states = new_states();
     p->synchronize();
     t = clock::now();
