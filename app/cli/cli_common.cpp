@@ -141,36 +141,6 @@ std::string format_bytes(double bytes) {
     return buf;
 }
 
-std::uint64_t parse_bytes(const std::string& text) {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-        value = std::stod(text, &used);
-    } catch (...) {
-        throw ConfigError("'" + text + "' is not a byte count (e.g. 512M, 2G, 1500000000)");
-    }
-    std::string unit = text.substr(used);
-    std::transform(unit.begin(), unit.end(), unit.begin(),
-                   [](unsigned char c) { return char(std::toupper(c)); });
-    double scale = 1;
-    if (unit.empty() || unit == "B")
-        scale = 1;
-    else if (unit == "K" || unit == "KB" || unit == "KIB")
-        scale = 1024.0;
-    else if (unit == "M" || unit == "MB" || unit == "MIB")
-        scale = 1024.0 * 1024;
-    else if (unit == "G" || unit == "GB" || unit == "GIB")
-        scale = 1024.0 * 1024 * 1024;
-    else if (unit == "T" || unit == "TB" || unit == "TIB")
-        scale = 1024.0 * 1024 * 1024 * 1024;
-    else
-        throw ConfigError("'" + text + "': unknown unit '" + unit + "' (use K, M, G or T)");
-    if (!(value >= 0) || !std::isfinite(value)) throw ConfigError("'" + text + "' is not a valid byte count");
-    if (value * scale >= 0x1p63) // the conversion would wrap (to 0: "no budget")
-        throw ConfigError("'" + text + "' is more bytes than any machine has");
-    return std::uint64_t(value * scale);
-}
-
 void apply_budget(GradientSettings& settings, const std::string& text) {
     // Inside the engine 0 means "no limit"; a user who types 0 (or 0.5) means the opposite, so it is refused
     // rather than silently lifting the limit.

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers shared by the subcommands.
+#include "fwi/byte_text.hpp"
 #include "fwi/gather.hpp"
 #include "fwi/model.hpp"
 #include "fwi/model_io.hpp"
@@ -37,9 +38,6 @@ void make_output_directory(const std::string& path, const std::string& option);
 void check_picture_name(const std::string& path, const std::string& option);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
-/// Parses "123", "4.5G", "512MiB", "2GB" into bytes (binary multiples). ConfigError naming the text
-/// otherwise.
-std::uint64_t parse_bytes(const std::string& text);
 /// Sets the RAM (and, after a comma, the disk) budget of `settings` from "RAM[,DISK]", e.g. "512M,20G".
 void apply_budget(GradientSettings& settings, const std::string& text);
 

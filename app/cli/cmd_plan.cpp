@@ -176,6 +176,10 @@ void add_plan_command(CommandRegistry& r) {
             }
             if (!r.json) {
                 print_table(rows, costs, request.steps, shots);
+                if (request.budget_is_machine)
+                    std::printf("no --budget: 'fits' is against what a run may keep on this machine, %s "
+                                "(three quarters of its memory)\n",
+                                format_bytes(double(request.budget_bytes)).c_str());
                 if (request.disk_tier)
                     std::printf(
                         "disk tier measured in %s: write %s/s + %.3g ms per file, read %s/s + %.3g ms "
@@ -234,6 +238,7 @@ void add_plan_command(CommandRegistry& r) {
                     {"state_bytes", costs.state_bytes},
                     {"snapshot_bytes", costs.snapshot_bytes},
                     {"budget_bytes", settings.budget_bytes},
+                    {"machine_checkpoint_bytes", request.budget_is_machine ? request.budget_bytes : 0},
                     {"disk_budget_bytes", settings.disk_budget_bytes},
                     {"codecs", codec_json},
                     {"disk_tier", disk_tier},

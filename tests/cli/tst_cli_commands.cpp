@@ -235,6 +235,37 @@ class TestCliCommands : public QObject {
         QVERIFY2(r.err.contains("budget"), r.err.constData());
     }
 
+    /// Without --budget a run is planned against three quarters of the machine's memory (here a machine of
+    /// store-all's own peak, FWI_MACHINE_MEMORY): store-all is refused before anything is allocated (it was
+    /// "cannot map N bytes" part-way, or the OOM killer), and auto picks a schedule that fits.
+    void without_a_budget_the_machine_is_the_limit() {
+        Run r = fwi_cli({"--json", "plan", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        qint64 all_peak = 0;
+        for (const QJsonValue row : json_of(r)["rows"].toArray())
+            if (row["schedule"].toString() == "all" && row["codec"].toString() == "none")
+                all_peak = row["peak_bytes_per_tier"].toArray()[0].toInteger();
+        QVERIFY(all_peak > 1'000'000);
+        const QByteArray memory = QByteArray::number(all_peak);
+        qputenv("FWI_MACHINE_MEMORY", memory);
+        const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
+        r = fwi_cli({"--json", "plan", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(json_of(r)["machine_checkpoint_bytes"].toInteger(), all_peak / 4 * 3);
+        r = fwi_cli({"gradient", project_, "--schedule", "all"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("more than this machine can hold") && r.err.contains("--schedule auto"),
+                 r.err.constData());
+        r = fwi_cli({"--json", "gradient", project_, "--schedule", "auto"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(json_of(r)["schedule"].toString() != "all");
+        QVERIFY(json_of(r)["peak_snapshot_bytes"].toInteger() <= all_peak / 4 * 3);
+        qputenv("FWI_MACHINE_MEMORY", "lots");
+        r = fwi_cli({"plan", project_});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("FWI_MACHINE_MEMORY: 'lots'"), r.err.constData());
+    }
+
     /// 1000 shots of 6000^2 states (292 GB) were allocated one by one until the kernel killed the process.
     void a_bench_whose_states_cannot_fit_exits_3() {
         const Run r = fwi_cli(

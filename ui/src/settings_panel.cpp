@@ -150,7 +150,9 @@ QWidget* SettingsPanel::build_gradient() {
     codec_param_->setObjectName("codec_parameter");
     codec_param_->setPlaceholderText(tr("tolerance or bits"));
     budget_mb_ = double_box(box, "budget_mb", 0, 1e9, 0, " MB");
-    budget_mb_->setSpecialValueText(tr("unlimited"));
+    // No budget: runs are planned against three quarters of this machine's memory (machine_checkpoint_bytes).
+    budget_mb_->setSpecialValueText(tr("this machine's"));
+    budget_mb_->setToolTip(tr("0: what this machine can hold (three quarters of its memory)"));
     disk_budget_mb_ = double_box(box, "disk_budget_mb", 0, 1e10, 0, " MB");
     disk_budget_mb_->setSpecialValueText(tr("unlimited"));
     interval_ = int_box(box, "sampling_interval", 1, 100000, tr(" steps"));

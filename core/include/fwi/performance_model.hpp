@@ -128,6 +128,7 @@ struct PlanRequest {
     std::int64_t steps = 0;
     StepCosts costs;                     ///< its compression fields are replaced by each codec's estimate
     std::uint64_t budget_bytes = 0;      ///< tier 0 (RAM or device); 0 = unlimited
+    bool budget_is_machine = false;      ///< budget_bytes is the machine's share: the user gave no budget
     bool disk_tier = false;              ///< offer multilevel schedules with tier 1
     std::uint64_t disk_budget_bytes = 0; ///< tier 1; 0 = unlimited
     std::vector<CodecEstimate> codecs{CodecEstimate{}};

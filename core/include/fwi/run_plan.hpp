@@ -107,6 +107,12 @@ struct ResolvedPlan {
 /// codec, and reused by later calls (an inversion's gradients share them).
 ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
+/// The tier-0 bytes a run given no memory budget may hold (checkpoints and snapshots): three quarters of the
+/// machine's physical memory (the rest for the program, its wavefields, data and the system), or of
+/// FWI_MACHINE_MEMORY (bytes, e.g. 8G) where set; 0 when unknown. A run without a budget is planned, and its
+/// explicit schedule checked, against it: "unlimited" never means more than the machine has.
+std::uint64_t machine_checkpoint_bytes();
+
 /// A note when `plan` recomputes more than 10 forward steps for each step of the shot (Revolve or online with
 /// one or two slots on a long shot: a run that looks hung), with its predicted time; empty otherwise.
 std::string recomputation_note(const ResolvedPlan& plan);

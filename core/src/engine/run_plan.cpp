@@ -12,11 +12,13 @@
 #include "fwi/codec_timing.hpp"
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
+#include "runtime/machine_memory.hpp"
 #include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -49,6 +51,16 @@ StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
 /// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
 void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
+    if (const std::uint64_t machine = machine_checkpoint_bytes();
+        s.budget_bytes == 0 && machine != 0 && !peak.empty() && peak[0] > machine) {
+        const auto [need, limit] = compared_bytes(peak[0], machine);
+        throw ResourceError("schedule " + r.schedule + " needs " + need +
+                            " of checkpoint memory for one shot, more than this machine can hold: with no "
+                            "--budget a run may keep " +
+                            limit +
+                            " (three quarters of its memory). Use --schedule auto, fewer slots, a "
+                            "codec, or a budget with a disk tier (--budget RAM,DISK)");
+    }
     if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
         const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
         const auto& counts = r.prediction.counts;
@@ -308,6 +320,10 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
     r.costs = with_disk_tier(costs, s);
     r.costs.sampling_interval = s.sampling_interval;
     r.budget_bytes = s.budget_bytes;
+    if (r.budget_bytes == 0) {
+        r.budget_bytes = machine_checkpoint_bytes();
+        r.budget_is_machine = r.budget_bytes != 0;
+    }
     r.disk_tier = s.disk_budget_bytes != 0 || !s.scratch_dir.empty();
     r.disk_budget_bytes = s.disk_budget_bytes;
     r.codecs = codecs;
@@ -472,6 +488,18 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
     if (s.compression.empty() || s.compression == "none") check_fits(r, s);
     return r;
+}
+
+std::uint64_t machine_checkpoint_bytes() {
+    std::uint64_t memory = detail::physical_memory_bytes();
+    if (const char* given = std::getenv("FWI_MACHINE_MEMORY"); given && *given) {
+        try {
+            memory = parse_bytes(given);
+        } catch (const ConfigError& e) {
+            throw ConfigError(std::string("FWI_MACHINE_MEMORY: ") + e.what());
+        }
+    }
+    return memory / 4 * 3;
 }
 
 std::string recomputation_note(const ResolvedPlan& plan) {
