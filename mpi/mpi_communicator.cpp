@@ -76,6 +76,11 @@ MpiCommunicator::MpiCommunicator(int& argc, char**& argv) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
+    MPI_Comm local = MPI_COMM_NULL;
+    check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local),
+          "MPI_Comm_split_type");
+    MPI_Comm_size(local, &local_size_);
+    MPI_Comm_free(&local);
     progress_ = std::make_unique<Progress>();
     check(MPI_Comm_dup(MPI_COMM_WORLD, &progress_->comm), "MPI_Comm_dup");
     progress_->latest.assign(std::size_t(size_), 0);

@@ -21,6 +21,7 @@ class MpiCommunicator final : public Communicator {
 
     int rank() const override { return rank_; }
     int size() const override { return size_; }
+    int ranks_on_this_machine() const override { return local_size_; }
     std::vector<std::vector<std::byte>> gather(std::span<const std::byte> mine) override;
     void broadcast(std::vector<std::byte>& bytes) override;
     void barrier() override;
@@ -33,6 +34,7 @@ class MpiCommunicator final : public Communicator {
   private:
     struct Progress; ///< the progress exchange's own communicator and messages in flight
     int rank_ = 0, size_ = 1;
+    int local_size_ = 1; ///< ranks sharing this machine's memory (MPI_COMM_TYPE_SHARED)
     std::unique_ptr<Progress> progress_;
 };
 

@@ -6,6 +6,7 @@
 #include "fwi/project.hpp"
 #include "fwi/project_tools.hpp"
 #include "fwi/run_plan.hpp"
+#include "job.hpp"
 #include "plan_sweep_report.hpp"
 
 #include <algorithm>
@@ -142,7 +143,8 @@ void add_plan_command(CommandRegistry& r) {
             if (o->sweep)
                 return sweep(*sim, p, costs, codecs_option->count() > 0 ? o->codecs : std::string(),
                              current_settings(p, o->budget, interval_option, o->settings.sampling_interval),
-                             o->sweep_budgets, o->plot, o->project, !r.json);
+                             o->sweep_budgets, writes_outputs() ? o->plot : std::string(), o->project,
+                             !r.json && writes_outputs());
             std::vector<CodecEstimate> codecs;
             for (const std::string& spec : split_list(o->codecs))
                 codecs.push_back(calibrated_codec(*sim, spec));
@@ -174,7 +176,7 @@ void add_plan_command(CommandRegistry& r) {
                     {"write_bytes_per_second", d.write_s_per_byte > 0 ? 1 / d.write_s_per_byte : 0.0},
                     {"read_bytes_per_second", d.read_s_per_byte > 0 ? 1 / d.read_s_per_byte : 0.0}};
             }
-            if (!r.json) {
+            if (!r.json && writes_outputs()) { // rank 0 alone reports under mpirun
                 print_table(rows, costs, request.steps, shots);
                 if (request.budget_is_machine)
                     std::printf("no --budget: 'fits' is against what a run may keep on this machine, %s "

@@ -102,6 +102,21 @@ class TestMpiJobs : public QObject {
         }
     }
 
+    /// Ranks on one machine share its memory: without a budget each plans against its share (the machine's
+    /// three quarters over the ranks here), and only rank 0 prints (rank 1's table followed rank 0's JSON).
+    void ranks_on_one_machine_plan_against_a_share_of_it() {
+        CliRun r = fwi_cli({"--json", "plan", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const double alone = json_of(r)["machine_checkpoint_bytes"].toDouble();
+        QVERIFY(alone > 0);
+        r = fwi_ranks(3, {"--json", "plan", project_});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(!r.out.contains("schedule "), r.out.constData()); // no human table on stdout
+        const QJsonObject j = json_of(r);                          // one JSON document
+        QCOMPARE(j["ranks"].toInt(), 3);
+        QCOMPARE(j["machine_checkpoint_bytes"].toDouble(), double(std::uint64_t(alone) / 3));
+    }
+
     void gradient_3d_is_the_single_process_one_bit_for_bit() {
         // A 3D project (3 shots on salt3d at 30 m): the ranks split the shots and sum (nz, ny, nx) gradients
         // exactly as they do 2D ones.

@@ -20,6 +20,8 @@ class Communicator {
     virtual ~Communicator() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
+    /// The job's processes on this machine, this one included: they share its memory.
+    virtual int ranks_on_this_machine() const { return 1; }
     /// Rank 0 gets every rank's bytes, indexed by rank; the other ranks get an empty vector. Collective.
     virtual std::vector<std::vector<std::byte>> gather(std::span<const std::byte> mine) = 0;
     /// Rank 0's bytes (any length) replace `bytes` on every rank. Collective.

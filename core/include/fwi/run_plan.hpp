@@ -109,9 +109,13 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& settings);
 
 /// The tier-0 bytes a run given no memory budget may hold (checkpoints and snapshots): three quarters of the
 /// machine's physical memory (the rest for the program, its wavefields, data and the system), or of
-/// FWI_MACHINE_MEMORY (bytes, e.g. 8G) where set; 0 when unknown. A run without a budget is planned, and its
+/// FWI_MACHINE_MEMORY (bytes, e.g. 8G) where set, divided among the processes that share the machine; 0 when
+/// unknown. A run without a budget is planned, and its
 /// explicit schedule checked, against it: "unlimited" never means more than the machine has.
 std::uint64_t machine_checkpoint_bytes();
+/// How many processes of the job share this machine's memory (MPI ranks on one node):
+/// machine_checkpoint_bytes is each one's share. Set once at start-up; 1 by default.
+void set_processes_sharing_machine(int processes);
 
 /// A note when `plan` recomputes more than 10 forward steps for each step of the shot (Revolve or online with
 /// one or two slots on a long shot: a run that looks hung), with its predicted time; empty otherwise.

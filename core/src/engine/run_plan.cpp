@@ -16,6 +16,7 @@
 #include "runtime/seconds_since.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -490,6 +491,14 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     return r;
 }
 
+namespace {
+std::atomic<int> processes_sharing_machine{1};
+} // namespace
+
+void set_processes_sharing_machine(int processes) {
+    processes_sharing_machine = std::max(1, processes);
+}
+
 std::uint64_t machine_checkpoint_bytes() {
     std::uint64_t memory = detail::physical_memory_bytes();
     if (const char* given = std::getenv("FWI_MACHINE_MEMORY"); given && *given) {
@@ -499,7 +508,7 @@ std::uint64_t machine_checkpoint_bytes() {
             throw ConfigError(std::string("FWI_MACHINE_MEMORY: ") + e.what());
         }
     }
-    return memory / 4 * 3;
+    return memory / 4 * 3 / std::uint64_t(processes_sharing_machine.load());
 }
 
 std::string recomputation_note(const ResolvedPlan& plan) {
