@@ -77,6 +77,34 @@ class TestPredictionFeedback : public QObject {
         QVERIFY(probed.forward_step_s != 3e-3);
     }
 
+    /// A store-all run has no plain forward steps: its snapshot steps price forward + write together, split
+    /// as before. A forward price learnt too high (a busy run) came down with them; it used to stay, with the
+    /// write clamped at 0, and every later store-all was over-predicted (2-3x on a small project).
+    void snapshot_steps_alone_rescale_forward_and_write() {
+        Simulation sim = small_simulation(blob_model(60, 110, 10));
+        GradientSettings s;
+        RunMeasurement busy;
+        busy.forward = steps(4e-3, 1000);
+        busy.snapshot_forward = steps(5e-3, 1000);
+        busy.adjoint = steps(6e-3, 1000);
+        resolve_plan(sim, s);
+        learn_from_run(sim, "none", busy);
+        StepCosts c = resolve_plan(sim, s).costs;
+        QCOMPARE(c.forward_step_s, 4e-3);
+        QVERIFY(qAbs(c.snapshot_write_s - 1e-3) < 1e-12);
+
+        RunMeasurement store_all; // a quiet run: snapshot steps only, 2.5x faster
+        store_all.snapshot_forward = steps(2e-3, 900);
+        store_all.adjoint = steps(2.4e-3, 900);
+        learn_from_run(sim, "none", store_all);
+        c = resolve_plan(sim, s).costs;
+        QVERIFY2(qAbs(c.forward_step_s - 1.6e-3) < 1e-12, qPrintable(QString::number(c.forward_step_s)));
+        QVERIFY(qAbs(c.snapshot_write_s - 0.4e-3) < 1e-12);
+        QCOMPARE(c.adjoint_step_s, 2.4e-3);
+        // What the store-all run measured is what its next prediction charges per forward step.
+        QVERIFY(qAbs(c.forward_step_s + c.snapshot_write_s - 2e-3) < 1e-12);
+    }
+
     void a_codec_learns_its_real_ratio_and_times() {
         struct EightThreads { // the whole test: the calibration is per thread count
             int saved = omp_get_max_threads();

@@ -350,10 +350,19 @@ bool learn(Calibration& c, const RunMeasurement& m) {
             learnt = true;
             return s.seconds / double(s.count);
         };
-        c.steps.forward_step_s = mean(m.forward, c.steps.forward_step_s);
-        c.steps.snapshot_write_s =
-            std::max(0.0, mean(m.snapshot_forward, c.steps.forward_step_s + c.steps.snapshot_write_s) -
-                              c.steps.forward_step_s);
+        const double f = c.steps.forward_step_s, w = c.steps.snapshot_write_s;
+        const bool plain_steps = m.forward.count >= 100;
+        c.steps.forward_step_s = mean(m.forward, f);
+        const double with_snapshot = mean(m.snapshot_forward, c.steps.forward_step_s + w);
+        if (plain_steps || m.snapshot_forward.count < 100 || !(f + w > 0)) {
+            c.steps.snapshot_write_s = std::max(0.0, with_snapshot - c.steps.forward_step_s);
+        } else {
+            // Only snapshot steps ran (store-all): they measure the sum, which is split as the calibration
+            // split it. Subtracting the old forward price instead kept a forward step priced too high by
+            // an earlier, busier run for good (the write clamped at 0, every later store-all over-predicted).
+            c.steps.forward_step_s = with_snapshot * f / (f + w);
+            c.steps.snapshot_write_s = with_snapshot * w / (f + w);
+        }
         c.steps.adjoint_step_s = mean(m.adjoint, c.steps.adjoint_step_s);
         return learnt;
     }
