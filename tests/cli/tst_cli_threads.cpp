@@ -51,6 +51,28 @@ class TestCliThreads : public QObject {
         QVERIFY(r.err.contains("OMP_WAIT_POLICY = 'PASSIVE'"));
     }
 
+    /// Re-executed through /proc/self/exe, the process was named "exe" in ps, top and pkill.
+    void the_re_executed_process_keeps_its_name() {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString& k : env.keys())
+            if (k.startsWith("OMP_") || k.startsWith("GOMP_") || k.startsWith("FWI_PASSIVE")) env.remove(k);
+        p.setProcessEnvironment(env);
+        p.start(FWI_CLI_EXE, {"bench", "--nz", "300", "--nx", "300", "--steps", "100000", "--orders", "2"});
+        QVERIFY(p.waitForStarted());
+        const QString proc = QString("/proc/%1/").arg(p.processId());
+        const auto read = [&](const char* file) {
+            QFile f(proc + file);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        // The new image's environment carries the re-execution's guard.
+        QTRY_VERIFY_WITH_TIMEOUT(read("environ").contains("FWI_PASSIVE_WAIT_REEXEC=1"), 10000);
+        const QByteArray name = read("comm").trimmed();
+        p.kill();
+        p.waitForFinished();
+        QCOMPARE(name, QFileInfo(FWI_CLI_EXE).fileName().left(15).toUtf8());
+    }
+
     void the_users_own_policy_wins() {
         const Run active =
             run_fwi({"--help"}, {{"OMP_DISPLAY_ENV", "verbose"}, {"OMP_WAIT_POLICY", "active"}});

@@ -1,9 +1,11 @@
 #include "fwi/threading.hpp"
 
 #include <omp.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 
 namespace fwi {
 namespace {
@@ -19,7 +21,12 @@ int initial_thread_count() {
 } // namespace
 
 void ensure_passive_openmp_wait(int argc, char** argv) {
-    (void)argc;
+    if (std::getenv(reexec_guard) != nullptr && argc > 0 && argv[0] != nullptr) {
+        // Executed as /proc/self/exe, the process is named "exe" (ps, top, pkill): give it back its own name
+        // before any thread starts (threads inherit it).
+        const char* slash = std::strrchr(argv[0], '/');
+        prctl(PR_SET_NAME, slash != nullptr ? slash + 1 : argv[0], 0, 0, 0);
+    }
     initial_thread_count();
     if (std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr) return;
     if (std::getenv(reexec_guard) != nullptr) return; // the exec happened and the variable did not stick
