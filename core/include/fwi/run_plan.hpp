@@ -53,6 +53,11 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
                                                           double budget_s);
 
+/// Steps measure_step_costs runs untimed first: on a 2-core VM the first ~0.1 s of a process's steps ran
+/// 3-5x slower on small grids, and a probe inside that window priced a 149 x 249 project's steps at 0.16 ms
+/// for 0.03 ms (predictions 2-4x over until a run corrected them).
+constexpr double probe_warm_up_seconds = 0.15;
+
 /// The first estimate of a codec for a run of `sim`: on its own wavefields where their propagation takes
 /// at most wavefield_probe_seconds, or at most wavefield_probe_budget of the synthetic estimate; else
 /// estimate_codec's synthetic probe ("none" always the probe: it codes nothing).

@@ -171,6 +171,12 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         }
         return best;
     };
+    // The process's first steps run slower (probe_warm_up_seconds): untimed.
+    const auto warm_up = Clock::now();
+    while (seconds_since(warm_up) < probe_warm_up_seconds) {
+        if (state->step >= max_steps) state->step = 0;
+        p.forward(*state, 1, none, zeros, nullptr, 0);
+    }
     c.forward_step_s = time_steps([&] {
         if (state->step >= max_steps) state->step = 0;
         p.forward(*state, 1, none, zeros, nullptr, 0);
