@@ -201,6 +201,17 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     const RunPrediction none_fits = predictor.predict(e);
     QVERIFY(!none_fits.ok && !none_fits.calibrating);
     QVERIFY2(none_fits.error.contains("no checkpoint schedule fits"), qPrintable(none_fits.error));
+    // No budget: the machine's share is the limit (here a machine whose three quarters hold half of
+    // store-all).
+    qputenv("FWI_MACHINE_MEMORY", QByteArray::number(qulonglong(all.peak_bytes / 3 * 2)));
+    const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
+    e.gradient.budget_bytes = 0;
+    e.gradient.schedule = "all";
+    const RunPrediction machine = predictor.predict(e);
+    QVERIFY(machine.ok && !machine.fits_budget);
+    QCOMPARE(machine.machine_budget_bytes, all.peak_bytes / 3 * 2 / 4 * 3);
+    QVERIFY2(machine.summary().contains("of this machine's") && machine.summary().contains("over the budget"),
+             qPrintable(machine.summary()));
 }
 
 void TestAcquisitionEdit::prediction_reports_bad_settings() {

@@ -216,7 +216,9 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         const auto& peak = p.per_shot.peak_bytes;
         p.peak_bytes = peak.empty() ? 0 : peak[0];
         p.disk_peak_bytes = peak.size() > 1 ? peak[1] : 0;
-        p.fits_budget = (s.budget_bytes == 0 || p.peak_bytes <= s.budget_bytes) &&
+        if (request.budget_is_machine) p.machine_budget_bytes = request.budget_bytes;
+        const std::uint64_t ram_limit = request.budget_bytes; // the machine's share when no budget is set
+        p.fits_budget = (ram_limit == 0 || p.peak_bytes <= ram_limit) &&
                         (s.disk_budget_bytes == 0 || p.disk_peak_bytes <= s.disk_budget_bytes);
         p.sweep = sweep_for(*sim, s, measured, codec, none);
         p.ok = true;
@@ -249,6 +251,8 @@ QString RunPrediction::summary() const {
                       : format_bytes(bytes);
     };
     s += "<br>" + QObject::tr("Peak per shot: RAM %1").arg(of_budget(peak_bytes, budget_bytes));
+    if (budget_bytes == 0 && machine_budget_bytes > 0)
+        s += QObject::tr(" of this machine's %1").arg(format_bytes(machine_budget_bytes));
     if (disk_peak_bytes > 0 || disk_budget_bytes > 0)
         s += QObject::tr(", disk %1").arg(of_budget(disk_peak_bytes, disk_budget_bytes));
     if (compression_ratio > 1) s += QObject::tr(" (sized at %1:1)").arg(compression_ratio, 0, 'g', 3);

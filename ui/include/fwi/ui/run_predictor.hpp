@@ -38,8 +38,11 @@ struct RunPrediction {
         0; ///< inversion_gradients x gradient_seconds (illumination passes not included)
     std::uint64_t peak_bytes = 0;      ///< per shot: RAM tier (tier 0), states + snapshots, stored size
     std::uint64_t disk_peak_bytes = 0; ///< per shot: disk tier (tier 1), 0 without one
-    std::uint64_t budget_bytes = 0;    ///< the settings' budgets (0 = unlimited)
+    std::uint64_t budget_bytes = 0;    ///< the settings' budgets (0: none given, see machine_budget_bytes)
     std::uint64_t disk_budget_bytes = 0;
+    /// With no memory budget (0): what the run is planned against, this machine's share
+    /// (machine_checkpoint_bytes).
+    std::uint64_t machine_budget_bytes = 0;
     bool fits_budget = false;          ///< peak_bytes and disk_peak_bytes within their budgets
     double compression_ratio = 1;      ///< the ratio slots are sized with (1 unless the codec guarantees one)
     double measured_ratio = 1;         ///< the codec's expected ratio (what priced it: codec_source)
