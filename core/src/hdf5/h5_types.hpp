@@ -2,11 +2,13 @@
 // Private to the h5 layer: the HDF5 types of the C++ element types it supports. Files always store
 // little-endian IEEE floats and 64-bit integers, whatever the machine, so they read the same everywhere.
 #include "hdf5/h5.hpp"
+#include "runtime/read_hand_over.hpp"
 
 #include <hdf5.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -90,12 +92,18 @@ std::string read_string_value(const Object& object, const std::string& label, hi
         if (!object.variable_strings_allowed())
             object.fail("is a variable-length string, which this file's version never writes (damaged file)",
                         label);
+        // libhdf5 reads a variable-length string from the file's global heap, and a forged heap makes it
+        // overflow or hang without always crashing the checking child (fwi/isolated_read.hpp): the parent
+        // takes the child's string instead of converting it again (it aborted in free() on one such file).
+        const std::string key = object.file_path() + '\n' + label + "\nvariable-length string";
+        if (std::optional<std::string> handed = fwi::detail::take_over_any(key)) return *handed;
         Handle memory = string_type(cset == H5T_CSET_ERROR ? H5T_CSET_ASCII : cset);
         char* buffer = nullptr;
         if (!memory.valid() || read(memory.get(), &buffer) < 0)
             object.fail_call("cannot read the string", label);
         std::string value = buffer ? buffer : "";
         H5free_memory(buffer);
+        fwi::detail::hand_over(key, value.data(), value.size());
         return value;
     }
     const std::size_t size = H5Tget_size(file_type);

@@ -109,6 +109,18 @@ bool take_over(const std::string& key, void* data, std::size_t bytes) {
     return read_all(r->fd, data, bytes, record.offset);
 }
 
+std::optional<std::string> take_over_any(const std::string& key) {
+    ReadHandOver::Records* r = t_replaying;
+    if (r == nullptr) return std::nullopt;
+    const auto it = r->by_key.find(key);
+    if (it == r->by_key.end() || it->second.empty()) return std::nullopt;
+    const ReadHandOver::Records::Record record = it->second.front();
+    std::string bytes(std::size_t(record.bytes), '\0');
+    if (!read_all(r->fd, bytes.data(), bytes.size(), record.offset)) return std::nullopt;
+    it->second.pop_front();
+    return bytes;
+}
+
 } // namespace detail
 
 ReadHandOver::ReadHandOver() = default;

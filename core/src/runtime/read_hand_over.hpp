@@ -7,6 +7,7 @@
 // one: outside an isolated read both do nothing, so the reader reads the file as before. Linux only (memfd);
 // elsewhere nothing is recorded and the parent reads the file itself.
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace fwi::detail {
@@ -19,6 +20,10 @@ void hand_over(const std::string& key, const void* data, std::size_t bytes);
 /// On a thread replaying a hand-over (ReadHandOver::Replay): copies the next record under `key` into `data`
 /// and returns true when it holds exactly `bytes` bytes; false otherwise (the caller reads the file).
 bool take_over(const std::string& key, void* data, std::size_t bytes);
+
+/// As take_over, for a record of any size (a string read from the file): its bytes, or nullopt when there is
+/// none under `key`.
+std::optional<std::string> take_over_any(const std::string& key);
 
 /// read_in_child's side of the channel: the child's sink (set in the child only, before its read).
 void start_hand_over_sink(int fd);
