@@ -151,6 +151,26 @@ class TestIsolatedRead : public QObject {
         QVERIFY(detail::take_over("x.h5\n/b", got, sizeof got));
     }
 
+    /// Variable-length strings (read from a file's global heap, where libhdf5 overflowed on a forged file)
+    /// come over whole, whatever their length, once each and in order.
+    void stringsAreTakenWhateverTheirLength() {
+        const std::string empty, word = "m/s", long_text(5000, 'x');
+        const TempFile file;
+        QVERIFY(!file.path.empty());
+        const ReadHandOver decoded = read_in_child(file.path, [&] {
+            detail::hand_over("x.h5\n/s", word.data(), word.size());
+            detail::hand_over("x.h5\n/s", long_text.data(), long_text.size());
+            detail::hand_over("x.h5\n/e", empty.data(), empty.size());
+        });
+        QVERIFY(!detail::take_over_any("x.h5\n/s")); // no replay on this thread yet
+        const ReadHandOver::Replay replay(decoded);
+        QCOMPARE(detail::take_over_any("x.h5\n/s"), std::optional<std::string>(word));
+        QCOMPARE(detail::take_over_any("x.h5\n/s"), std::optional<std::string>(long_text));
+        QVERIFY(!detail::take_over_any("x.h5\n/s"));
+        QCOMPARE(detail::take_over_any("x.h5\n/e"), std::optional<std::string>(empty));
+        QVERIFY(!detail::take_over_any("x.h5\n/never"));
+    }
+
     void nothingIsHandedOverOutsideAChild() {
         const float values[2] = {1, 2};
         detail::hand_over("x.h5\n/a", values, sizeof values); // no sink here: nothing happens
