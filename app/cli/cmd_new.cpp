@@ -230,12 +230,11 @@ void add_new_command(CommandRegistry& r) {
             bounds.min_velocity_mps = std::min(
                 bounds.min_velocity_mps, double(std::min(truth.min_velocity(), initial.min_velocity())));
             validate_propagator_setup(make_propagator_setup(g, prop, t, vref));
-            const std::string warning =
-                dispersion_warning(g, std::min(truth.min_velocity(), initial.min_velocity()), prop.freq_hz);
-            std::vector<std::string> warnings = source_sampling_warnings(prop);
-            if (std::string w = data_memory_warning(p.experiment.acquisition, prop.nt); !w.empty())
-                warnings.push_back(std::move(w));
-            if (!warning.empty()) warnings.insert(warnings.begin(), warning);
+            const double min_velocity = std::min(truth.min_velocity(), initial.min_velocity());
+            const std::string warning = dispersion_warning(g, min_velocity, prop.freq_hz);
+            std::vector<std::string> warnings = propagation_warnings(g, min_velocity, prop);
+            if (std::string data = data_memory_warning(p.experiment.acquisition, prop.nt); !data.empty())
+                warnings.push_back(std::move(data));
             if (!r.quiet)
                 for (const std::string& text : warnings)
                     std::cerr << "fwi: warning: " << text << "\n";

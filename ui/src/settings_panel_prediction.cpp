@@ -57,10 +57,7 @@ void SettingsPanel::update_prediction() {
                    .arg(axis.nt)
                    .arg(axis.inner_dt_s * 1000, 0, 'g', 3)
                    .arg(axis.step_ratio);
-        std::vector<std::string> warnings = source_sampling_warnings(e.propagation);
-        const std::string warning = dispersion_warning(m.grid, m.min_velocity(), e.propagation.freq_hz);
-        if (!warning.empty()) warnings.insert(warnings.begin(), warning);
-        for (const std::string& w : warnings)
+        for (const std::string& w : propagation_warnings(m.grid, m.min_velocity(), e.propagation))
             info +=
                 "<br><span style='color:#b35c00'>" + QString::fromStdString(w).toHtmlEscaped() + "</span>";
     } catch (const Error& err) {

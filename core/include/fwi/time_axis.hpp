@@ -44,4 +44,9 @@ std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double
 /// nothing. Empty when fine.
 std::vector<std::string> source_sampling_warnings(const PropagationSettings& s);
 
+/// Every warning about a run's discretisation, in this order: dispersion_warning (at `min_velocity_mps`),
+/// then source_sampling_warnings.
+std::vector<std::string> propagation_warnings(const Grid& grid, double min_velocity_mps,
+                                              const PropagationSettings& s);
+
 } // namespace fwi

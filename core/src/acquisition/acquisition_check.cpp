@@ -1,5 +1,6 @@
 #include "fwi/acquisition_check.hpp"
 
+#include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "runtime/machine_memory.hpp"
 
@@ -68,15 +69,11 @@ std::string data_memory_warning(const Acquisition& acquisition, std::int64_t nt,
     const std::size_t traces = acquisition.receiver_count();
     const double bytes = double(traces) * double(nt) * sizeof(float);
     if (memory_bytes == 0 || bytes <= 0.5 * double(memory_bytes)) return {};
-    std::ostringstream m;
-    m.precision(3);
-    const double gib = double(1 << 30);
-    m << "data size: " << acquisition.shots.size() << " shots, " << traces << " traces of " << nt
-      << " samples are " << bytes / gib << " GiB of observed data, more than half of this machine's "
-      << double(memory_bytes) / gib
-      << " GiB; forward --store-observed, gradients and inversions hold them in memory (fewer receivers, "
-         "shots or samples, or several projects)";
-    return m.str();
+    return "data size: " + std::to_string(acquisition.shots.size()) + " shots, " + std::to_string(traces) +
+           " traces of " + std::to_string(nt) + " samples are " + bytes_text(std::uint64_t(bytes)) +
+           " of observed data, more than half of this machine's " + bytes_text(memory_bytes) +
+           "; forward --store-observed, gradients and inversions hold them in memory (fewer receivers, shots "
+           "or samples, or several projects)";
 }
 
 } // namespace fwi

@@ -3,6 +3,7 @@
 
 #include "engine/bench_propagator.hpp"
 #include "fwi/acquisition.hpp"
+#include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
@@ -10,7 +11,6 @@
 
 #include <chrono>
 #include <memory>
-#include <sstream>
 #include <vector>
 
 namespace fwi {
@@ -19,19 +19,15 @@ namespace {
 /// The bench holds a state (and later an adjoint state, about as large) for every shot at once: refused
 /// before they are allocated when they cannot fit, instead of the kernel's OOM killer ending the process.
 void check_states_fit(int shots, WaveState& state) {
-    double bytes = 0;
+    std::uint64_t bytes = 0;
     for (const FieldView& f : state.fields())
-        bytes += double(f.size()) * sizeof(float);
-    const double have = double(detail::physical_memory_bytes()), need = bytes * shots;
-    if (have > 0 && need > 0.8 * have) {
-        std::ostringstream m;
-        m.precision(3);
-        const double gib = double(1 << 30);
-        m << "bench: " << shots << " shots hold " << shots << " states of " << bytes / gib << " GiB at once, "
-          << need / gib << " GiB, more than this machine's " << have / gib
-          << " GiB allows; use fewer --shots or a smaller grid";
-        throw ResourceError(m.str());
-    }
+        bytes += std::uint64_t(f.size()) * sizeof(float);
+    const std::uint64_t have = detail::physical_memory_bytes(), need = bytes * std::uint64_t(shots);
+    if (have > 0 && double(need) > 0.8 * double(have))
+        throw ResourceError("bench: " + std::to_string(shots) + " shots hold " + std::to_string(shots) +
+                            " states of " + bytes_text(bytes) + " at once, " + bytes_text(need) +
+                            ", more than this machine's " + bytes_text(have) +
+                            " allows; use fewer --shots or a smaller grid");
 }
 
 } // namespace

@@ -1,9 +1,9 @@
-// Calibration of the performance model on the run's own propagator, and the plan an executor runs.
+// The performance model's calibrations (this process's, the cache's, learnt from runs; step prices:
+// step_cost_probe.cpp) and the plan an executor runs.
 #include "fwi/run_plan.hpp"
 
 #include "engine/calibration_cache.hpp"
 #include "engine/disk_tier_probe.hpp"
-#include "engine/snapshot_arena.hpp"
 #include "engine/store_codec_timing.hpp"
 #include "engine/touched_memory_pool.hpp"
 
@@ -13,14 +13,11 @@
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
 #include "runtime/machine_memory.hpp"
-#include "runtime/seconds_since.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,13 +29,6 @@ namespace fwi {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-// Assumed disk tier (a local SSD behind the page cache) until a run with a disk tier measures its own
-// (with_disk_tier). Only the multilevel choice and the prediction use it.
-constexpr double disk_bytes_per_s = 1e9;
-constexpr double disk_s_per_file = 2e-4;
-
 /// `c` with tier 1 measured in the run's scratch directory when the settings give the run a disk tier.
 StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
     if (s.disk_budget_bytes == 0 && s.scratch_dir.empty()) return c;
@@ -49,21 +39,30 @@ StepCosts with_disk_tier(StepCosts c, const GradientSettings& s) {
     return c;
 }
 
+/// The tier-0 bytes a run of `s` is planned against: its budget, else this machine's share (0: unknown).
+struct RamLimit {
+    std::uint64_t bytes = 0;
+    bool machine = false; ///< no budget was given
+};
+RamLimit ram_limit(const GradientSettings& s) {
+    if (s.budget_bytes != 0) return {s.budget_bytes, false};
+    const std::uint64_t machine = machine_checkpoint_bytes();
+    return {machine, machine != 0};
+}
+
 /// Refuses an uncompressed plan that cannot fit: the store would refuse it part-way through the run anyway.
 void check_fits(const ResolvedPlan& r, const GradientSettings& s) {
     const auto& peak = r.prediction.peak_bytes;
-    if (const std::uint64_t machine = machine_checkpoint_bytes();
-        s.budget_bytes == 0 && machine != 0 && !peak.empty() && peak[0] > machine) {
-        const auto [need, limit] = compared_bytes(peak[0], machine);
-        throw ResourceError("schedule " + r.schedule + " needs " + need +
-                            " of checkpoint memory for one shot, more than this machine can hold: with no "
-                            "--budget a run may keep " +
-                            limit +
-                            " (three quarters of its memory). Use --schedule auto, fewer slots, a "
-                            "codec, or a budget with a disk tier (--budget RAM,DISK)");
-    }
-    if (s.budget_bytes != 0 && !peak.empty() && peak[0] > s.budget_bytes) {
-        const auto [need, budget] = compared_bytes(peak[0], s.budget_bytes);
+    if (const RamLimit limit = ram_limit(s); limit.bytes != 0 && !peak.empty() && peak[0] > limit.bytes) {
+        const auto [need, budget] = compared_bytes(peak[0], limit.bytes);
+        if (limit.machine)
+            throw ResourceError(
+                "schedule " + r.schedule + " needs " + need +
+                " of checkpoint memory for one shot, more than this machine can hold: with no "
+                "--budget a run may keep " +
+                budget +
+                " (three quarters of its memory). Use --schedule auto, fewer slots, a "
+                "codec, or a budget with a disk tier (--budget RAM,DISK)");
         const auto& counts = r.prediction.counts;
         const int slots = counts.peak_slots.empty() ? 0 : counts.peak_slots[0];
         throw ResourceError(
@@ -130,145 +129,6 @@ std::optional<Calibration> known_calibration(Simulation& sim, const std::string&
     return known(calibration_key(sim, codec_spec));
 }
 
-StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
-    if (probe_steps < 1) throw ConfigError("probe steps must be >= 1");
-    Propagator& p = sim.propagator();
-    const std::int64_t cells = p.padded().cells();
-    StepCosts c;
-    auto state = p.new_state();
-    std::uint64_t raw = 0;
-    std::size_t fields = 0;
-    for (const FieldView& f : state->fields()) {
-        raw += std::uint64_t(f.size()) * sizeof(float);
-        ++fields;
-    }
-    // Stored sizes include one frame header per field: what the store charges against the budget.
-    c.state_bytes = raw + fields * codec_frame_header_bytes;
-    c.snapshot_bytes = std::uint64_t(cells) * sizeof(float) + codec_frame_header_bytes;
-    c.sampling_interval = 1;
-
-    // A source-free scratch shot: same kernels and loop bounds as the real one, none of its state. Steps are
-    // timed one call each (as the executor calls them), in batches of at least `probe_steps` steps and 10 ms.
-    const ShotGeometry none;
-    const std::int64_t max_steps = std::max<std::int64_t>(probe_steps, 256);
-    const std::vector<float> zeros(std::size_t(max_steps + 2), 0.0f);
-    // The least of three batches: on a shared machine noise only ever adds time.
-    // A GPU's steps are queued: each batch starts and stops on an idle device (its throughput, as in a run).
-    const auto time_steps = [&](auto&& step) {
-        step(); // warm caches and threads
-        double best = 0;
-        for (int batch = 0; batch < 3; ++batch) {
-            p.synchronize();
-            const auto t0 = Clock::now();
-            std::int64_t n = 0;
-            while (n < max_steps && (n < probe_steps || seconds_since(t0) < 0.01)) {
-                step();
-                ++n;
-            }
-            p.synchronize();
-            const double per_step = seconds_since(t0) / double(n);
-            best = batch == 0 ? per_step : std::min(best, per_step);
-        }
-        return best;
-    };
-    // The process's first steps run slower (probe_warm_up_seconds): untimed.
-    const auto warm_up = Clock::now();
-    while (seconds_since(warm_up) < probe_warm_up_seconds) {
-        if (state->step >= max_steps) state->step = 0;
-        p.forward(*state, 1, none, zeros, nullptr, 0);
-    }
-    c.forward_step_s = time_steps([&] {
-        if (state->step >= max_steps) state->step = 0;
-        p.forward(*state, 1, none, zeros, nullptr, 0);
-    });
-    // Snapshots where the executor keeps them: in the backend's own memory when it has some (a GPU's), else
-    // on the host. The state is source-free and zero, so every snapshot written is zero too.
-    std::vector<float> host_snapshot(static_cast<std::size_t>(cells), 0.0f);
-    const std::unique_ptr<SnapshotMemory> own = p.snapshot_memory(cells);
-    float* snapshot = own ? own->data() : host_snapshot.data();
-    const auto forward_with_snapshot_s = [&](float* out) {
-        return time_steps([&] {
-            if (state->step >= max_steps) state->step = 0;
-            p.forward_with_snapshot(*state, none, zeros, nullptr, 0, out);
-        });
-    };
-    const double with_snapshot_s = forward_with_snapshot_s(snapshot);
-    c.snapshot_write_s = std::max(0.0, with_snapshot_s - c.forward_step_s);
-    // The adjoint step of a gradient run also accumulates lambda * B: time it with a (zero) snapshot. Adding
-    // zeros leaves the propagator's gradient accumulator exactly as it was.
-    auto adj = p.new_adjoint_state();
-    const auto adjoint_s = [&](const float* in) {
-        adj->step = max_steps + 1;
-        return time_steps([&] {
-            if (adj->step < 1) adj->step = max_steps + 1;
-            p.adjoint(*adj, none, zeros, max_steps + 2, in, 1.0f);
-        });
-    };
-    c.adjoint_step_s = adjoint_s(snapshot);
-    // A snapshot the store codes leaves the backend's memory after its forward step and comes back for its
-    // adjoint step: the difference of the host-memory steps.
-    if (own)
-        c.snapshot_transfer_s =
-            std::max(0.0, forward_with_snapshot_s(host_snapshot.data()) - with_snapshot_s) +
-            std::max(0.0, adjoint_s(host_snapshot.data()) - c.adjoint_step_s);
-    c.backend_memory = own != nullptr;
-    // A state's way out and back, the mean of the two, the least of three synchronised tries.
-    const auto out_and_back_s = [&](auto&& out, auto&& back) {
-        double best = 0;
-        for (int attempt = 0; attempt < 3; ++attempt) {
-            p.synchronize();
-            const auto t0 = Clock::now();
-            out();
-            back();
-            p.synchronize();
-            const double s = seconds_since(t0) / 2;
-            best = attempt == 0 ? s : std::min(best, s);
-        }
-        return best;
-    };
-    // Into a slot of the backend's memory and back (a device copy each way).
-    if (const std::unique_ptr<StateSlots> slot = own ? p.state_slots(1) : nullptr)
-        c.backend_state_copy_s =
-            out_and_back_s([&] { slot->save(*state, 0); }, [&] { slot->load(0, *state); });
-    // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
-    // CPU, PCIe on a GPU.
-    c.state_transfer_s = out_and_back_s([&] { state->to_host(); }, [&] { state->from_host(); });
-
-    // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
-    // of touching fresh pages, which the model charges once for the plan's peak.
-    const std::size_t floats = raw / sizeof(float);
-    const auto copy_into = [&](float* out) {
-        const auto t0 = Clock::now();
-        std::size_t offset = 0;
-        for (const FieldView& f : state->fields()) {
-            if (f.size() > 0) // an empty field (no PML: no auxiliaries) may have no data pointer at all
-                std::memcpy(out + offset, f.data, std::size_t(f.size()) * sizeof(float));
-            offset += std::size_t(f.size());
-        }
-        return std::max(1e-9, seconds_since(t0));
-    };
-    std::vector<float> warm(floats, 0.0f);
-    double copy_s = copy_into(warm.data());
-    copy_s = std::min(copy_s, copy_into(warm.data()));
-    const double bytes = double(std::max<std::uint64_t>(raw, 1));
-    const double per_byte = copy_s / bytes;
-    // Fresh memory is mapped as the SnapshotArena maps it (populated by the kernel on the team), at least
-    // 64 MiB of it, the least of two tries.
-    const std::size_t touch_bytes = std::max<std::size_t>(std::size_t(raw), std::size_t(64) << 20);
-    double touch_s = 0;
-    for (int attempt = 0; attempt < 2; ++attempt) {
-        const auto t0 = Clock::now();
-        void* fresh = map_touched_memory(touch_bytes);
-        const double s = seconds_since(t0);
-        unmap_touched_memory(fresh, touch_bytes);
-        touch_s = attempt == 0 ? s : std::min(touch_s, s);
-    }
-    c.first_touch_s_per_byte = touch_s / double(touch_bytes);
-    c.tiers = {TierCosts{0, 0, per_byte, per_byte},
-               TierCosts{disk_s_per_file, disk_s_per_file, 1.0 / disk_bytes_per_s, 1.0 / disk_bytes_per_s}};
-    return c;
-}
-
 CodecEstimate estimate_codec(const std::string& spec, const PaddedGrid& grid) {
     const auto codec = make_codec(spec);
     const std::int64_t nz = grid.nz(), ny = grid.ny(), nx = grid.nx(), rows = grid.rows(), cols = nx;
@@ -326,11 +186,9 @@ PlanRequest make_plan_request(const Simulation& sim, const GradientSettings& s, 
     r.steps = sim.time().inner_nt;
     r.costs = with_disk_tier(costs, s);
     r.costs.sampling_interval = s.sampling_interval;
-    r.budget_bytes = s.budget_bytes;
-    if (r.budget_bytes == 0) {
-        r.budget_bytes = machine_checkpoint_bytes();
-        r.budget_is_machine = r.budget_bytes != 0;
-    }
+    const RamLimit limit = ram_limit(s);
+    r.budget_bytes = limit.bytes;
+    r.budget_is_machine = limit.machine;
     r.disk_tier = s.disk_budget_bytes != 0 || !s.scratch_dir.empty();
     r.disk_budget_bytes = s.disk_budget_bytes;
     r.codecs = codecs;

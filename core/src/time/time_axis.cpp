@@ -125,4 +125,12 @@ std::vector<std::string> source_sampling_warnings(const PropagationSettings& s) 
     return warnings;
 }
 
+std::vector<std::string> propagation_warnings(const Grid& grid, double min_velocity_mps,
+                                              const PropagationSettings& s) {
+    std::vector<std::string> warnings = source_sampling_warnings(s);
+    if (std::string w = dispersion_warning(grid, min_velocity_mps, s.freq_hz); !w.empty())
+        warnings.insert(warnings.begin(), std::move(w));
+    return warnings;
+}
+
 } // namespace fwi
