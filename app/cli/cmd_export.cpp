@@ -7,6 +7,7 @@
 #include "fwi/project.hpp"
 #include "fwi/project_export.hpp"
 #include "fwi/project_tools.hpp"
+#include "fwi/run_plan.hpp"
 #include "fwi/simulation.hpp"
 #include "fwi/vti_export.hpp"
 
@@ -93,7 +94,7 @@ nlohmann::json export_wavefield(const Project& p, const ExportOptions& o) {
     sim->set_model(model);
     const std::int64_t steps = sim->time().inner_nt;
     // The simulation reports fields at the end of its chunks (every inner_nt / 200 steps): a multiple of it.
-    const std::int64_t chunk = std::max<std::int64_t>(1, steps / 200);
+    const std::int64_t chunk = forward_steps_per_call(steps);
     std::int64_t every = o.every > 0 ? o.every : std::max<std::int64_t>(1, steps / 50);
     if (every > steps)
         throw ConfigError("--every " + std::to_string(o.every) + ": the run has only " +

@@ -158,6 +158,42 @@ class TestPerformanceModel : public QObject {
         QVERIFY_THROWS_EXCEPTION(ConfigError, predict(all, n, c));
     }
 
+    void recomputed_steps_have_their_own_price() {
+        // A recomputed step records nothing (on a GPU a launch and the downloads fewer): the first sweep's
+        // l steps cost forward_step_s, every further forward step recompute_step_s.
+        const std::int64_t n = 90;
+        StepCosts c = unit_costs(2, 1);
+        const auto plan = RevolveSchedule(4).plan(n);
+        const Prediction same = predict(plan, n, c);
+        QCOMPARE(c.recompute_price(), 2.0);
+        c.recompute_step_s = 0.5;
+        const Prediction cheaper = predict(plan, n, c);
+        const auto again = double(cheaper.counts.advance_steps + cheaper.counts.reverse_forward_steps - n);
+        QVERIFY(again > double(n));
+        QVERIFY(close(same.recompute_s, 2.0 * again));
+        QVERIFY(close(cheaper.recompute_s, 0.5 * again));
+        QCOMPARE(cheaper.forward_s, same.forward_s);
+        QCOMPARE(predict(StoreAllSchedule().plan(n), n, c).recompute_s, 0.0);
+        c.recompute_step_s = std::numeric_limits<double>::infinity();
+        QVERIFY_THROWS_EXCEPTION(ConfigError, predict(plan, n, c));
+    }
+
+    void a_shots_setup_is_charged_once_whatever_the_schedule() {
+        const std::int64_t n = 70;
+        StepCosts c = unit_costs(1, 1);
+        for (const auto& plan : {StoreAllSchedule().plan(n), RevolveSchedule(5).plan(n)}) {
+            c.shot_setup_s = 0;
+            const Prediction without = predict(plan, n, c);
+            c.shot_setup_s = 2.5;
+            const Prediction with = predict(plan, n, c);
+            QCOMPARE(with.setup_s, 2.5);
+            QVERIFY(close(with.total_s - without.total_s, 2.5));
+            QVERIFY(close(with.forward_s + with.recompute_s + with.adjoint_s, without.total_s));
+        }
+        c.shot_setup_s = std::numeric_limits<double>::quiet_NaN();
+        QVERIFY_THROWS_EXCEPTION(ConfigError, predict(StoreAllSchedule().plan(n), n, c));
+    }
+
     void state_transfers_are_charged_per_store_and_restore() {
         const std::int64_t n = 80;
         StepCosts c = unit_costs(1, 1);

@@ -48,11 +48,13 @@ class TestPredictionFeedback : public QObject {
         m.forward = steps(3e-3, 500);
         m.snapshot_forward = steps(5e-3, 200);
         m.adjoint = steps(7e-3, 300);
+        m.recompute = steps(2e-3, 400);
         m.fresh_touched_bytes = std::uint64_t(128) << 20;
         m.touch_seconds = 0.25;
         learn_from_run(sim, "none", m);
         const StepCosts learnt = resolve_plan(sim, s).costs;
         QCOMPARE(learnt.forward_step_s, 3e-3);
+        QCOMPARE(learnt.recompute_price(), 2e-3); // recomputations apart from first computations
         QVERIFY(qAbs(learnt.snapshot_write_s - 2e-3) < 1e-12);
         QCOMPARE(learnt.adjoint_step_s, 7e-3);
         QCOMPARE(learnt.first_touch_s_per_byte, 0.25 / double(std::uint64_t(128) << 20));

@@ -28,7 +28,10 @@ struct TierCosts {
 /// seconds count steps, as in Revolve's own cost model).
 struct StepCosts {
     double forward_step_s = 1;
-    double adjoint_step_s = 1;   ///< one Reverse's adjoint work (its internal forward step is extra)
+    double adjoint_step_s = 1; ///< one Reverse's adjoint work (its internal forward step is extra)
+    /// A forward step computed again (recomputation records no receiver samples: on a GPU one launch and
+    /// the downloads fewer than a first step); negative: forward_step_s.
+    double recompute_step_s = -1;
     double snapshot_write_s = 0; ///< extra time of a forward step that also writes its gradient snapshot
     /// Extra time of a snapshot written and read through the host where the backend computes elsewhere (a
     /// GPU: down after its forward step, up for its adjoint step); 0 on the CPU. Charged per snapshot that
@@ -44,6 +47,11 @@ struct StepCosts {
     /// codec or transfer).
     bool backend_memory = false;
     double backend_state_copy_s = 0; ///< a state copied into or out of a slot in the backend's memory
+    /// A shot's work outside its steps, charged once per shot: its forward and adjoint states made and
+    /// released, its traces taken to the user's rate and its adjoint source back, the gradient fetched from
+    /// the backend. Small beside a CPU's steps; on a GPU a small 2D shot's steps take tenths of a second and
+    /// this is a part of the run to price.
+    double shot_setup_s = 0;
     /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
     /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.
     double first_touch_s_per_byte = 0;
@@ -68,6 +76,7 @@ struct StepCosts {
     /// header).
     bool snapshots_in_place = false;
 
+    double recompute_price() const { return recompute_step_s >= 0 ? recompute_step_s : forward_step_s; }
     std::uint64_t stored_state_bytes() const;                   ///< ceil(state_bytes / compression_ratio)
     std::uint64_t stored_snapshot_bytes() const;                ///< ceil(snapshot_bytes / compression_ratio)
     TierCosts tier(int t) const;                                ///< tiers[t], or zero costs
@@ -87,6 +96,7 @@ struct Prediction {
     double first_touch_s = 0; ///< the part of store_s spent touching memory the process never used
     double load_s = 0;        ///< tier reads of states and snapshots (codec time excluded)
     double codec_s = 0;       ///< compression and decompression
+    double setup_s = 0;       ///< the shot's work outside its steps (StepCosts::shot_setup_s)
     std::vector<std::uint64_t>
         peak_bytes; ///< per tier (as PlanCounts' vectors); the snapshot tier includes the buffer
     std::uint64_t peak_total_bytes = 0; ///< most bytes held at once over all tiers

@@ -53,6 +53,13 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
                                                           double budget_s);
 
+/// Forward steps that keep no snapshot go to the propagator in calls of this many (a two-hundredth of the
+/// shot's `inner_nt` steps, at least one): progress events, cancellation and a GPU's receiver downloads come
+/// once per call. measure_step_costs times them the same way.
+constexpr std::int64_t forward_steps_per_call(std::int64_t inner_nt) {
+    return inner_nt / 200 > 1 ? inner_nt / 200 : 1;
+}
+
 /// Steps measure_step_costs runs untimed first: on a 2-core VM the first ~0.1 s of a process's steps ran
 /// 3-5x slower on small grids, and a probe inside that window priced a 149 x 249 project's steps at 0.16 ms
 /// for 0.03 ms (predictions 2-4x over until a run corrected them).
@@ -142,7 +149,8 @@ struct RunMeasurement {
             count += n;
         }
     };
-    Steps forward;                         ///< forward steps that keep no snapshot
+    Steps forward;                         ///< first computations that keep no snapshot
+    Steps recompute;                       ///< forward steps computed again (no snapshot kept)
     Steps snapshot_forward;                ///< forward steps that write their gradient snapshot
     Steps adjoint;                         ///< adjoint steps with their gradient accumulation
     bool store_workers = false;            ///< store workers (codec, disk) ran beside the steps, slowing them

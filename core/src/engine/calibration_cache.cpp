@@ -15,7 +15,7 @@
 namespace fwi {
 namespace {
 
-constexpr int format_version = 4; // bump when StepCosts or CodecEstimate gain a field
+constexpr int format_version = 5; // bump when StepCosts or CodecEstimate gain a field
 constexpr double max_age_s = 24 * 3600.0;
 
 std::string cpu_model() {
@@ -37,11 +37,13 @@ nlohmann::json to_json(const Calibration& c) {
         tiers.push_back({t.write_s_per_item, t.read_s_per_item, t.write_s_per_byte, t.read_s_per_byte});
     return {{"forward_step_s", s.forward_step_s},
             {"adjoint_step_s", s.adjoint_step_s},
+            {"recompute_step_s", s.recompute_step_s},
             {"snapshot_write_s", s.snapshot_write_s},
             {"snapshot_transfer_s", s.snapshot_transfer_s},
             {"state_transfer_s", s.state_transfer_s},
             {"backend_memory", s.backend_memory},
             {"backend_state_copy_s", s.backend_state_copy_s},
+            {"shot_setup_s", s.shot_setup_s},
             {"first_touch_s_per_byte", s.first_touch_s_per_byte},
             {"state_bytes", s.state_bytes},
             {"snapshot_bytes", s.snapshot_bytes},
@@ -69,11 +71,13 @@ Calibration from_json(const nlohmann::json& j) {
     StepCosts& s = c.steps;
     s.forward_step_s = j.at("forward_step_s");
     s.adjoint_step_s = j.at("adjoint_step_s");
+    s.recompute_step_s = j.at("recompute_step_s");
     s.snapshot_write_s = j.at("snapshot_write_s");
     s.snapshot_transfer_s = j.at("snapshot_transfer_s");
     s.state_transfer_s = j.at("state_transfer_s");
     s.backend_memory = j.at("backend_memory");
     s.backend_state_copy_s = j.at("backend_state_copy_s");
+    s.shot_setup_s = j.at("shot_setup_s");
     s.first_touch_s_per_byte = j.at("first_touch_s_per_byte");
     s.state_bytes = j.at("state_bytes");
     s.snapshot_bytes = j.at("snapshot_bytes");

@@ -216,6 +216,7 @@ bool learn(Calibration& c, const RunMeasurement& m) {
         };
         const double f = c.steps.forward_step_s, w = c.steps.snapshot_write_s;
         const bool plain_steps = m.forward.count >= 100;
+        c.steps.recompute_step_s = mean(m.recompute, c.steps.recompute_price());
         c.steps.forward_step_s = mean(m.forward, f);
         const double with_snapshot = mean(m.snapshot_forward, c.steps.forward_step_s + w);
         if (plain_steps || m.snapshot_forward.count < 100 || !(f + w > 0)) {

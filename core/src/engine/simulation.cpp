@@ -1,6 +1,7 @@
 #include "fwi/simulation.hpp"
 
 #include "fwi/error.hpp"
+#include "fwi/run_plan.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -121,7 +122,7 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
             list.push_back(int(s));
     const auto t0 = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-    const std::int64_t chunk = std::max<std::int64_t>(1, time_.inner_nt / 200);
+    const std::int64_t chunk = forward_steps_per_call(time_.inner_nt);
     std::vector<Gather> out;
     std::vector<float> view; // the model region's wavefield, for an observer that wants it
     for (int s : list) {

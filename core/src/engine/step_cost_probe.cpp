@@ -42,13 +42,24 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     c.snapshot_bytes = std::uint64_t(cells) * sizeof(float) + codec_frame_header_bytes;
     c.sampling_interval = 1;
 
-    // A source-free scratch shot: same kernels and loop bounds as the real one, none of its state. Steps are
-    // timed one call each (as the executor calls them), in batches of at least `probe_steps` steps and 10 ms.
+    // A scratch shot with the middle shot's source, wavelet and receivers: the run's kernels, loop bounds,
+    // source injection, receiver recording and residual injection, none of its state. On a GPU a small
+    // grid's step is bound by its launches and the host's work per step, and the source scatter, receiver
+    // gather and residual upload and scatter are three of a step's six or seven (a source-free probe priced
+    // Marmousi-II's CUDA steps at half what the run took). Steps are timed one call each (as the executor
+    // calls them), in batches of at least `probe_steps` steps and 10 ms; a batch wraps around at max_steps.
+    const std::size_t shots = sim.acquisition().shots.size();
     const ShotGeometry none;
+    const ShotGeometry& geometry = shots > 0 ? sim.geometry(shots / 2) : none;
     const std::int64_t max_steps = std::max<std::int64_t>(probe_steps, 256);
-    const std::vector<float> zeros(std::size_t(max_steps + 2), 0.0f);
-    // The least of three batches: on a shared machine noise only ever adds time.
-    // A GPU's steps are queued: each batch starts and stops on an idle device (its throughput, as in a run).
+    const std::int64_t trace_length = max_steps + 2;
+    const std::vector<float>& source = sim.inner_source();
+    std::vector<float> traces(geometry.receivers.size() * std::size_t(trace_length), 0.0f);
+    // A zero residual keeps the adjoint field zero, so that its gradient accumulation adds exact zeros.
+    const std::vector<float> zero_residual(traces.size(), 0.0f);
+    // The least of three batches: on a shared machine noise only ever adds time. `step` makes one call and
+    // returns the steps it ran. A GPU's steps are queued: each batch starts and stops on an idle device (its
+    // throughput, as in a run).
     const auto time_steps = [&](auto&& step) {
         step(); // warm caches and threads
         double best = 0;
@@ -56,45 +67,52 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
             p.synchronize();
             const auto t0 = Clock::now();
             std::int64_t n = 0;
-            while (n < max_steps && (n < probe_steps || seconds_since(t0) < 0.01)) {
-                step();
-                ++n;
-            }
+            while (n < max_steps && (n < probe_steps || seconds_since(t0) < 0.01))
+                n += step();
             p.synchronize();
             const double per_step = seconds_since(t0) / double(n);
             best = batch == 0 ? per_step : std::min(best, per_step);
         }
         return best;
     };
-    const auto forward_step = [&] {
-        if (state->step >= max_steps) state->step = 0;
-        p.forward(*state, 1, none, zeros, nullptr, 0);
+    // Steps that keep no snapshot go as the executor asks for them, several per call (a GPU downloads the
+    // receiver samples once per call: a step per call cost the Marmousi-II shot twice its time per step).
+    const std::int64_t per_call = std::min(forward_steps_per_call(sim.time().inner_nt), max_steps);
+    // A recomputed step records no receiver samples (traces == nullptr).
+    const auto forward_steps = [&](float* record) {
+        if (state->step + per_call > max_steps) state->step = 0;
+        p.forward(*state, per_call, geometry, source, record, trace_length);
+        return per_call;
     };
+    const auto forward_step = [&] { return forward_steps(traces.data()); };
     // The process's first steps run slower (probe_warm_up_seconds): untimed.
     for (const auto warm_up = Clock::now(); seconds_since(warm_up) < probe_warm_up_seconds;)
         forward_step();
     c.forward_step_s = time_steps(forward_step);
+    c.recompute_step_s = time_steps([&] { return forward_steps(nullptr); });
     // Snapshots where the executor keeps them: in the backend's own memory when it has some (a GPU's), else
-    // on the host. The state is source-free and zero, so every snapshot written is zero too.
+    // on the host.
     std::vector<float> host_snapshot(static_cast<std::size_t>(cells), 0.0f);
     const std::unique_ptr<SnapshotMemory> own = p.snapshot_memory(cells);
     float* snapshot = own ? own->data() : host_snapshot.data();
     const auto forward_with_snapshot_s = [&](float* out) {
         return time_steps([&] {
             if (state->step >= max_steps) state->step = 0;
-            p.forward_with_snapshot(*state, none, zeros, nullptr, 0, out);
+            p.forward_with_snapshot(*state, geometry, source, traces.data(), trace_length, out);
+            return std::int64_t(1);
         });
     };
     const double with_snapshot_s = forward_with_snapshot_s(snapshot);
     c.snapshot_write_s = std::max(0.0, with_snapshot_s - c.forward_step_s);
-    // The adjoint step of a gradient run also accumulates lambda * B: time it with a (zero) snapshot. Adding
-    // zeros leaves the propagator's gradient accumulator exactly as it was.
+    // The adjoint step of a gradient run also accumulates lambda * B: time it with a snapshot. The adjoint
+    // field stays zero (zero residual), so it adds exact zeros to the propagator's gradient accumulator.
     auto adj = p.new_adjoint_state();
     const auto adjoint_s = [&](const float* in) {
         adj->step = max_steps + 1;
         return time_steps([&] {
             if (adj->step < 1) adj->step = max_steps + 1;
-            p.adjoint(*adj, none, zeros, max_steps + 2, in, 1.0f);
+            p.adjoint(*adj, geometry, zero_residual, trace_length, in, 1.0f);
+            return std::int64_t(1);
         });
     };
     c.adjoint_step_s = adjoint_s(snapshot);
@@ -126,6 +144,31 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
     // CPU, PCIe on a GPU.
     c.state_transfer_s = out_and_back_s([&] { state->to_host(); }, [&] { state->from_host(); });
+
+    // A shot's work outside its steps, as the executor does it: two states made and released, the traces
+    // zeroed, taken to the user's rate and an adjoint source back, the gradient fetched (a model-sized
+    // download, as model_region_wavefield's); the least of two tries.
+    if (shots > 0) {
+        const auto receivers = std::int64_t(geometry.receivers.size());
+        std::vector<float> inner, model_field(std::size_t(p.padded().model.cells()));
+        double best = 0;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            p.synchronize();
+            const auto t0 = Clock::now();
+            {
+                const auto shot_state = p.new_state();
+                const auto shot_adjoint = p.new_adjoint_state();
+                inner.assign(std::size_t(receivers * sim.time().inner_nt), 0.0f);
+                const Gather gather = sim.gather_from_inner(shots / 2, inner);
+                const std::vector<float> adjoint_source = sim.to_inner_rate_adjoint(gather.traces, receivers);
+                p.model_region_wavefield(*shot_state, model_field);
+                p.synchronize();
+            }
+            const double s = seconds_since(t0);
+            best = attempt == 0 ? s : std::min(best, s);
+        }
+        c.shot_setup_s = best;
+    }
 
     // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
     // of touching fresh pages, which the model charges once for the plan's peak.

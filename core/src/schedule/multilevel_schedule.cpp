@@ -34,7 +34,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
                 detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s()};
     const std::int64_t l = steps;
     const std::uint64_t bytes = costs_.stored_state_bytes();
-    const double f = costs_.forward_step_s;
+    const double f = costs_.recompute_price(); // advance steps are recomputations but for l of them
     const double w_ram = costs_.write_s(kRam, bytes), r_ram = costs_.read_s(kRam, bytes);
     const double w_disk = costs_.write_s(kDisk, bytes), r_disk = costs_.read_s(kDisk, bytes);
     // Time of reversing m >= 2 steps whose first state is current (stored first) with Revolve in one tier.

@@ -54,10 +54,12 @@ double StepCosts::read_s(int t, std::uint64_t bytes) const {
 void StepCosts::validate() const {
     require_time(forward_step_s, "forward_step_s");
     require_time(adjoint_step_s, "adjoint_step_s");
+    if (!std::isfinite(recompute_step_s)) require_time(recompute_step_s, "recompute_step_s"); // < 0: unset
     require_time(snapshot_write_s, "snapshot_write_s");
     require_time(snapshot_transfer_s, "snapshot_transfer_s");
     require_time(state_transfer_s, "state_transfer_s");
     require_time(backend_state_copy_s, "backend_state_copy_s");
+    require_time(shot_setup_s, "shot_setup_s");
     require_time(first_touch_s_per_byte, "first_touch_s_per_byte");
     require_time(compress_s, "compress_s");
     require_time(decompress_s, "decompress_s");
@@ -154,7 +156,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     p.forward_s = static_cast<double>(steps) * f +
                   static_cast<double>(p.counts.snapshot_steps + p.counts.reverse_forward_steps) *
                       costs.snapshot_write_s;
-    p.recompute_s = static_cast<double>(p.counts.advance_steps + p.counts.reverse_forward_steps - steps) * f;
+    p.recompute_s = static_cast<double>(p.counts.advance_steps + p.counts.reverse_forward_steps - steps) *
+                    costs.recompute_price();
     p.adjoint_s = static_cast<double>(p.counts.reverse_steps) * costs.adjoint_step_s;
     std::size_t tiers = p.counts.peak_slots.size();
     if (p.counts.snapshot_steps > 0) tiers = std::max(tiers, static_cast<std::size_t>(snap_tier) + 1);
@@ -169,7 +172,8 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
                                                    : std::min(arena_peak, costs.retained_touched_bytes);
     p.first_touch_s = costs.first_touch_s_per_byte * static_cast<double>(p.peak_total_bytes - reused);
     p.store_s += p.first_touch_s;
-    p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s;
+    p.setup_s = costs.shot_setup_s;
+    p.total_s = p.forward_s + p.recompute_s + p.adjoint_s + p.store_s + p.load_s + p.codec_s + p.setup_s;
     return p;
 }
 

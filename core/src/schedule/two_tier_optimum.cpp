@@ -45,7 +45,7 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
     if (steps < 1 || ram_slots < 1 || disk_slots < 0)
         throw ConfigError("two-tier schedule needs steps >= 1, R >= 1, D >= 0");
     const std::uint64_t bytes = costs.stored_state_bytes();
-    f_ = costs.forward_step_s;
+    f_ = costs.recompute_price(); // every advance step beyond the first sweep, as predict() charges them
     for (int t : {kRam, kDisk}) {
         w_[t] = costs.write_s(t, bytes);
         r_[t] = costs.read_s(t, bytes);
