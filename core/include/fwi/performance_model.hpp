@@ -1,7 +1,7 @@
 #pragma once
 // Performance model: predicts the time and peak memory of a checkpoint plan by replaying it (the same replay
 // as simulate_plan) with per-step, per-item and per-byte costs. Kukreja et al. (Euro-Par 2019) in plan form:
-//   T = forward + recompute + adjoint + store + load + codec,
+//   T = forward + recompute + adjoint + store + load + codec + setup (once per shot),
 // where storage is charged per Store/Restore (states) and per buffered snapshot, each through the codec.
 // Everything is serial: overlap of compression with computation is not modelled (an upper bound for async
 // codecs). Bytes are stored bytes: ceil(raw / compression_ratio). The executor's working state is not
