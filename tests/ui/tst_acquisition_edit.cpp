@@ -143,7 +143,8 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     QVERIFY(predictor.cached_costs(e, measured));
     QVERIFY(measured.forward_step_s > 0 && measured.adjoint_step_s > 0);
     // Store-all, uncompressed: every step once forward (writing its snapshot in place) and once adjoint, one
-    // raw snapshot per step held (no copy, no codec frame), the first touch of the peak memory, nothing else.
+    // raw snapshot per step held (no copy, no codec frame), the first touch of the peak memory and the shot's
+    // set-up, nothing else.
     const auto l = all.inner_steps;
     const Prediction& shot = all.per_shot;
     QCOMPARE(shot.counts.snapshot_steps, l);
@@ -155,7 +156,8 @@ void TestAcquisitionEdit::prediction_follows_settings() {
     QCOMPARE(all.peak_bytes, std::uint64_t(l) * c.stored_snapshot_bytes());
     const double expected =
         double(l) * (measured.forward_step_s + measured.snapshot_write_s + measured.adjoint_step_s) +
-        measured.first_touch_s_per_byte * double(shot.peak_total_bytes);
+        measured.first_touch_s_per_byte * double(shot.peak_total_bytes) + measured.shot_setup_s;
+    QVERIFY(measured.shot_setup_s > 0);
     QVERIFY2(std::abs(shot.total_s - expected) <= 1e-9 * expected,
              qPrintable(QString("%1 vs %2").arg(shot.total_s).arg(expected)));
     QCOMPARE(all.gradient_seconds, 2 * shot.total_s); // two shots, one after the other
