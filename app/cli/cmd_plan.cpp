@@ -33,10 +33,10 @@ std::string peak_text(const PlanRow& row, std::size_t tier) {
 }
 
 void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::int64_t steps, int shots) {
-    std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step, adjoint %.3g ms/step; state %s, "
-                "snapshot %s\n",
-                (long long)steps, shots, costs.forward_step_s * 1e3, costs.adjoint_step_s * 1e3,
-                format_bytes(double(costs.state_bytes)).c_str(),
+    std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step (%.3g recomputed), adjoint %.3g "
+                "ms/step, shot set-up %.3g ms; state %s, snapshot %s\n",
+                (long long)steps, shots, costs.forward_step_s * 1e3, costs.recompute_price() * 1e3,
+                costs.adjoint_step_s * 1e3, costs.shot_setup_s * 1e3, format_bytes(double(costs.state_bytes)).c_str(),
                 format_bytes(double(costs.snapshot_bytes)).c_str());
     std::printf("%-22s %-20s %6s %6s %11s %9s %11s %11s %5s\n", "schedule", "codec", "ram", "disk",
                 "time/shot", "vs all", "peak RAM", "peak disk", "fits");

@@ -46,8 +46,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     // source injection, receiver recording and residual injection, none of its state. On a GPU a small
     // grid's step is bound by its launches and the host's work per step, and the source scatter, receiver
     // gather and residual upload and scatter are three of a step's six or seven (a source-free probe priced
-    // Marmousi-II's CUDA steps at half what the run took). Steps are timed one call each (as the executor
-    // calls them), in batches of at least `probe_steps` steps and 10 ms; a batch wraps around at max_steps.
+    // Marmousi-II's CUDA steps at half what the run took). Steps are timed in the calls the executor makes,
+    // in batches of at least `probe_steps` steps and 10 ms; a batch wraps around at max_steps.
     const std::size_t shots = sim.acquisition().shots.size();
     const ShotGeometry none;
     const ShotGeometry& geometry = shots > 0 ? sim.geometry(shots / 2) : none;
