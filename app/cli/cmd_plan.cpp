@@ -36,7 +36,8 @@ void print_table(const std::vector<PlanRow>& rows, const StepCosts& costs, std::
     std::printf("%lld inner steps per shot, %d shots; forward %.3g ms/step (%.3g recomputed), adjoint %.3g "
                 "ms/step, shot set-up %.3g ms; state %s, snapshot %s\n",
                 (long long)steps, shots, costs.forward_step_s * 1e3, costs.recompute_price() * 1e3,
-                costs.adjoint_step_s * 1e3, costs.shot_setup_s * 1e3, format_bytes(double(costs.state_bytes)).c_str(),
+                costs.adjoint_step_s * 1e3, costs.shot_setup_s * 1e3,
+                format_bytes(double(costs.state_bytes)).c_str(),
                 format_bytes(double(costs.snapshot_bytes)).c_str());
     std::printf("%-22s %-20s %6s %6s %11s %9s %11s %11s %5s\n", "schedule", "codec", "ram", "disk",
                 "time/shot", "vs all", "peak RAM", "peak disk", "fits");

@@ -52,7 +52,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     }
     auto ram = [&](std::int64_t m) { return ram_s[static_cast<std::size_t>(m)]; };
     // Every candidate reverses l steps, each with one internal forward step: a common term.
-    const double common_s = static_cast<double>(l) * (f + costs_.adjoint_step_s);
+    const double common_s = static_cast<double>(l) * (costs_.forward_step_s + costs_.adjoint_step_s);
 
     Choice best{false, false, 0, 0, common_s + ram(l)}; // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
