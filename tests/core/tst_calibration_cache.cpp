@@ -32,7 +32,7 @@ Calibration sample() {
 }
 
 CalibrationKey key() {
-    return {"cpu", 540, 1040, 8, 20, "zstd", 2};
+    return {"cpu", 540, 1040, 8, 20, "zstd", 2, 1, 200, 3003};
 }
 
 std::filesystem::path only_file(const QTemporaryDir& dir) {
@@ -78,7 +78,7 @@ class TestCalibrationCache : public QObject {
         QCOMPARE(back->codec.state_decompress_s, 6e-3);
     }
 
-    void another_grid_codec_or_thread_count_is_a_miss() {
+    void another_grid_codec_thread_count_or_acquisition_is_a_miss() {
         store_cached_calibration(key(), sample());
         CalibrationKey k = key();
         k.nx = 1041;
@@ -88,6 +88,12 @@ class TestCalibrationCache : public QObject {
         QVERIFY(!load_cached_calibration(k));
         k = key();
         k.threads = 1;
+        QVERIFY(!load_cached_calibration(k));
+        k = key();
+        k.receivers = 201; // another acquisition or duration: the probe's shot and the shot's set-up differ
+        QVERIFY(!load_cached_calibration(k));
+        k = key();
+        k.inner_steps = 3004;
         QVERIFY(!load_cached_calibration(k));
         QVERIFY(load_cached_calibration(key()));
     }

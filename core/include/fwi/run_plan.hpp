@@ -30,9 +30,10 @@ struct Calibration {
 };
 
 /// The calibration resolve_plan() prices a run of `sim` with codec `spec` by: this process's (measured once
-/// per backend, padded grid, order, PML, codec and thread count, then refined by learn_from_run after each
-/// run), else the calibration cache's (an earlier process on this machine, within a day), else measured now
-/// (measure_step_costs and probe_codec). The desktop's prediction panel asks it again after each run.
+/// per backend, padded grid, order, PML, codec, thread count, the probed shot's receivers and the inner
+/// steps, then refined by learn_from_run after each run), else the calibration cache's (an earlier process on
+/// this machine, within a day), else measured now (measure_step_costs and probe_codec). The desktop's
+/// prediction panel asks it again after each run.
 Calibration run_calibration(Simulation& sim, const std::string& spec);
 
 /// run_calibration's answer where it has one without measuring (this process's, else the calibration

@@ -117,8 +117,9 @@ std::string CalibrationKey::text() const {
     std::ostringstream s;
     s << "v" << format_version << " " << backend << " " << nz << "x";
     if (ny != 1) s << ny << "x"; // 2D keys keep their form, so caches written before 3D stay valid
-    s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads << " cpu"
-      << cpu_model() << " build " << detail::program_identity();
+    s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads
+      << " receivers " << receivers << " steps " << inner_steps << " cpu" << cpu_model() << " build "
+      << detail::program_identity();
     return s.str();
 }
 

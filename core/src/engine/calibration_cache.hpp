@@ -1,9 +1,9 @@
 #pragma once
 // The performance model's calibration, kept between processes. Measuring step and codec costs takes a few
 // tenths of a second per grid; a desktop session or a script runs the same grids again and again, so the
-// measurements are kept in a small JSON file per (backend, padded grid, order, PML, codec, threads, CPU,
-// build of the running program: its size and modification time) under the user's cache directory
-// (FWI_CALIBRATION_CACHE=DIR, else $XDG_CACHE_HOME/fwi-studio, else
+// measurements are kept in a small JSON file per (backend, padded grid, order, PML, codec, threads, the
+// probed shot's receivers, the inner steps, CPU, build of the running program: its size and modification
+// time) under the user's cache directory (FWI_CALIBRATION_CACHE=DIR, else $XDG_CACHE_HOME/fwi-studio, else
 // ~/.cache/fwi-studio; FWI_CALIBRATION_CACHE=off disables it). Entries expire after a day. The cache is an
 // optimisation only: an unreadable, corrupt, foreign or stale file is a miss, and a failed write is ignored.
 #include "fwi/performance_model.hpp"
@@ -23,6 +23,9 @@ struct CalibrationKey {
     std::string codec;
     int threads = 0;
     std::int64_t ny = 1; ///< padded grid along y (1 in 2D); last, so that 2D keys are written {.., threads}
+    /// The probed shot's receivers and the run's inner steps: the probe records and injects at the receivers,
+    /// and a shot's set-up (resampling its traces) grows with both.
+    std::int64_t receivers = 0, inner_steps = 0;
     std::string text() const; ///< every field, the CPU's model name and the running program's build
 };
 

@@ -93,8 +93,19 @@ SessionCalibrations& session_calibrations() {
 /// Keyed by the codec's canonical name: "zstd" and "zstd:3" are one calibration (and one cache file).
 CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
     const PaddedGrid& g = sim.propagator().padded();
-    return {sim.propagator().backend(), g.nz(), g.nx(), g.order, g.pml, make_codec(codec_spec)->name(),
-            omp_get_max_threads(),      g.ny()};
+    const auto& shots = sim.acquisition().shots;
+    // The shot measure_step_costs probes.
+    const auto receivers = shots.empty() ? 0 : std::int64_t(sim.geometry(shots.size() / 2).receivers.size());
+    return {sim.propagator().backend(),
+            g.nz(),
+            g.nx(),
+            g.order,
+            g.pml,
+            make_codec(codec_spec)->name(),
+            omp_get_max_threads(),
+            g.ny(),
+            receivers,
+            sim.time().inner_nt};
 }
 
 /// This process's calibration under `key`, else the calibration cache's; measures nothing.
