@@ -65,7 +65,7 @@ void validate_acquisition(const Acquisition& acquisition, const Grid& grid) {
 }
 
 std::string data_memory_warning(const Acquisition& acquisition, std::int64_t nt, std::uint64_t memory_bytes) {
-    if (memory_bytes == 0) memory_bytes = detail::physical_memory_bytes();
+    if (memory_bytes == 0) memory_bytes = detail::machine_memory_bytes();
     const std::size_t traces = acquisition.receiver_count();
     const double bytes = double(traces) * double(nt) * sizeof(float);
     if (memory_bytes == 0 || bytes <= 0.5 * double(memory_bytes)) return {};

@@ -22,7 +22,7 @@ void check_states_fit(int shots, WaveState& state) {
     std::uint64_t bytes = 0;
     for (const FieldView& f : state.fields())
         bytes += std::uint64_t(f.size()) * sizeof(float);
-    const std::uint64_t have = detail::physical_memory_bytes(), need = bytes * std::uint64_t(shots);
+    const std::uint64_t have = detail::machine_memory_bytes(), need = bytes * std::uint64_t(shots);
     if (have > 0 && double(need) > 0.8 * double(have))
         throw ResourceError("bench: " + std::to_string(shots) + " shots hold " + std::to_string(shots) +
                             " states of " + bytes_text(bytes) + " at once, " + bytes_text(need) +

@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -385,15 +384,7 @@ void set_processes_sharing_machine(int processes) {
 }
 
 std::uint64_t machine_checkpoint_bytes() {
-    std::uint64_t memory = detail::physical_memory_bytes();
-    if (const char* given = std::getenv("FWI_MACHINE_MEMORY"); given && *given) {
-        try {
-            memory = parse_bytes(given);
-        } catch (const ConfigError& e) {
-            throw ConfigError(std::string("FWI_MACHINE_MEMORY: ") + e.what());
-        }
-    }
-    return memory / 4 * 3 / std::uint64_t(processes_sharing_machine.load());
+    return detail::machine_memory_bytes() / 4 * 3 / std::uint64_t(processes_sharing_machine.load());
 }
 
 std::string recomputation_note(const ResolvedPlan& plan) {

@@ -1,13 +1,14 @@
 #pragma once
-// The machine's physical memory, for refusing early what cannot fit (0 when the system does not say).
+// The machine's memory, for refusing early what cannot fit (0 when the system does not say).
 #include <cstdint>
-#include <unistd.h>
 
 namespace fwi::detail {
 
-inline std::uint64_t physical_memory_bytes() {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
-}
+/// Physical memory as the system reports it: the hard limit (what a single allocation can ever get).
+std::uint64_t physical_memory_bytes();
+
+/// The memory this process plans with: FWI_MACHINE_MEMORY (bytes, e.g. 16G) where set, for a machine shared
+/// with other work, else physical_memory_bytes(). Throws ConfigError for an unreadable FWI_MACHINE_MEMORY.
+std::uint64_t machine_memory_bytes();
 
 } // namespace fwi::detail

@@ -133,14 +133,15 @@ PlanRow choose_auto(const PlanRequest& r) {
     const auto least = std::min_element(rows.begin(), rows.end(), [](const PlanRow& a, const PlanRow& b) {
         return a.prediction.peak_total_bytes < b.prediction.peak_total_bytes;
     });
-    throw ResourceError(
-        std::string(r.budget_is_machine ? "no checkpoint schedule fits this machine's memory ("
-                                          "no budget given: "
-                                        : "no checkpoint schedule fits the memory budget of ") +
-        std::to_string(r.budget_bytes) + (r.budget_is_machine ? " bytes may hold checkpoints)" : " bytes") +
-        " for " + std::to_string(r.steps) + " steps of " + std::to_string(r.costs.state_bytes) +
-        "-byte states: the least any needs is " + std::to_string(least->prediction.peak_total_bytes) +
-        " bytes (" + least->schedule + " with codec " + least->codec + ")");
+    const std::string budget = std::to_string(r.budget_bytes) + " bytes";
+    const std::string limit =
+        r.budget_is_machine ? "this machine's memory (no budget given: " + budget + " may hold checkpoints)"
+                            : "the memory budget of " + budget;
+    throw ResourceError("no checkpoint schedule fits " + limit + " for " + std::to_string(r.steps) +
+                        " steps of " + std::to_string(r.costs.state_bytes) +
+                        "-byte states: the least any needs is " +
+                        std::to_string(least->prediction.peak_total_bytes) + " bytes (" + least->schedule +
+                        " with codec " + least->codec + ")");
 }
 
 } // namespace fwi
