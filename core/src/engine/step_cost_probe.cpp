@@ -23,6 +23,14 @@ using Clock = std::chrono::steady_clock;
 constexpr double disk_bytes_per_s = 1e9;
 constexpr double disk_s_per_file = 2e-4;
 
+/// The least of `tries` timings (`once` returns seconds): on a shared machine noise only ever adds time.
+template <class Once> double least_of(int tries, Once&& once) {
+    double best = once();
+    for (int attempt = 1; attempt < tries; ++attempt)
+        best = std::min(best, once());
+    return best;
+}
+
 } // namespace
 
 StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
@@ -57,23 +65,19 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     std::vector<float> traces(geometry.receivers.size() * std::size_t(trace_length), 0.0f);
     // A zero residual keeps the adjoint field zero, so that its gradient accumulation adds exact zeros.
     const std::vector<float> zero_residual(traces.size(), 0.0f);
-    // The least of three batches: on a shared machine noise only ever adds time. `step` makes one call and
-    // returns the steps it ran. A GPU's steps are queued: each batch starts and stops on an idle device (its
-    // throughput, as in a run).
+    // The least of three batches (least_of). `step` makes one call and returns the steps it ran. A GPU's
+    // steps are queued: each batch starts and stops on an idle device (its throughput, as in a run).
     const auto time_steps = [&](auto&& step) {
         step(); // warm caches and threads
-        double best = 0;
-        for (int batch = 0; batch < 3; ++batch) {
+        return least_of(3, [&] {
             p.synchronize();
             const auto t0 = Clock::now();
             std::int64_t n = 0;
             while (n < max_steps && (n < probe_steps || seconds_since(t0) < 0.01))
                 n += step();
             p.synchronize();
-            const double per_step = seconds_since(t0) / double(n);
-            best = batch == 0 ? per_step : std::min(best, per_step);
-        }
-        return best;
+            return seconds_since(t0) / double(n);
+        });
     };
     // Steps that keep no snapshot go as the executor asks for them, several per call (a GPU downloads the
     // receiver samples once per call: a step per call cost the Marmousi-II shot twice its time per step).
@@ -125,17 +129,14 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     c.backend_memory = own != nullptr;
     // A state's way out and back, the mean of the two, the least of three synchronised tries.
     const auto out_and_back_s = [&](auto&& out, auto&& back) {
-        double best = 0;
-        for (int attempt = 0; attempt < 3; ++attempt) {
+        return least_of(3, [&] {
             p.synchronize();
             const auto t0 = Clock::now();
             out();
             back();
             p.synchronize();
-            const double s = seconds_since(t0) / 2;
-            best = attempt == 0 ? s : std::min(best, s);
-        }
-        return best;
+            return seconds_since(t0) / 2;
+        });
     };
     // Into a slot of the backend's memory and back (a device copy each way).
     if (const std::unique_ptr<StateSlots> slot = own ? p.state_slots(1) : nullptr)
@@ -152,8 +153,7 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     if (shots > 0) {
         const auto receivers = std::int64_t(geometry.receivers.size());
         std::vector<float> inner, model_field(std::size_t(p.padded().model.cells()));
-        double best = 0;
-        for (int attempt = 0; attempt < 2; ++attempt) {
+        c.shot_setup_s = least_of(2, [&] {
             p.synchronize();
             const auto t0 = Clock::now();
             {
@@ -165,10 +165,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
                 p.model_region_wavefield(*shot_state, model_field);
                 p.synchronize();
             }
-            const double s = seconds_since(t0);
-            best = attempt == 0 ? s : std::min(best, s);
-        }
-        c.shot_setup_s = best;
+            return seconds_since(t0);
+        });
     }
 
     // RAM tier: a copy of a state into memory already in use (items reuse freed memory), and the extra cost
@@ -185,21 +183,19 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         return std::max(1e-9, seconds_since(t0));
     };
     std::vector<float> warm(floats, 0.0f);
-    double copy_s = copy_into(warm.data());
-    copy_s = std::min(copy_s, copy_into(warm.data()));
+    const double copy_s = least_of(2, [&] { return copy_into(warm.data()); });
     const double bytes = double(std::max<std::uint64_t>(raw, 1));
     const double per_byte = copy_s / bytes;
     // Fresh memory is mapped as the SnapshotArena maps it (populated by the kernel on the team), at least
     // 64 MiB of it, the least of two tries.
     const std::size_t touch_bytes = std::max<std::size_t>(std::size_t(raw), std::size_t(64) << 20);
-    double touch_s = 0;
-    for (int attempt = 0; attempt < 2; ++attempt) {
+    const double touch_s = least_of(2, [&] {
         const auto t0 = Clock::now();
         void* fresh = map_touched_memory(touch_bytes);
         const double s = seconds_since(t0);
         unmap_touched_memory(fresh, touch_bytes);
-        touch_s = attempt == 0 ? s : std::min(touch_s, s);
-    }
+        return s;
+    });
     c.first_touch_s_per_byte = touch_s / double(touch_bytes);
     c.tiers = {TierCosts{0, 0, per_byte, per_byte},
                TierCosts{disk_s_per_file, disk_s_per_file, 1.0 / disk_bytes_per_s, 1.0 / disk_bytes_per_s}};
