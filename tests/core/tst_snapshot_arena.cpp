@@ -74,16 +74,30 @@ class TestSnapshotArena : public QObject {
     }
 
     void accounting_counts_held_slots_and_their_peak() {
-        SnapshotArena a(4, 250);
-        QCOMPARE(a.slot_bytes(), std::uint64_t(1000));
-        QCOMPARE(a.capacity_bytes(), std::uint64_t(4000));
+        SnapshotArena a(4, 256);
+        QCOMPARE(a.slot_bytes(), std::uint64_t(1024));
+        QCOMPARE(a.capacity_bytes(), std::uint64_t(4096));
         QCOMPARE(a.bytes_in_use(), std::uint64_t(0));
         a.acquire(1);
         a.acquire(2);
         a.acquire(3);
         a.release(2);
-        QCOMPARE(a.bytes_in_use(), std::uint64_t(2000));
-        QCOMPARE(a.peak_bytes(), std::uint64_t(3000));
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(2048));
+        QCOMPARE(a.peak_bytes(), std::uint64_t(3072));
+    }
+
+    /// Host slots start on cache lines, as the kernels' arrays do (their loops align to one array and expect
+    /// the others congruent), so a snapshot of 250 floats takes 256 floats of the mapping, and the accounting
+    /// counts what the mapping holds; the copy in and out stays the snapshot's 1000 bytes.
+    void host_slots_start_on_cache_lines_and_count_their_padding() {
+        SnapshotArena a(4, 250);
+        QCOMPARE(a.slot_bytes(), std::uint64_t(1000));
+        QCOMPARE(a.slot_stride_bytes(), std::uint64_t(1024));
+        QCOMPARE(a.capacity_bytes(), std::uint64_t(4096));
+        for (std::int64_t step = 0; step < 4; ++step)
+            QCOMPARE(reinterpret_cast<std::uintptr_t>(a.acquire(step)) % 64, std::uintptr_t(0));
+        QCOMPARE(a.bytes_in_use(), std::uint64_t(4096));
+        QCOMPARE(a.peak_bytes(), std::uint64_t(4096));
     }
 
     void the_next_arena_reuses_the_memory_of_the_last() {

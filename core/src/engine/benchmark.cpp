@@ -8,6 +8,7 @@
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
 #include "runtime/machine_memory.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <chrono>
 #include <memory>
@@ -42,7 +43,8 @@ BenchResult run_benchmark(const BenchCase& bench) {
     g.source = hicks_stencil(p->padded(), Point{model.grid.width_m() / 2, 20}, "source");
     g.receivers.push_back(hicks_stencil(p->padded(), Point{model.grid.width_m() / 3, 20}, "receiver"));
     const auto src = ricker(10, setup.dt_s, bench.steps);
-    std::vector<float> traces(std::size_t(bench.steps)), host_snapshot(std::size_t(p->padded().cells()));
+    std::vector<float> traces(std::size_t(bench.steps));
+    ZeroedVector host_snapshot(std::size_t(p->padded().cells())); // on a cache line, like a gradient's slots
     // Snapshots where a gradient keeps them: the backend's own memory (a GPU's) when it offers it.
     const std::unique_ptr<SnapshotMemory> own = p->snapshot_memory(p->padded().cells());
     float* snapshot = own ? own->data() : host_snapshot.data();

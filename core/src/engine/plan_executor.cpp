@@ -32,7 +32,7 @@ PlanExecutor::PlanExecutor(Simulation& sim, const GradientOptions& options,
     storage_ = make_item_storage(
         options.settings, resolved.tiers, resolved.prediction.counts.peak_kept_snapshots,
         sim.propagator().padded().cells(), adaptive_ != nullptr, &sim.propagator(), memory_state_slots);
-    snapshot_.assign(std::size_t(sim.propagator().padded().cells()), 0.0f);
+    snapshot_.resize(std::size_t(sim.propagator().padded().cells())); // zeros (zeroed_allocator.hpp)
     reverse_scratch_ = sim.propagator().snapshot_memory(sim.propagator().padded().cells());
 }
 

@@ -8,6 +8,7 @@
 #include "fwi/run_plan.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
+#include "runtime/zeroed_allocator.hpp"
 
 #include <chrono>
 #include <memory>
@@ -53,7 +54,8 @@ class PlanExecutor {
     std::string plan_name_;
     std::unique_ptr<AdaptiveRevolveSchedule> adaptive_; ///< set: plan each shot with it instead of plan_
     std::unique_ptr<ItemStorage> storage_;
-    std::vector<float> snapshot_; ///< host scratch for a snapshot the store codes or a Reverse computes
+    /// Host scratch for a snapshot the store codes or a Reverse computes (on a cache line).
+    ZeroedVector snapshot_;
     /// The backend's own memory for a snapshot a Reverse computes (a GPU's: no transfer), or null.
     std::unique_ptr<SnapshotMemory> reverse_scratch_;
     std::vector<float> inner_traces_;   ///< first-sweep receiver samples at the inner rate

@@ -51,7 +51,7 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot)
 
 SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot,
                              std::unique_ptr<SnapshotMemory> memory)
-    : slots_(slots), floats_(floats_per_slot), backend_memory_(std::move(memory)) {
+    : slots_(slots), floats_(floats_per_slot), stride_(floats_per_slot), backend_memory_(std::move(memory)) {
     if (slots < 1 || floats_per_slot < 1)
         throw ConfigError("snapshot arena: " + std::to_string(slots) + " slots of " +
                           std::to_string(floats_per_slot) + " floats");
@@ -62,6 +62,8 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot,
                               std::to_string(slots) + " slots of " + std::to_string(floats_per_slot));
         base_ = backend_memory_->data();
     } else {
+        constexpr std::int64_t line_floats = 64 / sizeof(float);
+        stride_ = (floats_per_slot + line_floats - 1) / line_floats * line_floats;
         memory_ = take_touched_memory(std::size_t(capacity_bytes()));
         base_ = static_cast<float*>(memory_.data);
     }
@@ -76,7 +78,7 @@ SnapshotArena::~SnapshotArena() {
 }
 
 float* SnapshotArena::acquire(std::int64_t step) {
-    if (const auto it = held_.find(step); it != held_.end()) return base_ + it->second * floats_;
+    if (const auto it = held_.find(step); it != held_.end()) return base_ + it->second * stride_;
     if (free_.empty())
         throw Error("snapshot arena full: " + std::to_string(slots_) + " slots held, step " +
                     std::to_string(step) + " does not fit (the plan declared fewer live snapshots)");
@@ -84,12 +86,12 @@ float* SnapshotArena::acquire(std::int64_t step) {
     free_.pop_back();
     held_.emplace(step, slot);
     peak_ = std::max(peak_, bytes_in_use());
-    return base_ + slot * floats_;
+    return base_ + slot * stride_;
 }
 
 const float* SnapshotArena::find(std::int64_t step) const {
     const auto it = held_.find(step);
-    return it == held_.end() ? nullptr : base_ + it->second * floats_;
+    return it == held_.end() ? nullptr : base_ + it->second * stride_;
 }
 
 void SnapshotArena::release(std::int64_t step) {

@@ -11,8 +11,9 @@
 // snapshot_memory): the arena then only hands out addresses in it, which the host never dereferences.
 //
 // Invariants: at most `slots` snapshots are held; a step is held at most once; bytes_in_use() counts the held
-// slots (slot_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from the
-// start.
+// slots (slot_stride_bytes each) and peak_bytes() its peak; capacity_bytes() is what the mapping holds from
+// the start. Slots in host memory start on cache lines (their stride is rounded up to one), like the
+// propagator's arrays, so the kernels' aligned loops stay aligned on the snapshot too (cpu_row_terms.hpp).
 #include "engine/touched_memory_pool.hpp"
 #include "fwi/propagator.hpp"
 
@@ -47,9 +48,12 @@ class SnapshotArena {
     bool in_backend_memory() const { return backend_memory_ != nullptr; }
 
     std::int64_t floats_per_slot() const { return floats_; }
+    /// A snapshot's bytes (what is copied in and out).
     std::uint64_t slot_bytes() const { return std::uint64_t(floats_) * sizeof(float); }
-    std::uint64_t capacity_bytes() const { return slot_bytes() * std::uint64_t(slots_); }
-    std::uint64_t bytes_in_use() const { return slot_bytes() * held_.size(); }
+    /// The memory a slot takes: slot_bytes rounded up to a cache line in host memory.
+    std::uint64_t slot_stride_bytes() const { return std::uint64_t(stride_) * sizeof(float); }
+    std::uint64_t capacity_bytes() const { return slot_stride_bytes() * std::uint64_t(slots_); }
+    std::uint64_t bytes_in_use() const { return slot_stride_bytes() * held_.size(); }
     std::uint64_t peak_bytes() const { return peak_; }
     /// The part of the mapping this arena touched for the first time (not served by the pool), and the
     /// seconds that took: the performance model's first-touch cost, measured.
@@ -57,7 +61,7 @@ class SnapshotArena {
     double touch_seconds() const { return memory_.touch_seconds; }
 
   private:
-    std::int64_t slots_, floats_;
+    std::int64_t slots_, floats_, stride_; ///< stride_: floats from one slot's start to the next's
     TouchedBlock memory_;
     std::unique_ptr<SnapshotMemory> backend_memory_;
     float* base_ = nullptr;

@@ -17,7 +17,9 @@
 // injection (by the caller). Every loop is branch-free (snapshot, secondary: template arguments; layer and
 // fringe rows: separate loops), so all of them vectorise without AVX-512's masked stores; the x-layer pieces
 // of the next row are prefetched (a piece is one or two cache lines a row apart, which the hardware
-// prefetchers do not follow). The row pieces are shared with the 3D twin (cpu_row_terms.hpp).
+// prefetchers do not follow); a row's interior loop runs a short head, then its main part from the first
+// cell where u_next starts a cache line (cache_line_split: no vector of it straddles two lines). The row
+// pieces are shared with the 3D twin (cpu_row_terms.hpp).
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -79,6 +81,23 @@ struct AdjointFields {
     float weight = 1;                ///< gradient sampling weight
 };
 
+/// The interior update of cells [b, e) of a row: u_next, and B^n into the snapshot (PML terms added after).
+template <int R, bool Snap>
+[[gnu::always_inline]] inline void forward_cells(const KernelGrid& g, const ForwardFields& f, Index b,
+                                                 Index e) {
+    const float* __restrict u = f.u;
+    float* __restrict un = f.u_next;
+    float* __restrict snap = f.snapshot;
+    const float* __restrict c = g.c;
+    const Index nx = g.nx;
+#pragma omp simd
+    for (Index i = b; i < e; ++i) {
+        const float lap = stencil::laplacian<R>(u, i, nx, g.inv_dx2, g.inv_dz2);
+        un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
+        if constexpr (Snap) snap[i] = lap;
+    }
+}
+
 /// Pass (2) on row iz: psi_x, interior update, PML terms, Born secondary.
 template <int R, bool Snap, bool Sec>
 [[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
@@ -94,12 +113,9 @@ template <int R, bool Snap, bool Sec>
     const float idx = g.inv_dx, idx2 = g.inv_dx2;
     if (iz + 1 < g.z1) prefetch_x_layers(zx, row + nx, f.psi_x, f.zeta_x);
     psi_x_layers<R>(f.psi_x, u, zx, px, row, idx);
-#pragma omp simd
-    for (Index i = i0; i < i1; ++i) {
-        const float lap = laplacian<R>(u, i, nx, idx2, g.inv_dz2);
-        un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
-        if constexpr (Snap) snap[i] = lap;
-    }
+    const Index ia = cache_line_split(un, i0, i1);
+    forward_cells<R, Snap>(g, f, i0, ia);
+    forward_cells<R, Snap>(g, f, ia, i1);
     x_pml_terms<R, Snap>(u, un, snap, c, f.psi_x, f.zeta_x, zx, px, row, idx, idx2);
     // z layers and fringes: whole rows.
     if (zz.in_layer(iz) || zz.in_fringe(iz))
@@ -133,6 +149,33 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
     }
 }
 
+/// The interior adjoint update of cells [b, e) of a row, and the gradient term when a snapshot is given
+/// (Snap).
+template <int R, bool Snap>
+[[gnu::always_inline]] inline void adjoint_cells(const KernelGrid& g, const AdjointFields& f, Index b,
+                                                 Index e) {
+    const float* __restrict mu = f.mu;
+    float* __restrict mn = f.mu_next;
+    const float* __restrict c = g.c;
+    const Index nx = g.nx;
+    if constexpr (Snap) {
+        const float* __restrict snap = f.snapshot;
+        float* __restrict gr = f.grad_c;
+        const float w = f.weight;
+        // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float (set_model
+        // divides the same way), one stream of 4 bytes per cell less.
+#pragma omp simd
+        for (Index i = b; i < e; ++i) {
+            gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
+            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * stencil::laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
+        }
+    } else {
+#pragma omp simd
+        for (Index i = b; i < e; ++i)
+            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * stencil::laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
+    }
+}
+
 /// Pass (C) on row iz: s_x and r_x, gradient (Snap: a snapshot is given), interior adjoint update, PML terms.
 template <int R, bool Snap>
 [[gnu::flatten]] inline void adjoint_row(const KernelGrid& g, const AdjointFields& f, const Zones& zx,
@@ -146,22 +189,9 @@ template <int R, bool Snap>
     const PmlProfile& px = *g.pml_x;
     if (iz + 1 < g.z1) prefetch_x_layers(zx, row + nx, f.s_x, f.r_x);
     s_r_x_layers<R>(f.s_x, f.r_x, mu, zx, px, row, g.inv_dx);
-    if constexpr (Snap) {
-        const float* __restrict snap = f.snapshot;
-        float* __restrict gr = f.grad_c;
-        const float w = f.weight;
-        // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float (set_model
-        // divides the same way), one stream of 4 bytes per cell less.
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i) {
-            gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
-            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
-        }
-    } else {
-#pragma omp simd
-        for (Index i = i0; i < i1; ++i)
-            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
-    }
+    const Index ia = cache_line_split(mn, i0, i1);
+    adjoint_cells<R, Snap>(g, f, i0, ia);
+    adjoint_cells<R, Snap>(g, f, ia, i1);
     adjoint_x_terms<R>(mn, c, f.s_x, f.r_x, zx, px, row, g.inv_dx, g.inv_dx2);
     if (zz.in_layer(iz) || zz.in_fringe(iz))
         adjoint_pml_row_terms<R>(mn, c, f.s_z, f.r_z, g.pml_z->b_over_a.data(), iz, i0, i1, nx, g.inv_dz,

@@ -33,7 +33,8 @@
 // the step needs no barrier between passes. A thread takes a whole block (all planes) at a time, handed out
 // dynamically, so that a thread the OS preempts on a busy machine does not hold the step back. Every loop is
 // branch-free (snapshot, secondary: template arguments), so all of them vectorise; the x-layer pieces of the
-// next row are prefetched. DRAM traffic per cell and forward step at order 8 on 256^3 + 20 is about 18 bytes
+// next row are prefetched; a row's interior chunks start on cache lines of u_next after a short first one
+// (cache_line_split). DRAM traffic per cell and forward step at order 8 on 256^3 + 20 is about 18 bytes
 // for u (1.5 times: the blocks' y halo), u_next and c, plus about 8 for the memory variables (read and
 // written once in their layers; x pieces cost whole lines).
 //
@@ -71,6 +72,7 @@ namespace fwi::cpu3d {
 using cpu::add_secondary;
 using cpu::adjoint_pml_row_terms;
 using cpu::adjoint_x_terms;
+using cpu::cache_line_split;
 using cpu::pml_row_terms;
 using cpu::prefetch_x_layers;
 using cpu::psi_row;
@@ -201,8 +203,9 @@ template <int R, bool Snap, bool Sec>
     psi_x_layers<R>(f.psi_x, u, zx, px, row, idx);
     alignas(64) float lap_xy[kChunk];
     const float idz2 = g.inv_dz2;
-    for (Index j0 = i0; j0 < i1; j0 += kChunk) {
-        const Index j1 = std::min(j0 + kChunk, i1);
+    const Index ia = cache_line_split(un, i0, i1); // a short first chunk, then chunks on cache lines
+    for (Index j0 = i0, j1; j0 < i1; j0 = j1) {
+        j1 = j0 < ia ? ia : std::min(j0 + kChunk, i1);
         laplacian_xy<R>(u, j0, j1, sy, idx2, g.inv_dy2, lap_xy);
         const float* __restrict t = lap_xy;
 #pragma omp simd
@@ -296,8 +299,9 @@ template <int R, bool Snap>
     s_r_x_layers<R>(f.s_x, f.r_x, mu, zx, px, row, g.inv_dx);
     alignas(64) float lap_xy[kChunk];
     const float idz2 = g.inv_dz2;
-    for (Index j0 = i0; j0 < i1; j0 += kChunk) {
-        const Index j1 = std::min(j0 + kChunk, i1);
+    const Index ia = cache_line_split(mn, i0, i1); // a short first chunk, then chunks on cache lines
+    for (Index j0 = i0, j1; j0 < i1; j0 = j1) {
+        j1 = j0 < ia ? ia : std::min(j0 + kChunk, i1);
         laplacian_xy<R>(mu, j0, j1, sy, g.inv_dx2, g.inv_dy2, lap_xy);
         const float* __restrict t = lap_xy;
         if constexpr (Snap) {

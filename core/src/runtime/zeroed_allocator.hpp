@@ -4,13 +4,14 @@
 // through; on 4 KiB pages they pay TLB misses) that the kernel populates with zeroed pages in one call, and
 // `resize` leaves the values as the mapping has them instead of writing zeros over them again: a new state
 // costs one pass (the kernel's), not two (the kernel's zeroing on first touch, then std::vector's). Small
-// arrays come from calloc. Only `resize` of an empty vector is zero-filling here; assign() and insert() write
-// their values as with std::allocator.
+// arrays come from aligned_alloc, zeroed. Every array starts on a cache line. Only `resize` of an empty
+// vector is zero-filling here; assign() and insert() write their values as with std::allocator.
 #include <sys/mman.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <new>
 #include <utility>
 #include <vector>
@@ -22,6 +23,7 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
     template <class U> struct rebind { using other = ZeroedAllocator<U, Huge>; };
     static constexpr std::size_t mapped_bytes = std::size_t(1) << 20; ///< from here on, a mapping of its own
     static constexpr std::size_t huge_page = std::size_t(2) << 20;
+    static constexpr std::size_t line = 64; ///< a cache line
 
     ZeroedAllocator() = default;
     template <class U> ZeroedAllocator(const ZeroedAllocator<U, Huge>&) noexcept {}
@@ -29,8 +31,12 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
         if (bytes < mapped_bytes) {
-            void* p = std::calloc(n == 0 ? 1 : n, sizeof(T));
+            // On a cache line, like the mappings below: the kernels align their loops to one array and rely
+            // on the others being congruent to it (cpu_row_terms.hpp, cache_line_split).
+            const std::size_t rounded = (bytes + line - 1) / line * line;
+            void* p = std::aligned_alloc(line, rounded == 0 ? line : rounded);
             if (!p) throw std::bad_alloc();
+            std::memset(p, 0, rounded);
             return static_cast<T*>(p);
         }
         const bool huge = Huge && bytes >= huge_page;

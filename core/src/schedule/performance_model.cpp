@@ -29,10 +29,13 @@ std::uint64_t StepCosts::stored_state_bytes() const {
     return stored_bytes(state_bytes, compression_ratio);
 }
 std::uint64_t StepCosts::stored_snapshot_bytes() const {
-    if (snapshots_in_place) // the raw field in an arena slot: no codec frame header
-        return std::max<std::uint64_t>(1, snapshot_bytes > codec_frame_header_bytes
-                                              ? snapshot_bytes - codec_frame_header_bytes
-                                              : snapshot_bytes);
+    if (snapshots_in_place) { // the raw field in an arena slot: no codec frame header, whole cache lines
+        const std::uint64_t raw = snapshot_bytes > codec_frame_header_bytes
+                                      ? snapshot_bytes - codec_frame_header_bytes
+                                      : snapshot_bytes;
+        constexpr std::uint64_t line = 64; // a host arena's slot stride (snapshot_arena.hpp)
+        return std::max<std::uint64_t>(1, (raw + line - 1) / line * line);
+    }
     return stored_bytes(snapshot_bytes, compression_ratio);
 }
 
