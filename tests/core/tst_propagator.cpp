@@ -7,8 +7,10 @@
 #include "test_setups.hpp"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <functional>
 #include <numbers>
 
@@ -111,6 +113,47 @@ class TestPropagator : public QObject {
 
     void resume_from_saved_state_is_bit_exact() { check_resume_is_bit_exact("cpu"); }
     void snapshot_paths_give_the_same_gradient() { check_snapshot_memory_paths_agree("cpu", false); }
+
+    /// A kept snapshot is streamed past the caches in the rows' middle parts (chunks of 512 cells, from the
+    /// snapshot's first cache line on): the same snapshot and the same next state as an ordinary one, bit for
+    /// bit, at every order; a snapshot not congruent to the state's lines is written the ordinary way.
+    void kept_snapshots_are_the_snapshots_bit_for_bit() {
+        const Model m = blob_model(40, 1300, 10); // rows of more than two chunks
+        for (int order : {2, 4, 6, 8}) {
+            Simulation sim(m.grid, one_shot({6500, 150}, line_of_points(3, 100, 12000, 50)),
+                           settings(order, 10, 0.001, 60, 10), m.max_velocity(), "cpu");
+            sim.set_model(m);
+            Propagator& p = sim.propagator();
+            const auto cells = std::size_t(p.padded().cells());
+            auto a = p.new_state(), b = p.new_state(), c = p.new_state();
+            p.forward(*a, 40, sim.geometry(0), sim.inner_source(), nullptr, 0);
+            p.forward(*b, 40, sim.geometry(0), sim.inner_source(), nullptr, 0);
+            p.forward(*c, 40, sim.geometry(0), sim.inner_source(), nullptr, 0);
+            // The same filler in all three: the halo is never written.
+            std::vector<float> plain(cells, -1.0f), kept(cells + 16, -1.0f), shifted(cells + 16, -1.0f);
+            p.forward_with_snapshot(*a, sim.geometry(0), sim.inner_source(), nullptr, 0, plain.data());
+            float* kept_at = kept.data(); // on the state's cache lines: streamed
+            while (reinterpret_cast<std::uintptr_t>(kept_at) % 64 != 0)
+                ++kept_at;
+            p.forward_with_kept_snapshot(*b, sim.geometry(0), sim.inner_source(), nullptr, 0, kept_at);
+            float* shifted_at = kept_at == kept.data() ? shifted.data() + 1 : shifted.data(); // not: ordinary
+            if (reinterpret_cast<std::uintptr_t>(shifted_at) % 64 == 0) ++shifted_at;
+            p.forward_with_kept_snapshot(*c, sim.geometry(0), sim.inner_source(), nullptr, 0, shifted_at);
+            // Every computed cell written, the halo not.
+            QCOMPARE(std::count(plain.begin(), plain.end(), -1.0f),
+                     std::ptrdiff_t(cells) - std::ptrdiff_t(p.padded().computed_cells()));
+            QVERIFY(std::any_of(plain.begin(), plain.end(), [](float v) { return v != 0 && v != -1.0f; }));
+            QVERIFY(std::memcmp(plain.data(), kept_at, cells * sizeof(float)) == 0);
+            QVERIFY(std::memcmp(plain.data(), shifted_at, cells * sizeof(float)) == 0);
+            for (auto* state : {a.get(), b.get(), c.get()})
+                state->to_host(); // the PML memory variables into the fields too
+            const auto fa = a->fields(), fb = b->fields(), fc = c->fields();
+            for (std::size_t k = 0; k < fa.size(); ++k) {
+                QVERIFY(std::memcmp(fa[k].data, fb[k].data, std::size_t(fa[k].size()) * sizeof(float)) == 0);
+                QVERIFY(std::memcmp(fa[k].data, fc[k].data, std::size_t(fa[k].size()) * sizeof(float)) == 0);
+            }
+        }
+    }
 
     void bad_setups_are_refused_with_a_clear_error_data() {
         QTest::addColumn<int>("which");

@@ -143,6 +143,14 @@ class Propagator {
     virtual void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,
                                        std::span<const float> source, float* traces,
                                        std::int64_t trace_length, float* snapshot) = 0;
+    /// forward_with_snapshot for a snapshot that is kept for the adjoint sweep and not read before it (a
+    /// gradient's snapshots in place): a backend may write it past its caches. The CPU streams it to memory
+    /// (no read of each line before its write); by default it is forward_with_snapshot.
+    virtual void forward_with_kept_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                            std::span<const float> source, float* traces,
+                                            std::int64_t trace_length, float* snapshot) {
+        forward_with_snapshot(state, geometry, source, traces, trace_length, snapshot);
+    }
     /// One source-free forward step with `secondary` (padded cells) added to u^(n+1): the Born scattered
     /// field.
     virtual void forward_scattered(WaveState& state, const float* secondary) = 0;

@@ -77,7 +77,7 @@ BenchResult run_benchmark(const BenchCase& bench) {
         auto warm = p->new_state();
         check_states_fit(bench.shots, *warm);
         p->forward(*warm, 1, g, src, traces.data(), bench.steps);
-        p->forward_with_snapshot(*warm, g, src, nullptr, bench.steps, snapshot);
+        p->forward_with_kept_snapshot(*warm, g, src, nullptr, bench.steps, snapshot);
     }
     auto states = new_states();
     p->synchronize();
@@ -95,7 +95,7 @@ BenchResult run_benchmark(const BenchCase& bench) {
     for (auto& state : states)
         for (std::int64_t n = 0; n < bench.steps; ++n) {
             poll();
-            p->forward_with_snapshot(*state, g, src, nullptr, bench.steps, snapshot);
+            p->forward_with_kept_snapshot(*state, g, src, nullptr, bench.steps, snapshot); // as store-all
         }
     r.forward_snapshot_cell_updates_per_s = updates / seconds(t);
     states.clear();

@@ -89,8 +89,11 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
                     // Straight into its place in the store when it keeps snapshots in memory as they are.
                     float* slot = storage_->snapshot_slot(n);
                     const auto t0 = std::chrono::steady_clock::now();
-                    p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
-                                            slot != nullptr ? slot : snapshot_.data());
+                    if (slot != nullptr) // kept until the adjoint sweep reads it
+                        p.forward_with_kept_snapshot(state, g, sim_.inner_source(), traces, inner_nt, slot);
+                    else
+                        p.forward_with_snapshot(state, g, sim_.inner_source(), traces, inner_nt,
+                                                snapshot_.data());
                     measured_.snapshot_forward.add(seconds_since(t0), 1);
                     if (slot == nullptr)
                         storage_->put({ItemKind::Snapshot, 0, n},

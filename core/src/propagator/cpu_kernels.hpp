@@ -42,7 +42,9 @@
 #include "propagator/denormals.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
+#include "propagator/stream_store.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace fwi::cpu {
@@ -67,6 +69,9 @@ struct ForwardFields {
     float* zeta_z = nullptr;
     float* snapshot = nullptr;        ///< optional: receives B^n (the source term is added by the caller)
     const float* secondary = nullptr; ///< optional: added to u^(n+1) (Born)
+    /// Stream the snapshot past the caches (stream_store.hpp): it is kept for the adjoint sweep, not read
+    /// soon. Needs the snapshot congruent to u_next modulo a cache line.
+    bool stream_snapshot = false;
 };
 
 struct AdjointFields {
@@ -98,6 +103,32 @@ template <int R, bool Snap>
     }
 }
 
+/// forward_cells<R, true> for a row whose snapshot is streamed: the cells the x PML terms add to afterwards
+/// ([i0, m0) and [m1, i1), the x layers' reach) with ordinary stores, the rest in chunks whose B^n goes to an
+/// L1 buffer first and is streamed from there, from the snapshot's first cache line on.
+template <int R>
+[[gnu::always_inline]] inline void forward_cells_streamed(const KernelGrid& g, const ForwardFields& f,
+                                                          Index i0, Index m0, Index m1, Index i1) {
+    constexpr Index chunk = 512;
+    const Index ms = cache_line_split(f.snapshot, m0, m1);
+    forward_cells<R, true>(g, f, i0, ms);
+    const float* __restrict u = f.u;
+    float* __restrict un = f.u_next;
+    const float* __restrict c = g.c;
+    alignas(64) float lap[chunk];
+    for (Index j0 = ms; j0 < m1; j0 += chunk) {
+        const Index j1 = std::min(j0 + chunk, m1);
+#pragma omp simd
+        for (Index i = j0; i < j1; ++i) {
+            const float l = stencil::laplacian<R>(u, i, g.nx, g.inv_dx2, g.inv_dz2);
+            un[i] = 2.0f * u[i] - un[i] + c[i] * l;
+            lap[i - j0] = l;
+        }
+        stream_copy(f.snapshot + j0, lap, j1 - j0);
+    }
+    forward_cells<R, true>(g, f, m1, i1);
+}
+
 /// Pass (2) on row iz: psi_x, interior update, PML terms, Born secondary.
 template <int R, bool Snap, bool Sec>
 [[gnu::flatten]] inline void forward_row(const KernelGrid& g, const ForwardFields& f, const Zones& zx,
@@ -113,12 +144,22 @@ template <int R, bool Snap, bool Sec>
     const float idx = g.inv_dx, idx2 = g.inv_dx2;
     if (iz + 1 < g.z1) prefetch_x_layers(zx, row + nx, f.psi_x, f.zeta_x);
     psi_x_layers<R>(f.psi_x, u, zx, px, row, idx);
-    const Index ia = cache_line_split(un, i0, i1);
-    forward_cells<R, Snap>(g, f, i0, ia);
-    forward_cells<R, Snap>(g, f, ia, i1);
+    const bool z_terms = zz.in_layer(iz) || zz.in_fringe(iz);
+    bool streamed = false;
+    if constexpr (Snap) {
+        if (f.stream_snapshot && !z_terms) { // not in z-layer rows: their B^n is added to below
+            forward_cells_streamed<R>(g, f, i0, row + zx.reach[0].second, row + zx.reach[1].first, i1);
+            streamed = true;
+        }
+    }
+    if (!streamed) {
+        const Index ia = cache_line_split(un, i0, i1);
+        forward_cells<R, Snap>(g, f, i0, ia);
+        forward_cells<R, Snap>(g, f, ia, i1);
+    }
     x_pml_terms<R, Snap>(u, un, snap, c, f.psi_x, f.zeta_x, zx, px, row, idx, idx2);
     // z layers and fringes: whole rows.
-    if (zz.in_layer(iz) || zz.in_fringe(iz))
+    if (z_terms)
         pml_row_terms<R, Snap>(u, un, snap, c, f.psi_z, f.zeta_z, i0, i1, nx, zz.in_layer(iz), g.pml_z->a[iz],
                                g.pml_z->b[iz], g.inv_dz, g.inv_dz2);
     if constexpr (Sec) add_secondary(un, f.secondary, i0, i1);
@@ -146,6 +187,7 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
             f.secondary ? rows.template operator()<true, true>() : rows.template operator()<true, false>();
         else
             f.secondary ? rows.template operator()<false, true>() : rows.template operator()<false, false>();
+        if (f.stream_snapshot) stream_fence(); // before the region's closing barrier: the caller reads B^n
     }
 }
 

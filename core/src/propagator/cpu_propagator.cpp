@@ -131,13 +131,18 @@ cpu::KernelGrid CpuPropagator::kernel_grid() const {
 }
 
 void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
-                         float* traces, std::int64_t trace_length, float* snapshot, const float* secondary) {
+                         float* traces, std::int64_t trace_length, float* snapshot, const float* secondary,
+                         bool kept_snapshot) {
     if (!has_model_) throw Error("propagator used before set_model");
     auto& s = static_cast<CpuWaveState&>(state);
     record(state, geometry, traces, trace_length);
     const cpu::KernelGrid g = kernel_grid();
     cpu::ForwardFields f{s.u.data(),      s.u_prev.data(), s.psi_x.data(), s.psi_z.data(),
                          s.zeta_x.data(), s.zeta_z.data(), snapshot,       secondary};
+    // Streamed where its lines line up with u_next's (the arena's slots and the states are line-aligned).
+    const auto offset =
+        reinterpret_cast<std::uintptr_t>(snapshot) - reinterpret_cast<std::uintptr_t>(f.u_next);
+    f.stream_snapshot = kept_snapshot && snapshot != nullptr && offset % 64 == 0;
     dispatch_order(grid_.order, [&](auto r) { cpu::forward_step<decltype(r)::value>(g, f); });
     // Source term c * S f^n (and S f^n into the snapshot B^n).
     const std::int64_t n = state.step;
@@ -164,6 +169,12 @@ void CpuPropagator::forward_with_snapshot(WaveState& state, const ShotGeometry& 
                                           std::span<const float> source, float* traces,
                                           std::int64_t trace_length, float* snapshot) {
     step(state, geometry, source, traces, trace_length, snapshot, nullptr);
+}
+
+void CpuPropagator::forward_with_kept_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                               std::span<const float> source, float* traces,
+                                               std::int64_t trace_length, float* snapshot) {
+    step(state, geometry, source, traces, trace_length, snapshot, nullptr, true);
 }
 
 void CpuPropagator::forward_scattered(WaveState& state, const float* secondary) {

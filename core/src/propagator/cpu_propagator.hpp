@@ -26,6 +26,9 @@ class CpuPropagator final : public Propagator {
                  std::span<const float> source, float* traces, std::int64_t trace_length) override;
     void forward_with_snapshot(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,
                                float* traces, std::int64_t trace_length, float* snapshot) override;
+    void forward_with_kept_snapshot(WaveState& state, const ShotGeometry& geometry,
+                                    std::span<const float> source, float* traces, std::int64_t trace_length,
+                                    float* snapshot) override;
     void forward_scattered(WaveState& state, const float* secondary) override;
     void adjoint(AdjointState& adj, const ShotGeometry& geometry, std::span<const float> residual,
                  std::int64_t trace_length, const float* snapshot, float weight) override;
@@ -38,7 +41,7 @@ class CpuPropagator final : public Propagator {
     /// The grid, coefficients and PML profiles the kernels read (cpu_kernels.hpp).
     cpu::KernelGrid kernel_grid() const;
     void step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source, float* traces,
-              std::int64_t trace_length, float* snapshot, const float* secondary);
+              std::int64_t trace_length, float* snapshot, const float* secondary, bool kept_snapshot = false);
 
     PropagatorSetup setup_;
     PaddedGrid grid_;
