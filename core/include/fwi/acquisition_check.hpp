@@ -14,8 +14,8 @@ namespace fwi {
 void validate_acquisition(const Acquisition& acquisition, const Grid& grid);
 
 /// A warning when the data of every shot (traces x nt floats) exceed half of `memory_bytes` (default: this
-/// machine's memory, or FWI_MACHINE_MEMORY): `forward --store-observed`, gradients and inversions hold them all in memory.
-/// Empty when they fit or the memory is not known.
+/// machine's memory, or FWI_MACHINE_MEMORY): `forward --store-observed`, gradients and inversions hold them
+/// all in memory. Empty when they fit or the memory is not known.
 std::string data_memory_warning(const Acquisition& acquisition, std::int64_t nt,
                                 std::uint64_t memory_bytes = 0);
 

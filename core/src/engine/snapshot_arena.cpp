@@ -1,6 +1,7 @@
 #include "engine/snapshot_arena.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/cache_line.hpp"
 
 #include <sys/mman.h>
 
@@ -62,8 +63,8 @@ SnapshotArena::SnapshotArena(std::int64_t slots, std::int64_t floats_per_slot,
                               std::to_string(slots) + " slots of " + std::to_string(floats_per_slot));
         base_ = backend_memory_->data();
     } else {
-        constexpr std::int64_t line_floats = 64 / sizeof(float);
-        stride_ = (floats_per_slot + line_floats - 1) / line_floats * line_floats;
+        stride_ =
+            std::int64_t(whole_cache_lines(std::uint64_t(floats_per_slot) * sizeof(float)) / sizeof(float));
         memory_ = take_touched_memory(std::size_t(capacity_bytes()));
         base_ = static_cast<float*>(memory_.data);
     }

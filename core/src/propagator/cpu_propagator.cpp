@@ -5,6 +5,7 @@
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/stencil_scales.hpp"
+#include "runtime/cache_line.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
@@ -142,7 +143,7 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
     // Streamed where its lines line up with u_next's (the arena's slots and the states are line-aligned).
     const auto offset =
         reinterpret_cast<std::uintptr_t>(snapshot) - reinterpret_cast<std::uintptr_t>(f.u_next);
-    f.stream_snapshot = kept_snapshot && snapshot != nullptr && offset % 64 == 0;
+    f.stream_snapshot = kept_snapshot && snapshot != nullptr && offset % cache_line_bytes == 0;
     dispatch_order(grid_.order, [&](auto r) { cpu::forward_step<decltype(r)::value>(g, f); });
     // Source term c * S f^n (and S f^n into the snapshot B^n).
     const std::int64_t n = state.step;

@@ -6,6 +6,7 @@
 // and order as written there, so that both kernels (and every thread count) give the same bits.
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
+#include "runtime/cache_line.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -60,7 +61,7 @@ template <typename... Arrays> inline void prefetch_x_layers(const Zones& zx, Ind
 /// first computed cell sits 16 bytes into a line made every load of the row straddle (one thread, order 8,
 /// 1048-float rows: 1.25x on the loop). Splitting changes no cell's arithmetic.
 inline Index cache_line_split(const float* p, Index i0, Index i1) {
-    constexpr std::uintptr_t line = 64;
+    constexpr std::uintptr_t line = cache_line_bytes;
     const auto offset = reinterpret_cast<std::uintptr_t>(p + i0) % line;
     const auto head = Index((line - offset) % line / sizeof(float));
     return std::min(i1, i0 + head);

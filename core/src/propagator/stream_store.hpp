@@ -14,7 +14,8 @@
 
 namespace fwi::cpu {
 
-/// dst[0, n) = src[0, n), dst on a cache line (64 bytes); vectors streamed, the last partial one stored.
+/// dst[0, n) = src[0, n), dst on a cache line (cache_line.hpp); vectors streamed, the last partial one
+/// stored.
 inline void stream_copy(float* __restrict dst, const float* __restrict src, std::int64_t n) {
     std::int64_t i = 0;
 #if defined(__AVX512F__)

@@ -8,6 +8,8 @@
 // vector is zero-filling here; assign() and insert() write their values as with std::allocator.
 #include <sys/mman.h>
 
+#include "runtime/cache_line.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -23,7 +25,6 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
     template <class U> struct rebind { using other = ZeroedAllocator<U, Huge>; };
     static constexpr std::size_t mapped_bytes = std::size_t(1) << 20; ///< from here on, a mapping of its own
     static constexpr std::size_t huge_page = std::size_t(2) << 20;
-    static constexpr std::size_t line = 64; ///< a cache line
 
     ZeroedAllocator() = default;
     template <class U> ZeroedAllocator(const ZeroedAllocator<U, Huge>&) noexcept {}
@@ -33,8 +34,8 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
         if (bytes < mapped_bytes) {
             // On a cache line, like the mappings below: the kernels align their loops to one array and rely
             // on the others being congruent to it (cpu_row_terms.hpp, cache_line_split).
-            const std::size_t rounded = (bytes + line - 1) / line * line;
-            void* p = std::aligned_alloc(line, rounded == 0 ? line : rounded);
+            const std::size_t rounded = whole_cache_lines(bytes == 0 ? 1 : bytes);
+            void* p = std::aligned_alloc(cache_line_bytes, rounded);
             if (!p) throw std::bad_alloc();
             std::memset(p, 0, rounded);
             return static_cast<T*>(p);

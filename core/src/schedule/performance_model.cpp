@@ -2,6 +2,7 @@
 
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
+#include "runtime/cache_line.hpp"
 #include "schedule/plan_replay.hpp"
 
 #include <algorithm>
@@ -33,8 +34,7 @@ std::uint64_t StepCosts::stored_snapshot_bytes() const {
         const std::uint64_t raw = snapshot_bytes > codec_frame_header_bytes
                                       ? snapshot_bytes - codec_frame_header_bytes
                                       : snapshot_bytes;
-        constexpr std::uint64_t line = 64; // a host arena's slot stride (snapshot_arena.hpp)
-        return std::max<std::uint64_t>(1, (raw + line - 1) / line * line);
+        return std::max<std::uint64_t>(1, whole_cache_lines(raw)); // a host arena slot's stride
     }
     return stored_bytes(snapshot_bytes, compression_ratio);
 }
