@@ -2,12 +2,12 @@
 #include "fwi/benchmark.hpp"
 
 #include "engine/bench_propagator.hpp"
+#include "engine/warm_up.hpp"
 #include "fwi/acquisition.hpp"
 #include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "fwi/events.hpp"
 #include "fwi/propagator.hpp"
-#include "fwi/run_plan.hpp"
 #include "runtime/machine_memory.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
@@ -77,16 +77,15 @@ BenchResult run_benchmark(const BenchCase& bench) {
     {
         auto warm = p->new_state();
         check_states_fit(bench.shots, *warm);
-        // The process's first steps run slower (run_plan.hpp, probe_warm_up_seconds): a 200-step forward
+        // The process's first steps run slower (warm_up.hpp): a 200-step forward
         // timed right after one warm-up step read 1.1 G/s where 1000 steps read 1.9 G/s (1000^2, order 8).
         p->forward(*warm, 1, g, src, traces.data(), bench.steps);
         p->synchronize();
-        for (const auto warm_up = clock::now();
-             std::chrono::duration<double>(clock::now() - warm_up).count() < probe_warm_up_seconds;) {
+        warm_up([&] {
             if (warm->step + 1 >= bench.steps) warm->step = 0;
             p->forward(*warm, 1, g, src, nullptr, bench.steps);
             p->synchronize();
-        }
+        });
         p->forward_with_kept_snapshot(*warm, g, src, nullptr, bench.steps, snapshot);
     }
     auto states = new_states();

@@ -3,6 +3,7 @@
 #include "fwi/run_plan.hpp"
 
 #include "engine/snapshot_arena.hpp"
+#include "engine/warm_up.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "runtime/seconds_since.hpp"
@@ -90,9 +91,7 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
         return per_call;
     };
     const auto forward_step = [&] { return forward_steps(traces.data()); };
-    // The process's first steps run slower (probe_warm_up_seconds): untimed.
-    for (const auto warm_up = Clock::now(); seconds_since(warm_up) < probe_warm_up_seconds;)
-        forward_step();
+    warm_up(forward_step); // the process's first steps run slower (warm_up.hpp)
     c.forward_step_s = time_steps(forward_step);
     c.recompute_step_s = time_steps([&] { return forward_steps(nullptr); });
     // Snapshots where the executor keeps them: in the backend's own memory when it has some (a GPU's), else
