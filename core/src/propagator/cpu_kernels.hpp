@@ -86,21 +86,31 @@ struct AdjointFields {
     float weight = 1;                ///< gradient sampling weight
 };
 
-/// The interior update of cells [b, e) of a row: u_next, and B^n into the snapshot (PML terms added after).
+/// The interior update of cells [b, e) of a row: u_next, and with Snap B^n of cell i into out[i - b] (the
+/// snapshot, or forward_cells_streamed's buffer; PML terms are added to the snapshot after).
 template <int R, bool Snap>
-[[gnu::always_inline]] inline void forward_cells(const KernelGrid& g, const ForwardFields& f, Index b,
-                                                 Index e) {
+[[gnu::always_inline]] inline void interior_cells(const KernelGrid& g, const ForwardFields& f, Index b,
+                                                  Index e, float* __restrict out) {
     const float* __restrict u = f.u;
     float* __restrict un = f.u_next;
-    float* __restrict snap = f.snapshot;
     const float* __restrict c = g.c;
     const Index nx = g.nx;
 #pragma omp simd
     for (Index i = b; i < e; ++i) {
         const float lap = stencil::laplacian<R>(u, i, nx, g.inv_dx2, g.inv_dz2);
         un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
-        if constexpr (Snap) snap[i] = lap;
+        if constexpr (Snap) out[i - b] = lap;
     }
+}
+
+/// The interior update of cells [b, e) of a row: u_next, and B^n into the snapshot (PML terms added after).
+template <int R, bool Snap>
+[[gnu::always_inline]] inline void forward_cells(const KernelGrid& g, const ForwardFields& f, Index b,
+                                                 Index e) {
+    if constexpr (Snap)
+        interior_cells<R, true>(g, f, b, e, f.snapshot + b);
+    else
+        interior_cells<R, false>(g, f, b, e, nullptr);
 }
 
 /// forward_cells<R, true> for a row whose snapshot is streamed: the cells the x PML terms add to afterwards
@@ -112,18 +122,10 @@ template <int R>
     constexpr Index chunk = 512;
     const Index ms = cache_line_split(f.snapshot, m0, m1);
     forward_cells<R, true>(g, f, i0, ms);
-    const float* __restrict u = f.u;
-    float* __restrict un = f.u_next;
-    const float* __restrict c = g.c;
     alignas(64) float lap[chunk];
     for (Index j0 = ms; j0 < m1; j0 += chunk) {
         const Index j1 = std::min(j0 + chunk, m1);
-#pragma omp simd
-        for (Index i = j0; i < j1; ++i) {
-            const float l = stencil::laplacian<R>(u, i, g.nx, g.inv_dx2, g.inv_dz2);
-            un[i] = 2.0f * u[i] - un[i] + c[i] * l;
-            lap[i - j0] = l;
-        }
+        interior_cells<R, true>(g, f, j0, j1, lap);
         stream_copy(f.snapshot + j0, lap, j1 - j0);
     }
     forward_cells<R, true>(g, f, m1, i1);
