@@ -77,8 +77,8 @@ BenchResult run_benchmark(const BenchCase& bench) {
     {
         auto warm = p->new_state();
         check_states_fit(bench.shots, *warm);
-        // The process's first steps run slower (warm_up.hpp): a 200-step forward
-        // timed right after one warm-up step read 1.1 G/s where 1000 steps read 1.9 G/s (1000^2, order 8).
+        // The process's first steps run slower (warm_up.hpp): a 200-step forward timed right after one
+        // warm-up step read 1.1 G/s where 1000 steps read 1.9 G/s (1000^2, order 8).
         p->forward(*warm, 1, g, src, traces.data(), bench.steps);
         p->synchronize();
         warm_up([&] {
