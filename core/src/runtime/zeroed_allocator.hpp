@@ -108,7 +108,7 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
 #ifdef MADV_POPULATE_WRITE
         if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
 #endif
-        for (std::size_t at = 0; at < bytes; at += 4096) // an older kernel: touch each page once
+        for (std::size_t at = 0; at < bytes; at += page) // an older kernel: touch each page once
             p[at] = 0;
     }
 };
