@@ -4,6 +4,7 @@
 #include "runtime/cache_line.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -37,9 +38,10 @@ void touch_mapped_memory(void* p, std::size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
         if (madvise(at, length, MADV_POPULATE_WRITE) == 0) continue;
 #endif
-        auto* page = reinterpret_cast<volatile char*>(at); // an older kernel: one write per page
-        for (std::size_t b = 0; b < length; b += 4096)
-            page[b] = 0;
+        auto* bytes_at = reinterpret_cast<volatile char*>(at); // an older kernel: one write per page
+        const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+        for (std::size_t b = 0; b < length; b += page)
+            bytes_at[b] = 0;
     }
 }
 
