@@ -234,6 +234,77 @@ class TestPredictionFeedback : public QObject {
         QVERIFY_THROWS_EXCEPTION(ConfigError, known_calibration(sim, "zstd:99"));
     }
 
+    /// A probe's window runs at whatever speed the shared machine has in that second; step prices learnt
+    /// over whole runs are the better measure of it, and the probe's seconds are scaled to them.
+    void a_probe_is_priced_at_the_speed_of_the_learnt_steps() {
+        Calibration probed;
+        probed.steps.forward_step_s = 2e-3; // the probe's window ran 2x slower than the learnt runs
+        probed.steps.adjoint_step_s = 3e-3;
+        probed.steps.snapshot_write_s = 0.5e-3;
+        probed.steps.recompute_step_s = 2.2e-3;
+        probed.steps.shot_setup_s = 0.1;
+        probed.steps.state_transfer_s = 7e-3; // memory, not the cores' speed: stays
+        probed.codec.compress_s = 8e-3;
+        probed.codec.decompress_s = 4e-3;
+        probed.codec.state_compress_s = 20e-3;
+        probed.codec.state_decompress_s = 10e-3;
+        probed.codec.ratio = 3;
+        StepCosts learnt;
+        learnt.forward_step_s = 1e-3;
+        learnt.adjoint_step_s = 1.4e-3;
+        learnt.snapshot_write_s = 0.2e-3;
+        const Calibration c = rescale_to_learnt_steps(probed, learnt);
+        QCOMPARE(c.steps.forward_step_s, 1e-3);
+        QCOMPARE(c.steps.adjoint_step_s, 1.4e-3);
+        QCOMPARE(c.steps.snapshot_write_s, 0.2e-3);
+        QCOMPARE(c.steps.recompute_step_s, 1.1e-3);
+        QCOMPARE(c.steps.shot_setup_s, 0.05);
+        QCOMPARE(c.steps.state_transfer_s, 7e-3);
+        QCOMPARE(c.codec.compress_s, 4e-3);
+        QCOMPARE(c.codec.decompress_s, 2e-3);
+        QCOMPARE(c.codec.state_compress_s, 10e-3);
+        QCOMPARE(c.codec.state_decompress_s, 5e-3);
+        QCOMPARE(c.codec.ratio, 3.0);
+        // At most 2x either way: a larger gap is more likely another kind of run than a busier machine.
+        learnt.forward_step_s = 0.1e-3;
+        QCOMPARE(rescale_to_learnt_steps(probed, learnt).codec.state_compress_s, 10e-3);
+        learnt.forward_step_s = 50e-3;
+        QCOMPARE(rescale_to_learnt_steps(probed, learnt).codec.state_compress_s, 40e-3);
+        // Nothing to scale by: unchanged.
+        learnt.forward_step_s = 0;
+        QCOMPARE(rescale_to_learnt_steps(probed, learnt).codec.state_compress_s, 20e-3);
+        QCOMPARE(rescale_to_learnt_steps(probed, learnt).steps.forward_step_s, 2e-3);
+    }
+
+    /// A codec calibrated in a process that already learnt the grid's steps from a run without a codec (the
+    /// next rows of `fwi bench-checkpoints`, another codec tried in the desktop) takes the learnt step
+    /// prices; without such a run, the probe's own.
+    void a_codec_calibrated_after_a_plain_run_takes_its_learnt_steps() {
+        const Model model = blob_model(60, 140, 10); // a grid no other test of this process calibrates
+        Simulation sim = small_simulation(model);
+        QVERIFY(run_calibration(sim, "lz4").steps.forward_step_s != 4e-3); // nothing learnt yet: probed
+        run_calibration(sim, "none");
+        RunMeasurement m;
+        m.forward = steps(4e-3, 500);
+        m.adjoint = steps(6e-3, 500);
+        learn_from_run(sim, "none", m);
+        const Calibration zstd = run_calibration(sim, "zstd");
+        QCOMPARE(zstd.steps.forward_step_s, 4e-3);
+        QCOMPARE(zstd.steps.adjoint_step_s, 6e-3);
+        QVERIFY(!zstd.steps_learnt);
+        QVERIFY(zstd.codec.state_compress_s > 0);
+        // A calibration already made is not re-priced.
+        QVERIFY(run_calibration(sim, "lz4").steps.forward_step_s != 4e-3);
+        // Steps learnt only where a run without store workers measured them.
+        Simulation other = small_simulation(blob_model(60, 150, 10));
+        run_calibration(other, "none");
+        RunMeasurement busy;
+        busy.forward = steps(4e-3, 500);
+        busy.store_workers = true;
+        learn_from_run(other, "none", busy);
+        QVERIFY(run_calibration(other, "zstd").steps.forward_step_s != 4e-3);
+    }
+
     void a_gradient_reports_its_measurements_and_the_next_prediction_uses_them() {
         const Model model = blob_model(60, 100, 10);
         Simulation sim = small_simulation(model);
