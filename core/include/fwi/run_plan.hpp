@@ -27,24 +27,14 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps = 6);
 struct Calibration {
     StepCosts steps;
     CodecEstimate codec;
-    /// The step prices are means over a run's steps (learn_from_run), not a probe's few batches.
-    bool steps_learnt = false;
 };
 
 /// The calibration resolve_plan() prices a run of `sim` with codec `spec` by: this process's (measured once
 /// per backend, padded grid, order, PML, codec, thread count, the probed shot's receivers and the inner
 /// steps, then refined by learn_from_run after each run), else the calibration cache's (an earlier process on
-/// this machine, within a day), else measured now (measure_step_costs and probe_codec). Measured now beside
-/// a calibration of this process whose step prices were learnt from runs (the same run without a codec), the
-/// probe's seconds are priced at that learnt speed (rescale_to_learnt_steps). The desktop's prediction panel
-/// asks it again after each run.
+/// this machine, within a day), else measured now (measure_step_costs and probe_codec). The desktop's
+/// prediction panel asks it again after each run.
 Calibration run_calibration(Simulation& sim, const std::string& spec);
-
-/// `probed` (a calibration measured just now) priced at the speed of `learnt` (step prices learnt from runs
-/// on the same grid): the codec's times, the recompute price and the shot set-up are scaled by
-/// learnt.forward_step_s over the probe's forward step (at most 2x either way), and the forward,
-/// snapshot-write and adjoint prices are the learnt ones; memory and disk prices stay as probed.
-Calibration rescale_to_learnt_steps(Calibration probed, const StepCosts& learnt);
 
 /// run_calibration's answer where it has one without measuring (this process's, else the calibration
 /// cache's); nullopt otherwise. Needs only the simulation's propagator shape and backend, not its model.

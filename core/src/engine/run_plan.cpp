@@ -117,39 +117,7 @@ std::optional<Calibration> known(const CalibrationKey& key) {
     return load_cached_calibration(key);
 }
 
-/// The step prices this process learnt from runs on the same grid without a codec (the only runs that
-/// price steps, learn()), if any.
-std::optional<StepCosts> learnt_steps(const CalibrationKey& key) {
-    CalibrationKey plain = key;
-    plain.codec = "none";
-    SessionCalibrations& session = session_calibrations();
-    const std::lock_guard lock(session.mutex);
-    const auto it = session.entries.find(plain.text());
-    if (it == session.entries.end() || !it->second.steps_learnt) return std::nullopt;
-    return it->second.steps;
-}
-
 } // namespace
-
-Calibration rescale_to_learnt_steps(Calibration probed, const StepCosts& learnt) {
-    const double window_s = probed.steps.forward_step_s;
-    if (!(window_s > 0) || !(learnt.forward_step_s > 0)) return probed;
-    // How much faster (or slower) the machine ran over the learnt runs than in the probe's window, within a
-    // factor of 2 either way (a larger gap is more likely a different kind of run than a busier machine).
-    const double speed = std::clamp(learnt.forward_step_s / window_s, 0.5, 2.0);
-    CodecEstimate& c = probed.codec;
-    c.compress_s *= speed;
-    c.decompress_s *= speed;
-    c.state_compress_s *= speed;
-    c.state_decompress_s *= speed;
-    StepCosts& s = probed.steps;
-    s.forward_step_s = learnt.forward_step_s;
-    s.adjoint_step_s = learnt.adjoint_step_s;
-    s.snapshot_write_s = learnt.snapshot_write_s;
-    if (s.recompute_step_s >= 0) s.recompute_step_s *= speed;
-    s.shot_setup_s *= speed;
-    return probed;
-}
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
 /// inversion's many gradients share one calibration per process (measured once, then refined by what each
@@ -159,12 +127,6 @@ Calibration run_calibration(Simulation& sim, const std::string& codec_spec) {
     std::optional<Calibration> c = known(key);
     if (!c) {
         c = Calibration{measure_step_costs(sim), probe_codec(sim, codec_spec)};
-        // A probe takes about a second and a shared machine's speed moves by tens of percent from one second
-        // to the next (docs/benchmarks.md, the Marmousi table on the second CPU: every field coded 1.4x
-        // slower in one probe's window): beside step prices learnt over whole runs, the probe's seconds
-        // count at the speed those runs saw.
-        if (const std::optional<StepCosts> learnt = learnt_steps(key))
-            c = rescale_to_learnt_steps(*c, *learnt);
         store_cached_calibration(key, *c);
     }
     // Into this process's calibrations (where it may be already), for learn_from_run to refine.
@@ -277,7 +239,6 @@ bool learn(Calibration& c, const RunMeasurement& m) {
             c.steps.snapshot_write_s = with_snapshot * w / (f + w);
         }
         c.steps.adjoint_step_s = mean(m.adjoint, c.steps.adjoint_step_s);
-        c.steps_learnt = c.steps_learnt || plain_steps || m.snapshot_forward.count >= 100;
         return learnt;
     }
     // Stores compress on single-threaded workers beside the propagation, store_codec_parallelism() items at a
