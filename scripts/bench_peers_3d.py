@@ -95,13 +95,14 @@ class Devito:
         m = dv.Function(name="m", grid=grid, space_order=a.order)
         m.data[:] = 1e6 / v ** 2  # time in ms, space in m
         damp = np.zeros(shape, dtype=np.float32)  # --pml 0: no layer, the same operator (damp read, zero)
-        pos = np.arange(nb, 0, -1) / max(nb, 1)
-        ramp = 1.5 * np.log(1.0 / 0.001) / max(nb, 1) * (pos - np.sin(2 * np.pi * pos) / (2 * np.pi)) / 10.0
-        for axis in range(3 if nb > 0 else 0):
-            prof = np.zeros(shape[axis], dtype=np.float32)
-            prof[:nb] = ramp
-            prof[-nb:] = ramp[::-1]
-            damp += prof.reshape([-1 if i == axis else 1 for i in range(3)])
+        if nb > 0:
+            pos = np.arange(nb, 0, -1) / nb
+            ramp = 1.5 * np.log(1.0 / 0.001) / nb * (pos - np.sin(2 * np.pi * pos) / (2 * np.pi)) / 10.0
+            for axis in range(3):
+                prof = np.zeros(shape[axis], dtype=np.float32)
+                prof[:nb] = ramp
+                prof[-nb:] = ramp[::-1]
+                damp += prof.reshape([-1 if i == axis else 1 for i in range(3)])
         d = dv.Function(name="damp", grid=grid, space_order=0)
         d.data[:] = damp
         self.u = dv.TimeFunction(name="u", grid=grid, time_order=2, space_order=a.order)

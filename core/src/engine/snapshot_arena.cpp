@@ -4,7 +4,6 @@
 #include "runtime/cache_line.hpp"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -29,6 +28,7 @@ void touch_mapped_memory(void* p, std::size_t bytes) {
     // took 5.2-5.5 s on huge pages right after another process freed its memory and 0.27-5.2 s otherwise,
     // against 0.56-0.65 s on 4 KiB pages populated this way (0.9-1.0 s touching each page).
     constexpr std::size_t chunk = std::size_t(64) << 20;
+    const std::size_t page = system_page_bytes();
     char* base = static_cast<char*>(p);
     const auto chunks = std::int64_t((bytes + chunk - 1) / chunk);
 #pragma omp parallel for schedule(dynamic, 1)
@@ -39,7 +39,6 @@ void touch_mapped_memory(void* p, std::size_t bytes) {
         if (madvise(at, length, MADV_POPULATE_WRITE) == 0) continue;
 #endif
         auto* bytes_at = reinterpret_cast<volatile char*>(at); // an older kernel: one write per page
-        const auto page = std::size_t(sysconf(_SC_PAGESIZE));
         for (std::size_t b = 0; b < length; b += page)
             bytes_at[b] = 0;
     }

@@ -22,7 +22,7 @@ std::mutex pool_mutex;
 TouchedBlock pool; // guarded by pool_mutex
 
 std::size_t page_rounded(std::size_t bytes) {
-    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    const std::size_t page = system_page_bytes();
     return (bytes + page - 1) / page * page;
 }
 
@@ -47,6 +47,11 @@ TouchedBlock resized(TouchedBlock block, std::size_t bytes) {
 }
 
 } // namespace
+
+std::size_t system_page_bytes() {
+    static const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    return page;
+}
 
 TouchedBlock take_touched_memory(std::size_t bytes) {
     if (bytes == 0) return {};
