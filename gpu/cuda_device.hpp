@@ -55,6 +55,7 @@ class CudaDevice {
     /// Device -> host (pageable) after all queued compute work; returns when the data are on the host.
     void download(void* dst, const void* src, std::size_t bytes);
     /// `rows` rows of `width` bytes, device pitch src_pitch -> host pitch dst_pitch; waits like download().
+    /// Narrow rows (receiver samples: a few steps per receiver) go through a pinned staging buffer.
     void download_rows(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                        std::size_t width, std::size_t rows);
     /// Device -> device on the compute stream, ordered with the kernels; returns at once.
@@ -123,6 +124,7 @@ class CudaDevice {
     Event compute_done_;
     std::vector<std::unique_ptr<Slot>> ring_;
     std::size_t next_slot_ = 0;
+    PinnedBuffer<unsigned char> row_staging_; // download_rows of narrow rows, grown to the largest asked
 };
 
 } // namespace fwi::gpu
