@@ -42,6 +42,12 @@ std::string device_description() {
     return s.str();
 }
 
+void start_cuda_device() {
+    // The runtime creates device 0's primary context on its first real call; later threads share it.
+    if (cudaSetDevice(0) == cudaSuccess) cudaFree(nullptr);
+    cudaGetLastError(); // an error here is make_cuda_propagator's to report
+}
+
 } // namespace
 
 DeviceProbe probe_cuda_devices() {
@@ -60,7 +66,8 @@ std::unique_ptr<Propagator> make_cuda_propagator(const PropagatorSetup& setup, i
 
 void register_cuda_backend() {
     register_backend(BackendInfo{"cuda", [] { return probe_cuda_devices().devices > 0; }, device_description,
-                                 [](const PropagatorSetup& s) { return make_cuda_propagator(s, 0); }});
+                                 [](const PropagatorSetup& s) { return make_cuda_propagator(s, 0); },
+                                 start_cuda_device});
 }
 
 } // namespace fwi::gpu

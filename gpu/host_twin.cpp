@@ -19,9 +19,11 @@ std::unique_ptr<Propagator> make_host_twin_propagator(const PropagatorSetup& set
 
 void register_host_twin_backend() {
     register_backend(
-        BackendInfo{kHostTwinBackend, [] { return true; },
+        BackendInfo{kHostTwinBackend,
+                    [] { return true; },
                     [] { return std::string("host twin of the CUDA backend (CPU, one thread)"); },
-                    make_host_twin_propagator});
+                    make_host_twin_propagator,
+                    {}});
 }
 
 } // namespace fwi::gpu

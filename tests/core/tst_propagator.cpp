@@ -12,6 +12,7 @@
 #include <complex>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <numbers>
 
 using namespace fwi;
@@ -243,6 +244,32 @@ class TestPropagator : public QObject {
         s.dt_s = 0.01; // above 1 / (2000 sqrt(2) / 10 m) = 3.5 ms
         const QString cfl = message([&] { make_propagator("cpu", s); });
         QVERIFY2(cfl.contains("CFL") && cfl.contains("2D stability limit"), qPrintable(cfl));
+    }
+
+    // A command starts its backend's device before the propagator, timed apart: start_backend runs the
+    // backend's start once, never throws (make_propagator reports the trouble), and skips unavailable ones.
+    void start_backend_readies_only_the_named_available_backend() {
+        // Shared, not referenced: the registry keeps the backend after this test returns, failed or not.
+        auto starts = std::make_shared<int>(0);
+        auto available = std::make_shared<bool>(true);
+        register_backend(BackendInfo{"starting", [available] { return *available; },
+                                     [] { return std::string("test"); },
+                                     [](const PropagatorSetup& s) { return make_propagator("cpu", s); },
+                                     [starts] {
+                                         ++*starts;
+                                         throw ResourceError("the device is busy");
+                                     }});
+        *available = false; // listed by available_backends() only within this test
+        start_backend("starting");
+        QCOMPARE(*starts, 0);
+        *available = true;
+        start_backend("starting");
+        QCOMPARE(*starts, 1);
+        start_backend("cpu");  // no start of its own
+        start_backend("auto"); // cuda where present, else cpu: never this one
+        start_backend("no such backend");
+        QCOMPARE(*starts, 1);
+        *available = false;
     }
 };
 

@@ -211,6 +211,7 @@ struct BackendInfo {
     std::function<bool()> available; ///< false e.g. without a CUDA driver
     std::function<std::string()> device_name;
     std::function<std::unique_ptr<Propagator>(const PropagatorSetup&)> make;
+    std::function<void()> start; ///< optional: readies the device ahead of make (start_backend)
 };
 void register_backend(BackendInfo info);
 std::vector<std::string> available_backends();
@@ -218,5 +219,9 @@ std::vector<std::string> available_backends();
 /// "cpu" and "cuda" run 2D or 3D kernels by the grid's rank.
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup);
 std::string backend_device_name(const std::string& backend);
+/// Readies the device of `backend` ("auto" resolved as make_propagator does) ahead of make_propagator: for
+/// CUDA the driver and its context, about a quarter of a second on an H100, which a command times apart from
+/// the propagator's set-up. Never throws: make_propagator reports what is wrong. Nothing to do for the CPU.
+void start_backend(const std::string& backend);
 
 } // namespace fwi

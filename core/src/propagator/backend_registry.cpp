@@ -11,12 +11,14 @@ namespace {
 
 std::vector<BackendInfo>& registry() {
     static std::vector<BackendInfo> backends{
-        BackendInfo{"cpu", [] { return true; },
+        BackendInfo{"cpu",
+                    [] { return true; },
                     [] { return "CPU (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; },
                     [](const PropagatorSetup& s) -> std::unique_ptr<Propagator> {
                         if (s.grid.rank == 3) return std::make_unique<CpuPropagator3D>(s);
                         return std::make_unique<CpuPropagator>(s);
-                    }}};
+                    },
+                    {}}}; // nothing to start: the OpenMP team starts with the first step
     return backends;
 }
 std::mutex& registry_mutex() {
@@ -73,6 +75,20 @@ std::string backend_device_name(const std::string& backend) {
     std::lock_guard lock(registry_mutex());
     const BackendInfo* b = find(resolve(backend));
     return b ? b->device_name() : "unknown backend";
+}
+
+void start_backend(const std::string& backend) {
+    std::function<void()> start;
+    {
+        std::lock_guard lock(registry_mutex());
+        const BackendInfo* b = find(resolve(backend));
+        if (!b || !b->start || !b->available()) return;
+        start = b->start;
+    }
+    try {
+        start();
+    } catch (...) { // make_propagator meets the same trouble and reports it
+    }
 }
 
 } // namespace fwi
