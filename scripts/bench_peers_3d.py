@@ -17,6 +17,8 @@ What is timed (cell-updates per second = padded cells x steps / seconds):
 - Devito: `Operator.apply` of the forward (JIT-compiled before the timer; damping-mask absorbing layer of its
   examples, not a C-PML), S applies in a row (the operator models one shot).
 The rounds alternate the three codes and each figure is the best round, so a busy machine hurts all codes alike.
+With --device cuda: FWI Studio's `fwi bench --dims 3 --backend cuda` against Deepwave on CUDA tensors (timed to
+torch.cuda.synchronize()); Devito is not run there (bench_peers.py says why).
 """
 import argparse
 import json
@@ -27,7 +29,7 @@ import time
 
 import numpy as np
 
-from bench_peers import cpu_name, ricker
+from bench_peers import machine_name, ricker
 
 
 def layered_model(n):
@@ -44,7 +46,8 @@ class FwiStudio:
         a = self.a
         out = subprocess.run([self.fwi, "--json", "bench", "--dims", "3", "--nz", str(a.n), "--ny", str(a.n),
                               "--nx", str(a.n), "--pml", str(a.pml), "--steps", str(a.steps), "--orders",
-                              str(a.order), "--repeats", "1"], capture_output=True, text=True, check=True).stdout
+                              str(a.order), "--repeats", "1", "--backend", a.device], capture_output=True, text=True,
+                             check=True).stdout
         result = json.loads(out.strip().splitlines()[-1])
         self.roofline = result["roofline_cell_updates_per_s"]
         return result["orders"][0]["forward_cell_updates_per_s"]
@@ -70,13 +73,18 @@ class Deepwave:
         self.rec[:, :, 1] = n // 2
         self.rec[:, :, 2] = torch.arange(n)
         self.amp = torch.from_numpy(np.repeat(ricker(10.0, 0.001, a.steps)[None, None, :], s, axis=0).copy())
+        device = torch.device(a.device)
+        self.v, self.src, self.rec, self.amp = (t.to(device) for t in (self.v, self.src, self.rec, self.amp))
+        self.synchronize = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
 
     def rate(self):
         a = self.a
+        self.synchronize()
         t0 = time.perf_counter()
         with self.torch.no_grad():
             self.deepwave.scalar(self.v, 10.0, 0.001, source_amplitudes=self.amp, source_locations=self.src,
                                  receiver_locations=self.rec, accuracy=a.order, pml_width=a.pml, pml_freq=10.0)
+        self.synchronize()
         return padded_cells(a) * a.steps * a.shots / (time.perf_counter() - t0)
 
 
@@ -141,11 +149,13 @@ def main():
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--shots", type=int, default=1, help="shots per timed call (Deepwave batches them)")
     p.add_argument("--threads", type=int, default=os.cpu_count())
+    p.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                   help="cuda: FWI Studio's CUDA backend against Deepwave on the GPU (Devito is not run there)")
     p.add_argument("--markdown", help="also write the table to this file")
     a = p.parse_args()
     os.environ["OMP_NUM_THREADS"] = str(a.threads)
 
-    codes = [FwiStudio(a.fwi, a), Deepwave(a), Devito(a)]
+    codes = [FwiStudio(a.fwi, a), Deepwave(a)] + ([Devito(a)] if a.device == "cpu" else [])
     best = {c.name: 0.0 for c in codes}
     for r in range(a.rounds + 1):  # round 0 warms every code up and is not counted
         for c in codes:
@@ -155,10 +165,11 @@ def main():
         print(f"round {r}/{a.rounds} done", file=sys.stderr)
 
     ours = codes[0]
-    lines = [f"Machine: {cpu_name()}, {os.cpu_count()} cores, {a.threads} threads; {a.n}^3 + {a.pml} PML cells "
-             f"({padded_cells(a) / 1e6:.1f} M cells), order {a.order}, {a.steps} steps, {a.shots} shot(s); best of "
-             f"{a.rounds} alternating rounds after a warm-up round; FWI Studio's last triad roofline "
-             f"{ours.roofline / 1e6:.0f} M cell-updates/s.", "",
+    roofline = (f"; FWI Studio's last triad roofline {ours.roofline / 1e6:.0f} M cell-updates/s" if a.device == "cpu"
+                else "")
+    lines = [f"Machine: {machine_name(a.device)}, {os.cpu_count()} cores, {a.threads} threads; {a.n}^3 + {a.pml} PML "
+             f"cells ({padded_cells(a) / 1e6:.1f} M cells), order {a.order}, {a.steps} steps, {a.shots} shot(s); best "
+             f"of {a.rounds} alternating rounds after a warm-up round{roofline}.", "",
              "| 3D forward | " + " | ".join(c.name for c in codes) + " | " +
              " | ".join(f"{ours.name} / {c.name}" for c in codes[1:]) + " |",
              "|---|" + "---|" * (2 * len(codes) - 1),
