@@ -92,6 +92,9 @@ class TestH5ChunkDecode : public QObject {
                      values_for<float>(37 * 20 * 45));
         make_dataset(file_, "deflate_only", H5T_NATIVE_DOUBLE, {50, 70}, {16, 32}, Pipeline::deflate,
                      values_for<double>(50 * 70));
+        // Eight-byte elements shuffled, chunks cut on both axes.
+        make_dataset(file_, "doubles_shuffled", H5T_NATIVE_DOUBLE, {50, 70}, {16, 32},
+                     Pipeline::shuffle_deflate, values_for<double>(50 * 70));
         make_dataset(file_, "no_filter", H5T_NATIVE_INT64, {10000}, {1000}, Pipeline::none,
                      values_for<std::int64_t>(10000));
         make_dataset(file_, "unwritten", f32, {100, 64}, {25, 64}, Pipeline::shuffle_deflate,
@@ -119,6 +122,7 @@ class TestH5ChunkDecode : public QObject {
              {std::pair{"rows", read_both<float>("rows", H5T_NATIVE_FLOAT)},
               std::pair{"volume", read_both<float>("volume", H5T_NATIVE_FLOAT)},
               std::pair{"deflate_only", read_both<double>("deflate_only", H5T_NATIVE_DOUBLE)},
+              std::pair{"doubles_shuffled", read_both<double>("doubles_shuffled", H5T_NATIVE_DOUBLE)},
               std::pair{"no_filter", read_both<std::int64_t>("no_filter", H5T_NATIVE_INT64)}}) {
             QVERIFY2(taken_and_equal.first, name);
             QVERIFY2(taken_and_equal.second, name);
