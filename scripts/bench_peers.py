@@ -8,8 +8,8 @@ sub-steps), one 10 Hz Ricker source per shot 2 cells deep, a receiver in every c
 
 What is timed:
 - FWI Studio: the whole command as it reports it (`seconds` of `fwi --json forward P`, `command_seconds` of
-  `fwi --json gradient P --schedule all`): reading the project (HDF5, deflate), the backend's set-up (on a GPU,
-  its context), the performance model's calibration (reused from the calibration cache after the first run on a
+  `fwi --json gradient P --schedule all`): reading the project (HDF5, deflate), the backend's start and set-up (on
+  a GPU, the driver and its context), the performance model's calibration (reused from the calibration cache after the first run on a
   machine), propagation, snapshot memory, gradient. Only the process start is not in it. (Until 2026-11-27 the
   gradient's figure was its `seconds`, which leaves out reading the project and the set-up.)
 - Deepwave: `deepwave.scalar` (forward) and that plus `loss.backward()` (gradient); tensors made before the timer.
