@@ -62,6 +62,26 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
+def synchronizer(torch, device):
+    """What a timer calls before reading the clock: a CUDA call returns before its kernels finish."""
+    return torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+
+
+def devito_damping(shape, nb):
+    """The damping mask of Devito's examples (examples/seismic/model.py) on a grid of any rank: zero inside,
+    rising across a layer of `nb` cells on every face; zero everywhere without a layer."""
+    damp = np.zeros(shape, dtype=np.float32)
+    if nb > 0:
+        pos = np.arange(nb, 0, -1) / nb
+        ramp = 1.5 * np.log(1.0 / 0.001) / nb * (pos - np.sin(2 * np.pi * pos) / (2 * np.pi)) / 10.0
+        for axis in range(len(shape)):
+            prof = np.zeros(shape[axis], dtype=np.float32)
+            prof[:nb] = ramp
+            prof[-nb:] = ramp[::-1]
+            damp += prof.reshape([-1 if i == axis else 1 for i in range(len(shape))])
+    return damp
+
+
 def machine_name(device):
     """The CPU, and the GPU in front of it where the codes run on one."""
     if device == "cpu":
@@ -120,11 +140,7 @@ class Deepwave:
         self.amp = torch.from_numpy(np.tile(ricker(10.0, 0.001, a.steps), (ns, 1, 1)))
         self.v, self.src_loc, self.rec_loc, self.amp = (t.to(self.device) for t in
                                                         (self.v, self.src_loc, self.rec_loc, self.amp))
-
-    def _synchronize(self):
-        """A CUDA call returns before its kernels finish: the timer waits for them."""
-        if self.device.type == "cuda":
-            self.torch.cuda.synchronize()
+        self._synchronize = synchronizer(torch, self.device)
 
     def _run(self, v):
         return self.deepwave.scalar(v, 10.0, 0.001, source_amplitudes=self.amp, source_locations=self.src_loc,
@@ -164,17 +180,8 @@ class Devito:
         v = np.pad(layered_model(nz, nx).T, nb, mode="edge")
         self.m = dv.Function(name="m", grid=grid, space_order=a.order)
         self.m.data[:] = 1.0 / v ** 2
-        # The damping mask of Devito's examples (examples/seismic/model.py): zero inside, rising across the layer.
-        damp = np.zeros(shape, dtype=np.float32)
-        pos = np.arange(nb, 0, -1) / nb
-        ramp = 1.5 * np.log(1.0 / 0.001) / nb * (pos - np.sin(2 * np.pi * pos) / (2 * np.pi)) / 10.0
-        for axis in range(2):
-            prof = np.zeros(shape[axis], dtype=np.float32)
-            prof[:nb] = ramp
-            prof[-nb:] = ramp[::-1]
-            damp += prof[:, None] if axis == 0 else prof[None, :]
         self.damp = dv.Function(name="damp", grid=grid, space_order=0)
-        self.damp.data[:] = damp
+        self.damp.data[:] = devito_damping(shape, nb)
         steps, dt = a.steps, 1.0  # time in ms, space in m: velocities scaled to m/ms
         self.m.data[:] *= 1e6
         self.dt, self.steps = dt, steps

@@ -29,7 +29,7 @@ import time
 
 import numpy as np
 
-from bench_peers import machine_name, ricker
+from bench_peers import devito_damping, machine_name, ricker, synchronizer
 
 
 def layered_model(n):
@@ -75,7 +75,7 @@ class Deepwave:
         self.amp = torch.from_numpy(np.repeat(ricker(10.0, 0.001, a.steps)[None, None, :], s, axis=0).copy())
         device = torch.device(a.device)
         self.v, self.src, self.rec, self.amp = (t.to(device) for t in (self.v, self.src, self.rec, self.amp))
-        self.synchronize = torch.cuda.synchronize if device.type == "cuda" else (lambda: None)
+        self.synchronize = synchronizer(torch, device)
 
     def rate(self):
         a = self.a
@@ -102,17 +102,8 @@ class Devito:
         v = np.pad(layered_model(n).transpose(2, 1, 0), nb, mode="edge")
         m = dv.Function(name="m", grid=grid, space_order=a.order)
         m.data[:] = 1e6 / v ** 2  # time in ms, space in m
-        damp = np.zeros(shape, dtype=np.float32)  # --pml 0: no layer, the same operator (damp read, zero)
-        if nb > 0:
-            pos = np.arange(nb, 0, -1) / nb
-            ramp = 1.5 * np.log(1.0 / 0.001) / nb * (pos - np.sin(2 * np.pi * pos) / (2 * np.pi)) / 10.0
-            for axis in range(3):
-                prof = np.zeros(shape[axis], dtype=np.float32)
-                prof[:nb] = ramp
-                prof[-nb:] = ramp[::-1]
-                damp += prof.reshape([-1 if i == axis else 1 for i in range(3)])
         d = dv.Function(name="damp", grid=grid, space_order=0)
-        d.data[:] = damp
+        d.data[:] = devito_damping(shape, nb)  # --pml 0: no layer, the same operator (damp read, zero)
         self.u = dv.TimeFunction(name="u", grid=grid, time_order=2, space_order=a.order)
         src = dv.SparseTimeFunction(name="src", grid=grid, npoint=1, nt=a.steps + 1)
         centre, depth = 10.0 * (nb + n // 2), 10.0 * (nb + 2)
