@@ -54,10 +54,7 @@ void add_forward_command(CommandRegistry& r) {
             if (model.vp_mps.empty()) throw ConfigError("the project has no " + o->model + " model");
             check_output_file(o->out, "--out", {".npy", ".segy", ".sgy", ".h5", ".hdf5"});
             timer.mark("read");
-            // The device's start (CUDA: the driver and a context, a quarter of a second on an H100), timed apart
-            // from the propagator's set-up. Not overlapped with the reading: the first read of a file forks a
-            // checking child, which must not inherit a lock that a thread inside the driver's start holds.
-            start_backend(o->backend);
+            start_backend(o->backend); // after reading, never beside it (fwi/propagator.hpp)
             timer.mark("device_start");
             auto sim = make_simulation(e, o->backend);
             sim->set_model(model);

@@ -63,10 +63,7 @@ void add_gradient_command(CommandRegistry& r) {
                                                  : load_model_for_project(o->model, p.experiment, r.quiet);
             const auto observed = observed_gathers(p);
             timer.mark("read");
-            // The device's start (CUDA: the driver and a context, a quarter of a second on an H100), timed apart
-            // from the propagator's set-up. Not overlapped with the reading: the first read of a file forks a
-            // checking child, which must not inherit a lock that a thread inside the driver's start holds.
-            start_backend(o->backend);
+            start_backend(o->backend); // after reading, never beside it (fwi/propagator.hpp)
             timer.mark("device_start");
             auto sim = make_simulation(p.experiment, o->backend);
             if (!(model.grid == sim->propagator().setup().grid))

@@ -222,6 +222,9 @@ std::string backend_device_name(const std::string& backend);
 /// Readies the device of `backend` ("auto" resolved as make_propagator does) ahead of make_propagator: for
 /// CUDA the driver and its context, about a quarter of a second on an H100, which a command times apart from
 /// the propagator's set-up. Never throws: make_propagator reports what is wrong. Nothing to do for the CPU.
+/// Call it after reading input files, not in a thread beside the reading: the first read of a file forks a
+/// checking child (isolated_read.hpp), which must not inherit a lock held by a thread inside the driver's
+/// start.
 void start_backend(const std::string& backend);
 
 } // namespace fwi
