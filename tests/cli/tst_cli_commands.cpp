@@ -75,39 +75,6 @@ class TestCliCommands : public QObject {
         QVERIFY(std::isfinite(j["misfit"].toDouble()) && j["misfit"].toDouble() > 0);
     }
 
-    // Where a command's time goes: the --json phases follow one another and add up to the whole command
-    // (forward's seconds, gradient's command_seconds), which holds the gradient's own seconds.
-    void summaries_account_for_the_whole_command() {
-        // The phases' sum, or -1 if a phase is missing, unexpected or negative.
-        const auto phases_sum = [](const QJsonObject& j, QStringList names) {
-            const QJsonObject p = j["phases_seconds"].toObject();
-            names.sort(); // as keys() returns them
-            if (p.keys() != names) return -1.0;
-            double sum = 0;
-            for (const QJsonValue v : p) {
-                if (v.toDouble(-1.0) < 0) return -1.0;
-                sum += v.toDouble();
-            }
-            return sum;
-        };
-        Run r = fwi_cli({"--json", "forward", project_});
-        QVERIFY2(r.code == 0, r.err.constData());
-        QJsonObject j = json_of(r);
-        double sum = phases_sum(j, {"read", "device_start", "setup", "compute", "write"});
-        double total = j["seconds"].toDouble();
-        QVERIFY2(sum > 0 && std::abs(sum - total) <= 0.01 * total + 1e-3,
-                 qPrintable(QString("phases %1 s, command %2 s").arg(sum).arg(total)));
-        r = fwi_cli({"--json", "gradient", project_});
-        QVERIFY2(r.code == 0, r.err.constData());
-        j = json_of(r);
-        sum = phases_sum(j, {"read", "device_start", "setup", "plan", "compute", "write"});
-        total = j["command_seconds"].toDouble();
-        QVERIFY2(sum > 0 && std::abs(sum - total) <= 0.01 * total + 1e-3,
-                 qPrintable(QString("phases %1 s, command %2 s").arg(sum).arg(total)));
-        QVERIFY(j["phases_seconds"].toObject()["compute"].toDouble() >= j["seconds"].toDouble());
-        QVERIFY(total > j["seconds"].toDouble());
-    }
-
     void checkpointed_gradients_equal_store_all_bit_for_bit() {
         Run r = fwi_cli({"--json", "gradient", project_, "--out", path("g_all.npy")});
         QVERIFY2(r.code == 0, r.err.constData());
