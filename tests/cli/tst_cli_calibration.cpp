@@ -40,10 +40,7 @@ class TestCliCalibration : public QObject {
         const QString project = dir.filePath("p.fwi");
         // One shot: each shot's run teaches the calibration its own ratio, and with two the last to finish
         // would be the one kept.
-        LayeredProject one_shot;
-        one_shot.shots = 1;
-        QCOMPARE(new_layered_project(project, one_shot).code, 0);
-        QCOMPARE(fwi_cli({"-q", "forward", project, "--store-observed"}).code, 0);
+        QCOMPARE(new_layered_project_with_observed(project, {.shots = 1}).code, 0);
         qputenv("FWI_CALIBRATION_CACHE", dir.filePath("cache").toUtf8());
 
         const double probed = planned_ratio(project);

@@ -16,10 +16,7 @@ class TestCliPhases : public QObject {
     void summaries_account_for_the_whole_command() {
         QTemporaryDir dir;
         const QString project = dir.filePath("p.fwi");
-        LayeredProject one_shot;
-        one_shot.shots = 1;
-        QCOMPARE(new_layered_project(project, one_shot).code, 0);
-        QCOMPARE(fwi_cli({"-q", "forward", project, "--store-observed"}).code, 0);
+        QCOMPARE(new_layered_project_with_observed(project, {.shots = 1}).code, 0);
         // The phases' sum, or -1 if a phase is missing, unexpected or negative.
         const auto phases_sum = [](const QJsonObject& j, QStringList names) {
             const QJsonObject p = j["phases_seconds"].toObject();

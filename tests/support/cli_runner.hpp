@@ -58,6 +58,14 @@ inline CliRun new_layered_project(const QString& path, const LayeredProject& p =
                     QString::number(p.pml)});
 }
 
+/// new_layered_project, then its modelled gathers stored as the observed data (what a gradient needs): the
+/// first run that failed, else the forward's.
+inline CliRun new_layered_project_with_observed(const QString& path, const LayeredProject& p = {}) {
+    const CliRun made = new_layered_project(path, p);
+    if (made.code != 0) return made;
+    return fwi_cli({"-q", "forward", path, "--store-observed"});
+}
+
 inline QJsonObject json_of(const CliRun& r) {
     return QJsonDocument::fromJson(r.out).object();
 }
