@@ -12,12 +12,14 @@
 #include "fwi/time_axis.hpp"
 #include "survey_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 namespace fwi::cli {
 
@@ -79,6 +81,37 @@ void refuse_unusable_values(const NewOptions& o, const CLI::App& cmd) {
                                       {"--receiver-y1", o.area.ry1}})
         if (value && !std::isfinite(*value))
             throw ConfigError(std::string(flag) + " " + std::to_string(*value) + ": not a finite position");
+}
+
+/// The options that say how to read a model file, refused where no given model reads them: a built-in
+/// model has its own grid, spacing and units, and a .npy, SEG-Y or HDF5 file its own shape, so the option
+/// would be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81 cells).
+void refuse_layout_options_nothing_reads(const NewOptions& o, const CLI::App& cmd) {
+    std::vector<std::string> specs{o.model};
+    if (!o.initial.empty()) specs.push_back(o.initial);
+    const auto builtin = [](const std::string& spec) { return spec.rfind("builtin:", 0) == 0; };
+    const auto raw = [&](const std::string& spec) {
+        const std::string ext = extension_of(spec);
+        return !builtin(spec) && ext != ".npy" && ext != ".segy" && ext != ".sgy" && ext != ".h5" &&
+               ext != ".hdf5";
+    };
+    const bool any_raw = std::any_of(specs.begin(), specs.end(), raw);
+    const bool any_file = !std::all_of(specs.begin(), specs.end(), builtin);
+    const bool one = specs.size() == 1;
+    const std::string models = one ? "--model " + o.model : "--model and --initial";
+    for (const char* flag : {"--nz", "--nx", "--ny", "--z-major"})
+        if (cmd.count(flag) > 0 && !any_raw)
+            throw ConfigError(
+                std::string(flag) +
+                " is for raw float32 model files, whose shape and order the file does not hold; " + models +
+                (any_file ? (one ? " holds them itself" : " hold them themselves")
+                          : (one ? " has its own grid" : " have their own grids") +
+                                std::string(" (--resample changes the spacing)")));
+    for (const char* flag : {"--dz", "--dx", "--dy", "--units", "--dataset"})
+        if (cmd.count(flag) > 0 && !any_file)
+            throw ConfigError(std::string(flag) + " is for model files; " + models +
+                              (one ? " has its own grid" : " have their own grids") +
+                              " and velocities in m/s (--resample changes the spacing)");
 }
 
 /// A reference velocity below the models' would fix a time step that violates the CFL condition.
@@ -163,8 +196,11 @@ void add_new_command(CommandRegistry& r) {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             refuse_to_replace(o->project, o->force);
             refuse_unusable_values(*o, *cmd);
+            refuse_layout_options_nothing_reads(*o, *cmd);
             o->layout.x_major = !o->z_major;
             Model truth = load_model_spec(o->model, o->layout, r.quiet);
+            if (cmd->count("--dy") > 0 && truth.grid.rank == 2)
+                throw ConfigError("--dy needs a 3D model (this one is 2D)");
             if (o->resample_m > 0) truth = resample_model(truth, o->resample_m, o->resample_m, o->resample_m);
             Model initial;
             if (!o->initial.empty()) {

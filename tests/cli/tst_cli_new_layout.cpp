@@ -1,0 +1,102 @@
+// `fwi new`'s model-layout options (--nz --nx --ny --z-major for raw files; --dz --dx --dy --units
+// --dataset for files) are refused, before anything is written, where no given model reads them: they used
+// to be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81 cells). Where a model
+// reads them they still work.
+#include "fwi/npy.hpp"
+
+#include <QFile>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "cli_runner.hpp"
+
+using fwi::test::fwi_cli;
+using fwi::test::json_of;
+using Run = fwi::test::CliRun;
+
+class TestCliNewLayout : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString path(const QString& name) const { return dir_.filePath(name); }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        fwi::write_npy(path("plane.npy").toStdString(), {{20, 24}, std::vector<float>(20 * 24, 2000.0f)});
+        fwi::write_npy(path("volume.npy").toStdString(),
+                       {{12, 10, 14}, std::vector<float>(12 * 10 * 14, 2000.0f)});
+        QFile raw(path("plane.bin"));
+        QVERIFY(raw.open(QIODevice::WriteOnly));
+        const std::vector<float> values(20 * 24, 2000.0f);
+        raw.write(reinterpret_cast<const char*>(values.data()), qint64(values.size() * sizeof(float)));
+    }
+
+    void options_no_model_reads_are_refused_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("a shape for a built-in model")
+            << QStringList{"--model", "builtin:salt3d", "--nz", "800"}
+            << "--nz is for raw float32 model files, whose shape and order the file does not hold; --model "
+               "builtin:salt3d has its own grid (--resample changes the spacing)";
+        QTest::newRow("a spacing for a built-in model")
+            << QStringList{"--model", "builtin:layered", "--dx", "3"}
+            << "--dx is for model files; --model builtin:layered has its own grid";
+        QTest::newRow("units for built-in models")
+            << QStringList{"--model", "builtin:layered", "--initial", "builtin:layered", "--units", "km/s"}
+            << "--units is for model files; --model and --initial have their own grids";
+        QTest::newRow("a shape that contradicts the .npy's")
+            << QStringList{"--model", "@volume.npy", "--dz", "10", "--dy", "10", "--dx", "10", "--nz", "5"}
+            << "holds them itself";
+        QTest::newRow("an order for a .npy")
+            << QStringList{"--model", "@plane.npy", "--dz", "10", "--dx", "10", "--z-major"}
+            << "--z-major is for raw";
+        QTest::newRow("a shape for neither model")
+            << QStringList{"--model", "builtin:layered", "--initial", "@plane.npy", "--ny", "3"}
+            << "--model and --initial hold them themselves";
+        QTest::newRow("a y spacing for a 2D .npy")
+            << QStringList{"--model", "@plane.npy", "--dz", "10", "--dx", "10", "--dy", "7"}
+            << "--dy needs a 3D model (this one is 2D)";
+        QTest::newRow("a y spacing for a 2D raw file")
+            << QStringList{"--model", "@plane.bin", "--nz", "20", "--nx", "24",
+                           "--dz",    "10",         "--dx", "10", "--dy", "7"}
+            << "--dy needs a 3D model";
+    }
+    void options_no_model_reads_are_refused() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, says);
+        for (QString& a : args)
+            if (a.startsWith('@')) a = path(a.mid(1));
+        const QString out = path("refused.fwi");
+        const Run r = fwi_cli(QStringList{"new", out} + args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    /// Where a model reads them, the same options make the grid they say.
+    void options_a_model_reads_are_used() {
+        Run r = fwi_cli({"--json", "new", path("raw.fwi"), "--model", path("plane.bin"), "--nz", "20", "--nx",
+                         "24", "--dz", "10", "--dx", "12", "--z-major", "--shots", "1", "--receivers", "4"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QJsonObject grid = json_of(r);
+        QCOMPARE(grid["nz"].toInt(), 20);
+        QCOMPARE(grid["nx"].toInt(), 24);
+        QCOMPARE(grid["dx_m"].toDouble(), 12.0);
+        // A raw true model with a .npy initial one of the same grid: the shape options are the raw file's.
+        r = fwi_cli({"--json", "new", path("mixed.fwi"), "--model", path("plane.bin"), "--initial",
+                     path("plane.npy"), "--nz", "20", "--nx", "24", "--dz", "10", "--dx", "10", "--shots",
+                     "1", "--receivers", "4"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"--json", "new", path("volume.fwi"), "--model", path("volume.npy"), "--dz", "10", "--dy",
+                     "8", "--dx", "10", "--shots-x", "1", "--receivers-x", "2", "--receivers-y", "2"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        grid = json_of(r);
+        QCOMPARE(grid["ny"].toInt(), 10);
+        QCOMPARE(grid["dy_m"].toDouble(), 8.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliNewLayout)
+#include "tst_cli_new_layout.moc"
