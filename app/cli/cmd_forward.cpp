@@ -31,12 +31,16 @@ void add_forward_command(CommandRegistry& r) {
     cmd->add_option("--model", o->model,
                     "true | initial | current | a model file (default: true, else current)");
     cmd->add_flag("--store-observed", o->store, "save the gathers in the project as observed data");
-    cmd->add_option("--snr", o->snr_db, "add white Gaussian noise at this signal-to-noise ratio (dB)");
-    cmd->add_option("--seed", o->seed, "random seed for --snr");
+    CLI::Option* snr =
+        cmd->add_option("--snr", o->snr_db, "add white Gaussian noise at this signal-to-noise ratio (dB)");
+    cmd->add_option("--seed", o->seed, "random seed for --snr")->needs(snr);
     cmd->add_option("--backend", o->backend, "cpu | cuda | auto");
     cmd->callback([o, &r] {
         *r.selected = [o, &r]() -> nlohmann::json {
             PhaseTimer timer;
+            if (o->snr_db && o->out.empty() && !o->store)
+                throw ConfigError("--snr adds noise to the gathers that --out or --store-observed write; "
+                                  "neither is given");
             // Modelling needs neither the observed data nor the results; saving them back needs all.
             Project p = load_project(
                 o->project, o->store ? ProjectParts{} : ProjectParts{.observed = false, .results = false});

@@ -315,6 +315,10 @@ class TestCliCommands : public QObject {
             << QStringList{"invert", "@P", "--end-taper", "100"} << "tapers";
         QTest::newRow("mask that fixes every cell")
             << QStringList{"invert", "@P", "--water-depth", "1e9"} << "fix every cell";
+        QTest::newRow("noise written nowhere")
+            << QStringList{"forward", "@P", "--snr", "10"} << "neither is given";
+        QTest::newRow("a seed without noise")
+            << QStringList{"forward", "@P", "--seed", "5"} << "--seed requires --snr";
         QTest::newRow("noise that overflows")
             << QStringList{"forward", "@P", "--store-observed", "--snr", "-1e308"} << "signal-to-noise ratio";
         // Output files are checked before the work, not after it.
