@@ -129,6 +129,19 @@ void write_model_array(const std::string& path, const Grid& grid, const std::vec
         throw ConfigError("output " + path + ": arrays are written as .npy or .h5");
 }
 
+void refuse_options_the_kind_ignores(const std::string& command, const std::string& what,
+                                     const std::function<bool(const char*)>& given,
+                                     std::initializer_list<OptionReaders> readers) {
+    for (const OptionReaders& r : readers) {
+        if (!given(r.option) || std::find(r.kinds.begin(), r.kinds.end(), what) != r.kinds.end()) continue;
+        std::string kinds;
+        for (const char* kind : r.kinds)
+            kinds += std::string(kinds.empty() ? "" : "|") + kind;
+        throw ConfigError(std::string(r.option) + " is for `fwi " + command + " " + kinds + "`, not `fwi " +
+                          command + " " + what + "`");
+    }
+}
+
 std::string format_bytes(double bytes) {
     const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
     int u = 0;

@@ -7,6 +7,7 @@
 
 #include "fwi/settings.hpp"
 
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -36,6 +37,18 @@ void check_output_file(const std::string& path, const std::string& option,
 void make_output_directory(const std::string& path, const std::string& option);
 /// check_output_file for a picture: .png or .svg.
 void check_picture_name(const std::string& path, const std::string& option);
+/// An option of a command whose first positional picks a kind of output (`fwi plot WHAT`, `fwi export
+/// WHAT`), and the kinds that read it.
+struct OptionReaders {
+    const char* option;
+    std::initializer_list<const char*> kinds;
+};
+/// Refuses (ConfigError) an option that `given` says was given when the kind `what` does not read it, which
+/// would ignore it without a word: "--percentile is for `fwi plot gradient|gather|wavefield`, not `fwi plot
+/// model`".
+void refuse_options_the_kind_ignores(const std::string& command, const std::string& what,
+                                     const std::function<bool(const char*)>& given,
+                                     std::initializer_list<OptionReaders> readers);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
 /// Sets the RAM (and, after a comma, the disk) budget of `settings` from "RAM[,DISK]", e.g. "512M,20G".

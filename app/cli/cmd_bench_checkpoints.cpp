@@ -14,10 +14,12 @@
 #include "fwi/text_file.hpp"
 #include "interrupt.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <sstream>
 
@@ -104,6 +106,17 @@ void add_bench_checkpoints_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             const std::vector<Config> configs = parse_configs(o->configs);
+            const auto rows_with = [&](std::initializer_list<const char*> schedules) {
+                return std::any_of(configs.begin(), configs.end(), [&](const Config& c) {
+                    return std::any_of(schedules.begin(), schedules.end(),
+                                       [&](const char* name) { return c.schedule.rfind(name, 0) == 0; });
+                });
+            };
+            // Options no row reads would be ignored without a word.
+            if (!o->budget.empty() && !rows_with({"auto", "adaptive"}))
+                throw ConfigError("--budget is for the auto and adaptive rows; --configs has none");
+            if (!o->scratch.empty() && !rows_with({"multilevel", "auto"}))
+                throw ConfigError("--scratch is for the multilevel and auto rows; --configs has none");
             check_output_file(o->markdown, "--markdown"); // now, not after every row has run
             Project p = load_project(o->project, ProjectParts{.results = false});
             const Model model = working_model(p.experiment);

@@ -135,8 +135,11 @@ void add_export_command(CommandRegistry& r) {
     cmd->add_option("--every", o->every,
                     "wavefield: inner steps between snapshots (default: about 50 snapshots)")
         ->check(CLI::Range(std::int64_t(1), std::int64_t(1) << 40));
-    cmd->callback([o, &r] {
-        *r.selected = [o, &r]() -> nlohmann::json {
+    cmd->callback([o, cmd, &r] {
+        *r.selected = [o, cmd, &r]() -> nlohmann::json {
+            refuse_options_the_kind_ignores(
+                "export", o->what, [cmd](const char* flag) { return cmd->count(flag) > 0; },
+                {{"--model", {"model", "wavefield"}}, {"--shot", {"wavefield"}}, {"--every", {"wavefield"}}});
             const Project p = load_project(o->project);
             if ((o->what == "model" || o->what == "gradient") && extension_of(o->out) != ".vti")
                 throw ConfigError("--out " + o->out + ": " + o->what + " is written as a .vti file");

@@ -181,8 +181,16 @@ void add_plot_command(CommandRegistry& r) {
     cmd->add_option("--vmin", o->vmin, "model: colour scale minimum in m/s (default the model's own range)");
     cmd->add_option("--vmax", o->vmax, "model: colour scale maximum in m/s");
     cmd->add_option("--title", o->title, "title (default names the picture)");
-    cmd->callback([o, &r] {
-        *r.selected = [o, &r]() -> nlohmann::json {
+    cmd->callback([o, cmd, &r] {
+        *r.selected = [o, cmd, &r]() -> nlohmann::json {
+            refuse_options_the_kind_ignores("plot", o->what,
+                                            [cmd](const char* flag) { return cmd->count(flag) > 0; },
+                                            {{"--model", {"model", "wavefield"}},
+                                             {"--shot", {"gather", "wavefield"}},
+                                             {"--time", {"wavefield"}},
+                                             {"--percentile", {"gradient", "gather", "wavefield"}},
+                                             {"--vmin", {"model"}},
+                                             {"--vmax", {"model"}}});
             check_picture_name(o->out, "--out");
             const nlohmann::json j = plot(load_project(o->project), *o);
             if (!r.quiet) {

@@ -319,6 +319,8 @@ class TestCliCommands : public QObject {
             << QStringList{"forward", "@P", "--snr", "10"} << "neither is given";
         QTest::newRow("a seed without noise")
             << QStringList{"forward", "@P", "--seed", "5"} << "--seed requires --snr";
+        QTest::newRow("a budget no row reads") << QStringList{"bench-checkpoints", "@P", "--budget", "1G"}
+                                               << "--budget is for the auto and adaptive rows";
         QTest::newRow("noise that overflows")
             << QStringList{"forward", "@P", "--store-observed", "--snr", "-1e308"} << "signal-to-noise ratio";
         // Output files are checked before the work, not after it.

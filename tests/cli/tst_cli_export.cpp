@@ -95,9 +95,15 @@ class TestCliExport : public QObject {
         QVERIFY(listed >= 2);
     }
 
-    void a_wrong_extension_or_shot_is_refused() {
+    void a_wrong_extension_shot_or_option_is_refused() {
         QCOMPARE(fwi_cli({"export", project_, "model", "-o", path("m.png")}).code, 2);
         QCOMPARE(fwi_cli({"export", project_, "wavefield", "-o", path("w2"), "--shot", "7"}).code, 2);
+        // Options the kind does not read: refused, not ignored without a word.
+        const Run r = fwi_cli({"export", project_, "model", "-o", path("m2.vti"), "--every", "5"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--every is for `fwi export wavefield`, not `fwi export model`"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(path("m2.vti")));
     }
 };
 

@@ -48,6 +48,22 @@ class TestCliPlot : public QObject {
         QVERIFY(!QFile::exists(path("g.svg")) && !QFile::exists(path("w.svg")));
     }
 
+    /// An option the picture does not read is refused, not ignored without a word.
+    void options_the_picture_ignores_are_refused() {
+        Run r = fwi_cli({"plot", project_, "model", "-o", path("m.svg"), "--shot", "1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--shot is for `fwi plot gather|wavefield`, not `fwi plot model`"),
+                 r.err.constData());
+        r = fwi_cli({"plot", project_, "gather", "-o", path("d.svg"), "--vmin", "1000"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--vmin is for `fwi plot model`"), r.err.constData());
+        r = fwi_cli({"plot", project_, "gradient", "-o", path("g.svg"), "--time", "0.1"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("--time is for `fwi plot wavefield`"), r.err.constData());
+        QVERIFY(!QFile::exists(path("m.svg")) && !QFile::exists(path("d.svg")) &&
+                !QFile::exists(path("g.svg")));
+    }
+
     void model_has_axes_and_units() {
         const Run r = fwi_cli({"--json", "plot", project_, "model", "--model", "true", "-o", path("m.svg")});
         QVERIFY2(r.code == 0, r.err.constData());
