@@ -59,6 +59,14 @@ void add_gradient_command(CommandRegistry& r) {
             if (o->store) check_project_saveable(o->project); // fail now rather than after the gradient
             GradientSettings settings = o->settings;
             if (!o->budget.empty()) apply_budget(settings, o->budget);
+            // A disk tier only multilevel and auto plans use would be ignored without a word by the others.
+            if (settings.schedule.rfind("multilevel", 0) != 0 && settings.schedule != "auto" &&
+                (!settings.scratch_dir.empty() || settings.disk_budget_bytes != 0))
+                throw ConfigError(std::string(settings.scratch_dir.empty()
+                                                  ? "a disk budget (--budget RAM,DISK)"
+                                                  : "--scratch") +
+                                  " is for the disk tier of --schedule multilevel:R,D and auto; --schedule " +
+                                  settings.schedule + " keeps its checkpoints in memory");
             const Model model = o->model.empty() ? working_model(p.experiment)
                                                  : load_model_for_project(o->model, p.experiment, r.quiet);
             const auto observed = observed_gathers(p);

@@ -319,6 +319,9 @@ class TestCliCommands : public QObject {
             << QStringList{"forward", "@P", "--snr", "10"} << "neither is given";
         QTest::newRow("a seed without noise")
             << QStringList{"forward", "@P", "--seed", "5"} << "--seed requires --snr";
+        QTest::newRow("a disk tier for a schedule in memory")
+            << QStringList{"gradient", "@P", "--schedule", "revolve:3", "--scratch", "@D"}
+            << "--scratch is for the disk tier of --schedule multilevel:R,D and auto";
         QTest::newRow("a budget no row reads") << QStringList{"bench-checkpoints", "@P", "--budget", "1G"}
                                                << "--budget is for the auto and adaptive rows";
         QTest::newRow("noise that overflows")
@@ -359,6 +362,8 @@ class TestCliCommands : public QObject {
         for (QString& a : args)
             if (a == "@P")
                 a = project_;
+            else if (a == "@D")
+                a = dir_.path();
             else if (a == "x.fwi" || a == "x.png")
                 a = dir_.filePath(a);
         const QByteArray before = file_bytes(project_);
