@@ -9,7 +9,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -425,24 +424,6 @@ class TestCliCommands : public QObject {
         const Run r = fwi_cli({"gradient", project_, "--out", path("missing/g.npy")});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("No such file or directory") && !r.err.contains("misfit"), r.err.constData());
-    }
-
-    /// docs/cli.md quotes each command's --help: it must be what the program prints.
-    void the_cli_reference_quotes_the_real_help() {
-        QFile f(QStringLiteral(FWI_SOURCE_DIR "/docs/cli.md"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QString doc = QString::fromUtf8(f.readAll());
-        static const QRegularExpression block("### fwi ([a-z-]+)\n```text\n(.*?)```",
-                                              QRegularExpression::DotMatchesEverythingOption);
-        int blocks = 0;
-        for (auto it = block.globalMatch(doc); it.hasNext(); ++blocks) {
-            const QRegularExpressionMatch m = it.next();
-            const Run r = fwi_cli({m.captured(1), "--help"});
-            QCOMPARE(r.code, 0);
-            const QString help = QString::fromUtf8(r.out).replace(FWI_CLI_EXE, "fwi");
-            QCOMPARE(help.trimmed(), m.captured(2).trimmed());
-        }
-        QCOMPARE(blocks, 13); // every subcommand
     }
 
     void an_export_with_nothing_to_write_makes_no_directory() {
