@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -139,6 +140,23 @@ void refuse_options_the_kind_ignores(const std::string& command, const std::stri
             kinds += std::string(kinds.empty() ? "" : "|") + kind;
         throw ConfigError(std::string(r.option) + " is for `fwi " + command + " " + kinds + "`, not `fwi " +
                           command + " " + what + "`");
+    }
+}
+
+void save_project_back_or_beside(const std::string& path, Project& project) {
+    try {
+        save_project_back(path, project);
+    } catch (const ProjectChangedError& e) {
+        const std::string stem = extension_of(path) == ".fwi" ? path.substr(0, path.size() - 4) : path;
+        char stamp[32];
+        const std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+        std::string beside = stem + ".conflict-" + stamp + ".fwi";
+        for (int n = 2; std::filesystem::exists(beside); ++n)
+            beside = stem + ".conflict-" + stamp + "-" + std::to_string(n) + ".fwi";
+        save_project(beside, project);
+        throw ProjectChangedError(std::string(e.what()) + "; this command's project is saved as '" + beside +
+                                  "'");
     }
 }
 

@@ -4,6 +4,7 @@
 #include "fwi/gather.hpp"
 #include "fwi/model.hpp"
 #include "fwi/model_io.hpp"
+#include "fwi/project.hpp"
 
 #include "fwi/settings.hpp"
 
@@ -49,6 +50,10 @@ struct OptionReaders {
 void refuse_options_the_kind_ignores(const std::string& command, const std::string& what,
                                      const std::function<bool(const char*)>& given,
                                      std::initializer_list<OptionReaders> readers);
+/// Saves a command's project back over the file it read it from (save_project_back). When another program
+/// wrote that file meanwhile, the file is left as it is, this command's project is saved beside it
+/// (NAME.conflict-YYYYMMDD-HHMMSS.fwi) and a ProjectChangedError names both: neither side's work is lost.
+void save_project_back_or_beside(const std::string& path, Project& project);
 /// Human-readable bytes ("1.5 GiB").
 std::string format_bytes(double bytes);
 /// Sets the RAM (and, after a comma, the disk) budget of `settings` from "RAM[,DISK]", e.g. "512M,20G".

@@ -73,7 +73,7 @@ void add_forward_command(CommandRegistry& r) {
             if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);
             if (writes_outputs() && o->store) {
                 p.observed = to_records(gathers);
-                save_project(o->project, p);
+                save_project_back_or_beside(o->project, p);
             }
             timer.mark("write");
             const double seconds = timer.total();

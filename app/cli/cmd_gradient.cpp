@@ -113,7 +113,7 @@ void add_gradient_command(CommandRegistry& r) {
             if (writes_outputs() && o->store) {
                 p.gradient = g.gradient;
                 p.misfit = g.misfit;
-                save_project(o->project, p);
+                save_project_back_or_beside(o->project, p);
             }
             timer.mark("write");
             if (!r.quiet)

@@ -45,7 +45,7 @@ void add_import_command(CommandRegistry& r) {
             p.experiment.propagation.wavelet.clear();
             make_simulation(p.experiment, "cpu"); // refuses a CFL-impossible or otherwise bad setup
             p.observed = to_records(gathers);
-            save_project(o->project, p);
+            save_project_back_or_beside(o->project, p);
             if (!r.quiet)
                 std::cerr << "fwi: imported " << gathers.size() << " shots, " << gathers.front().samples
                           << " samples at " << gathers.front().dt_s << " s, from " << o->data << "\n";

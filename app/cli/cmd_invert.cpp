@@ -278,7 +278,7 @@ void add_invert_command(CommandRegistry& r) {
                 if (have_pending) apply_record(p, pending);
                 have_pending = false;
                 p.optimizer_state = state;
-                if (writes_outputs()) save_project(o->project, p);
+                if (writes_outputs()) save_project_back_or_beside(o->project, p);
             };
             const InversionResult result = run_inversion(setup, &counter, &cancel, on_iteration, on_state);
             if (o->resume && iterations_run == 0 && result.reason != StopReason::Cancelled && !r.quiet)
@@ -286,7 +286,7 @@ void add_invert_command(CommandRegistry& r) {
                     << "fwi: note: nothing left to run: the saved inversion has done the iterations asked "
                        "for (raise --iterations to go on)\n";
             if (result.history.size() == 1 && result.reason != StopReason::Cancelled)
-                if (writes_outputs()) save_project(o->project, p);
+                if (writes_outputs()) save_project_back_or_beside(o->project, p);
             // 3D: a picture per orthogonal slice through the middle, each titled with its position.
             std::vector<std::string> pictures;
             if (writes_outputs() && !o->png.empty())

@@ -7,8 +7,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <cstdio>
 
 #include "cli_runner.hpp"
 
@@ -145,6 +148,36 @@ class TestCliInvert : public QObject {
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("observed data or the acquisition changed"), r.err.constData());
         QCOMPARE(file_bytes(copy), before);
+    }
+
+    /// Another program saving the project while an inversion runs (the desktop application, a second
+    /// `fwi`): the inversion's next save does not overwrite it; the inversion stops (exit 3) with its project
+    /// saved beside the file, and says where.
+    void a_project_another_program_saved_meanwhile_is_not_overwritten() {
+        const QString copy = dir_.filePath("shared.fwi");
+        QVERIFY(QFile::copy(project_, copy));
+        const fwi::FileVersion before = fwi::file_version(copy.toStdString());
+        QProcess invert;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OMP_NUM_THREADS", "1");
+        invert.setProcessEnvironment(env);
+        invert.start(FWI_CLI_EXE, {"-q", "invert", copy, "--iterations", "40", "--min-decrease", "0"});
+        QVERIFY(invert.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(!(fwi::file_version(copy.toStdString()) == before), 60000); // its first save
+        const QString theirs = dir_.filePath("theirs.tmp");
+        QVERIFY(QFile::copy(project_, theirs) && std::rename(qPrintable(theirs), qPrintable(copy)) == 0);
+        const QByteArray written = file_bytes(copy);
+        QVERIFY(invert.waitForFinished(120000));
+        const QByteArray err = invert.readAllStandardError();
+        QCOMPARE(invert.exitCode(), 3);
+        QVERIFY2(err.contains("changed since it was read") && err.contains("it was not overwritten"),
+                 err.constData());
+        QCOMPARE(file_bytes(copy), written);
+        static const QRegularExpression beside(R"(saved as '([^']*shared\.conflict-[0-9-]+\.fwi)')");
+        const QRegularExpressionMatch m = beside.match(QString::fromUtf8(err));
+        QVERIFY2(m.hasMatch(), err.constData());
+        const fwi::Project kept = fwi::load_project(m.captured(1).toStdString());
+        QVERIFY(kept.history.size() >= 2); // the inversion's work, up to the refused save
     }
 
     /// invert models on the same time step as forward and gradient (its default bounds are the models'

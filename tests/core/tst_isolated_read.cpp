@@ -300,7 +300,7 @@ class TestIsolatedRead : public QObject {
     void theRecordKeepsTheNewestFiles() {
         const QTemporaryDir dir;
         const std::string record = dir.filePath("sub/checked-files").toStdString(); // made when missing
-        detail::FileVersion v;
+        FileVersion v;
         v.size = 10;
         v.modified_ns = v.changed_ns = 1; // 1970: old enough
         for (std::size_t i = 0; i < detail::max_checked_files + 10; ++i) {

@@ -115,7 +115,7 @@ void TestAcquisitionEdit::document_undo_and_dirty() {
     QVERIFY(!doc.dirty());
     QCOMPARE(dirty.count(), 2);
     doc.undo_stack()->redo();
-    doc.mark_saved("/tmp/y.fwi");
+    doc.mark_saved("/tmp/y.fwi", {});
     QVERIFY(!doc.dirty());
     QCOMPARE(doc.path(), QString("/tmp/y.fwi"));
     doc.set_active_shot(5); // clamped: one shot

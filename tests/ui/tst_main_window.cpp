@@ -20,6 +20,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -43,6 +44,10 @@ void set_line(QLineEdit* edit, const QString& text) {
     edit->setText(text);
     emit edit->editingFinished();
 }
+QByteArray file_bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -53,6 +58,7 @@ class TestMainWindow : public QObject {
     void forward_run_changes_wavefield_pixels();
     void cancel_mid_run_keeps_gui_responsive_and_project_unchanged();
     void save_then_load_is_equal();
+    void a_file_another_program_saved_is_not_replaced_unasked();
     void compression_changes_predicted_memory();
     void bad_settings_refused_with_message();
     void codec_specs_accepted_as_the_engine_does_data();
@@ -209,6 +215,40 @@ void TestMainWindow::save_then_load_is_equal() {
     QVERIFY(models_equal(a.initial_model, b.initial_model));
     QVERIFY(models_equal(a.current_model, b.current_model));
     QVERIFY(!other.document()->dirty());
+}
+
+/// Another program (`fwi invert`, a second window) saving the open project's file: File > Save asks before
+/// replacing that work, and unattended it keeps the file; Save As still saves elsewhere.
+void TestMainWindow::a_file_another_program_saved_is_not_replaced_unasked() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("shared.fwi"), elsewhere = dir.filePath("mine.fwi");
+    {
+        MainWindow maker;
+        QVERIFY(maker.open_demo("toy"));
+        QVERIFY(maker.save_project_as(path));
+    }
+    MainWindow w;
+    QVERIFY(w.open_project(path));
+    ProjectDocument* doc = w.document();
+    GradientSettings g = doc->experiment().gradient;
+    g.schedule = "revolve:7";
+    doc->edit_gradient(g);
+    QVERIFY(w.save()); // nobody else wrote it: saved over it
+    g.schedule = "revolve:8";
+    doc->edit_gradient(g);
+    Project theirs = load_project(path.toStdString());
+    theirs.experiment.gradient.schedule = "uniform:3";
+    save_project(path.toStdString(), theirs);
+    const QByteArray written = file_bytes(path);
+    QVERIFY(!w.save()); // unattended, the question's answer keeps the file
+    QCOMPARE(file_bytes(path), written);
+    QVERIFY(doc->dirty());
+    QVERIFY(w.save_project_as(elsewhere));
+    QCOMPARE(load_project(elsewhere.toStdString()).experiment.gradient.schedule, std::string("revolve:8"));
+    g.schedule = "revolve:9";
+    doc->edit_gradient(g);
+    QVERIFY(w.save()); // over its own new file, unchanged since
+    QCOMPARE(load_project(path.toStdString()).experiment.gradient.schedule, std::string("uniform:3"));
 }
 
 void TestMainWindow::compression_changes_predicted_memory() {

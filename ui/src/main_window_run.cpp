@@ -291,6 +291,7 @@ bool MainWindow::open_project(const QString& path) {
     }
     try {
         Project p = load_project(path.toStdString());
+        const FileVersion opened = p.file_version; // a save checks the project file against it
         const QString recovery = autosave_path(path);
         if (QFileInfo::exists(recovery) &&
             QFileInfo(recovery).lastModified() > QFileInfo(path).lastModified() &&
@@ -300,6 +301,7 @@ bool MainWindow::open_project(const QString& path) {
             if (const QString problem = check_project_in_child(recovery); !problem.isEmpty())
                 throw FormatError(problem.toStdString());
             p = load_project(recovery.toStdString());
+            p.file_version = opened;
             d_->doc->reset(std::move(p), path);
             d_->doc->undo_stack()->resetClean(); // the recovered edits are not in the file yet: dirty
         } else {
@@ -353,14 +355,26 @@ void MainWindow::show_stored_results() {
 }
 
 bool MainWindow::save_project_as(const QString& path) {
+    const Project& project = d_->doc->project();
+    // Over the file it was read from, only as it was read: another program (`fwi invert`, another window)
+    // may have saved its own work there meanwhile, which this save would replace. Unattended: keep the file.
+    if (path == d_->doc->path() && project.file_version.exists() &&
+        !(file_version(path.toStdString()) == project.file_version) &&
+        ask(this, tr("Save project"),
+            tr("%1 changed on disk since it was opened or last saved here: another program (such as fwi "
+               "invert, or another window) wrote it.\n\nReplace it with this window's project? No keeps the "
+               "file as it is; File > Save As saves this window's project elsewhere.")
+                .arg(path),
+            false, Answer::No) != Answer::Yes)
+        return false;
     try {
-        save_project(path.toStdString(), d_->doc->project());
+        save_project(path.toStdString(), project);
     } catch (const Error& e) {
         show_error(this, tr("Save project"), QString::fromUtf8(e.what()));
         return false;
     }
     QFile::remove(autosave_path(d_->doc->path()));
-    d_->doc->mark_saved(path);
+    d_->doc->mark_saved(path, file_version(path.toStdString()));
     add_recent(path);
     log(tr("Saved %1").arg(path));
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);

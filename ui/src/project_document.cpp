@@ -114,7 +114,8 @@ void ProjectDocument::reset(Project project, const QString& path) {
     if (was_dirty) emit dirty_changed(false);
 }
 
-void ProjectDocument::mark_saved(const QString& path) {
+void ProjectDocument::mark_saved(const QString& path, const FileVersion& version) {
+    d_->project.file_version = version;
     d_->undo.setClean();
     if (path != d_->path) {
         d_->path = path;

@@ -3,6 +3,8 @@
 // the same files. The schema (every group, dataset and attribute, with types, shapes and units) and its
 // versioning policy are in docs/file-format.md. Arrays keep the product's axis order: (z, x) or (z, y, x),
 // x fast (grid.hpp).
+#include "fwi/error.hpp"
+#include "fwi/file_version.hpp"
 #include "fwi/model.hpp"
 #include "fwi/settings.hpp"
 
@@ -50,6 +52,9 @@ struct Project {
     /// Read without some of its parts (load_project(path, parts)): save_project refuses it, as saving it
     /// would drop them from the file.
     bool partial = false;
+    /// The file as load_project found it before reading, or as save_project_back left it: what
+    /// save_project_back compares the file with. None (exists() false) for a project made in memory.
+    FileVersion file_version;
 };
 
 /// What load_project reads besides the models, the acquisition, the settings and the metadata, which it
@@ -69,6 +74,21 @@ struct ProjectParts {
 Project load_project(const std::string& path);
 /// Reads only `parts` of the rest; the project is `partial` unless `parts` is all of it.
 Project load_project(const std::string& path, const ProjectParts& parts);
+
+/// Thrown by save_project_back: the file changed since the project was read from it, because another program
+/// (another `fwi`, the desktop application) wrote it meanwhile. A ResourceError: the CLI exits 3.
+class ProjectChangedError : public ResourceError {
+  public:
+    using ResourceError::ResourceError;
+};
+
+/// save_project over the file `project` was read from, but only when that file is still the version it was
+/// read as (project.file_version), so that another program's write in between is not lost: otherwise
+/// ProjectChangedError naming the file, which is left as it is. On success project.file_version is the new
+/// file's, so the next save_project_back of the same project checks against it. A project made in memory is
+/// saved as save_project does. Another program's write in the moment between the check and the rename is not
+/// seen (no lock is taken: other programs take none either).
+void save_project_back(const std::string& path, Project& project);
 
 /// Writes a project atomically (temporary file in the same directory, then rename), so the previous file
 /// survives any failure. ResourceError naming `path` when it cannot be written; ConfigError for content that

@@ -114,7 +114,20 @@ Project load_project(const std::string& path, const ProjectParts& parts) {
     std::string reader = "project";
     if (!parts.observed) reader += " without observed data";
     if (!parts.results) reader += " without results";
-    return read_isolated(path, h5::reader_name(reader), [&] { return read_project(path, parts); });
+    // Before reading: a write during the read then shows as a change to save_project_back.
+    const FileVersion version = file_version(path);
+    Project project = read_isolated(path, h5::reader_name(reader), [&] { return read_project(path, parts); });
+    project.file_version = version;
+    return project;
+}
+
+void save_project_back(const std::string& path, Project& project) {
+    if (project.file_version.exists() && !(file_version(path) == project.file_version))
+        throw ProjectChangedError("'" + path +
+                                  "' changed since it was read (another program, such as fwi or the desktop "
+                                  "application, wrote it meanwhile); it was not overwritten");
+    save_project(path, project);
+    project.file_version = file_version(path);
 }
 
 void check_project_saveable(const std::string& path) {

@@ -6,7 +6,6 @@
 #include <deque>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
 
@@ -14,10 +13,6 @@ namespace fwi::detail {
 namespace {
 
 bool g_read_other_files = false;
-
-std::int64_t nanoseconds(const timespec& t) {
-    return std::int64_t(t.tv_sec) * 1000000000 + t.tv_nsec;
-}
 
 /// The record's line for `version` read by `reader` (the reader's name last: it may hold spaces).
 std::string line_for(const FileVersion& v, const std::string& reader) {
@@ -37,12 +32,6 @@ std::deque<std::string> read_lines(const std::filesystem::path& record) {
 }
 
 } // namespace
-
-FileVersion version_of(const std::string& path) {
-    struct stat info {};
-    if (::stat(path.c_str(), &info) != 0) return {};
-    return {info.st_dev, info.st_ino, info.st_size, nanoseconds(info.st_mtim), nanoseconds(info.st_ctim)};
-}
 
 bool was_read_safely(const std::filesystem::path& record, const FileVersion& version,
                      const std::string& reader) {

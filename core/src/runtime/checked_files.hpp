@@ -12,25 +12,15 @@
 // The record is a text file, one line per file and reader, newest last, at most max_checked_files lines:
 //   <program identity> <device> <inode> <size> <mtime ns> <ctime ns> <reader>
 // A damaged or unreadable record is treated as empty; writing it is best effort (temporary file + rename).
+#include "fwi/file_version.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
-#include <sys/types.h>
 
 namespace fwi::detail {
 
 inline constexpr std::size_t max_checked_files = 256;
-
-/// A file's identity and version from stat(2); size -1 when it cannot be stat()ed.
-struct FileVersion {
-    dev_t device = 0;
-    ino_t inode = 0;
-    off_t size = -1;
-    std::int64_t modified_ns = -1;
-    std::int64_t changed_ns = -1;
-    bool operator==(const FileVersion&) const = default;
-};
-FileVersion version_of(const std::string& path);
 
 /// True when `record` lists `version` as read safely by `reader` in this build of the program.
 bool was_read_safely(const std::filesystem::path& record, const FileVersion& version,

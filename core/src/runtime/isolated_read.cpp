@@ -145,7 +145,7 @@ ReadHandOver read_in_child(const std::string& path, const std::function<void()>&
                            const std::string& reader) {
     const double timeout_s = timeout_for(path);
     FileDescriptor hand_over{make_hand_over_file()};
-    const detail::FileVersion before = detail::version_of(path);
+    const FileVersion before = file_version(path);
     const pid_t pid = ::fork();
     if (pid < 0)
         throw ResourceError("cannot start a process to check '" + path + "' first: " + std::strerror(errno));
@@ -167,7 +167,7 @@ ReadHandOver read_in_child(const std::string& path, const std::function<void()>&
     if (exit_status != 0 && exit_status != exit_read_other_files)
         throw FormatError(damaged + "failed reading it (exit status " + std::to_string(exit_status) +
                           " in the process that checked it)");
-    if (before.size < 0 || !(detail::version_of(path) == before)) return {};
+    if (before.size < 0 || !(file_version(path) == before)) return {};
     if (!reader.empty() && exit_status == 0)
         detail::remember_read_safely(g_settings.checked_files, before, reader,
                                      g_settings.checked_files_min_age_s);
@@ -177,7 +177,7 @@ ReadHandOver read_in_child(const std::string& path, const std::function<void()>&
 
 bool read_safely_before(const std::string& path, const std::string& reader) {
     return g_settings.enabled && !g_settings.checked_files.empty() &&
-           detail::was_read_safely(g_settings.checked_files, detail::version_of(path), reader);
+           detail::was_read_safely(g_settings.checked_files, file_version(path), reader);
 }
 
 } // namespace fwi

@@ -47,8 +47,9 @@ class ProjectDocument : public QObject {
 
     /// Replaces everything (new / open / demo): clears the undo history and marks the document clean.
     void reset(Project project, const QString& path);
-    /// After a successful save to `path`: clean at the current undo index.
-    void mark_saved(const QString& path);
+    /// After a successful save to `path`: clean at the current undo index; `version` is the file as saved
+    /// (the project's file_version, which the next save over it checks).
+    void mark_saved(const QString& path, const FileVersion& version);
 
     // Undoable edits; `text` names the step in Edit > Undo.
     void edit_acquisition(Acquisition value, const QString& text);
