@@ -114,6 +114,19 @@ void refuse_layout_options_nothing_reads(const NewOptions& o, const CLI::App& cm
                               " and velocities in m/s (--resample changes the spacing)");
 }
 
+/// A wavelet file is one trace of finite samples, not all zero: a NaN made every trace NaN at the first run,
+/// a 2D array was read as one trace row after row, and zeros make data of zeros.
+void check_wavelet(const NpyArray& a, const std::string& path) {
+    if (a.shape.size() != 1)
+        throw ConfigError("wavelet " + path + " is a " + std::to_string(a.shape.size()) +
+                          "D array; give one trace (a 1D array of nt samples)");
+    for (std::size_t i = 0; i < a.data.size(); ++i)
+        if (!std::isfinite(a.data[i]))
+            throw ConfigError("wavelet " + path + ": sample " + std::to_string(i) + " is not finite");
+    if (std::all_of(a.data.begin(), a.data.end(), [](float w) { return w == 0.0f; }))
+        throw ConfigError("wavelet " + path + " is all zeros: the data would be zeros");
+}
+
 /// A reference velocity below the models' would fix a time step that violates the CFL condition.
 void check_reference_velocity(double given_mps, double models_mps) {
     if (given_mps >= models_mps && std::isfinite(given_mps)) return;
@@ -237,6 +250,7 @@ void add_new_command(CommandRegistry& r) {
             if (o->duration_s > 0) prop.nt = std::int64_t(std::llround(o->duration_s / prop.dt_s)) + 1;
             if (!o->wavelet.empty()) {
                 NpyArray a = read_npy(o->wavelet);
+                check_wavelet(a, o->wavelet);
                 prop.wavelet = a.data;
                 if (std::int64_t(prop.wavelet.size()) != prop.nt)
                     throw ConfigError("wavelet " + o->wavelet + " has " +

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <sstream>
 
 namespace fwi {
 
@@ -54,6 +55,22 @@ void add_other_ranks_counts(Communicator& comm, GradientResult& r) {
     r.checkpoint_writes = mine[3];
     r.checkpoint_reads = mine[4];
     r.peak_snapshot_bytes = std::uint64_t(mine[5]);
+}
+
+/// With a finite misfit, a gradient value that is not finite can only be an overflow of the float32 fields:
+/// the gradient grows with the square of the data's amplitude (a wavelet or observed data near 1e19 and up).
+/// It was handed on as NaN (`fwi gradient` wrote it, an inversion stopped as "stationary"). A misfit that is
+/// not finite is left to the caller: the line search reads it as "far too large".
+void check_gradient_is_finite(const GradientResult& r) {
+    if (!std::isfinite(r.misfit)) return;
+    const auto bad =
+        std::find_if(r.gradient.begin(), r.gradient.end(), [](float g) { return !std::isfinite(g); });
+    if (bad == r.gradient.end()) return;
+    std::ostringstream msg;
+    msg << "the gradient is not finite although the misfit is (" << r.misfit
+        << "): the data's amplitudes overflow the single-precision wavefields (the gradient grows with their "
+           "square); scale the source wavelet and the observed data down";
+    throw ConfigError(msg.str());
 }
 
 } // namespace
@@ -125,6 +142,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
     learn_from_run(sim, options.settings.compression, executor.measurement());
     if (comm.size() > 1) add_other_ranks_counts(comm, result);
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    check_gradient_is_finite(result);
     return result;
 }
 

@@ -1,7 +1,9 @@
-// `fwi new`'s model-layout options (--nz --nx --ny --z-major for raw files; --dz --dx --dy --units
-// --dataset for files) are refused, before anything is written, where no given model reads them: they used
-// to be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81 cells). Where a model
-// reads them they still work.
+// `fwi new`'s inputs beside the model itself. The model-layout options (--nz --nx --ny --z-major for raw
+// files;
+// --dz --dx --dy --units --dataset for files) are refused, before anything is written, where no given model
+// reads them: they used to be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81
+// cells). Where a model reads them they still work. A wavelet file must be one finite, non-zero trace, and a
+// wavelet so large that the gradient overflows float32 is an error naming the cause, not a NaN gradient.
 #include "fwi/npy.hpp"
 
 #include <QFile>
@@ -9,13 +11,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include "cli_runner.hpp"
 
 using fwi::test::fwi_cli;
 using fwi::test::json_of;
 using Run = fwi::test::CliRun;
 
-class TestCliNewLayout : public QObject {
+class TestCliNewInputs : public QObject {
     Q_OBJECT
     QTemporaryDir dir_;
 
@@ -27,6 +31,18 @@ class TestCliNewLayout : public QObject {
         fwi::write_npy(path("plane.npy").toStdString(), {{20, 24}, std::vector<float>(20 * 24, 2000.0f)});
         fwi::write_npy(path("volume.npy").toStdString(),
                        {{12, 10, 14}, std::vector<float>(12 * 10 * 14, 2000.0f)});
+        const auto wavelet = [&](const char* name, std::vector<std::int64_t> shape, float peak, float bad) {
+            std::vector<float> w(std::size_t(shape[0] * (shape.size() > 1 ? shape[1] : 1)), 0.0f);
+            for (std::size_t i = 10; i < 30; ++i) // one smooth pulse
+                w[i] = peak * float(std::sin(3.14159265 * double(i - 10) / 20.0));
+            w[5] = bad;
+            fwi::write_npy(path(name).toStdString(), {std::move(shape), std::move(w)});
+        };
+        wavelet("pulse.npy", {300}, 1.0f, 0.0f);
+        wavelet("nan.npy", {300}, 1.0f, std::nanf(""));
+        wavelet("zeros.npy", {300}, 0.0f, 0.0f);
+        wavelet("plane-wavelet.npy", {20, 15}, 1.0f, 0.0f);
+        wavelet("huge.npy", {300}, 1e20f, 0.0f);
         QFile raw(path("plane.bin"));
         QVERIFY(raw.open(QIODevice::WriteOnly));
         const std::vector<float> values(20 * 24, 2000.0f);
@@ -58,6 +74,15 @@ class TestCliNewLayout : public QObject {
         QTest::newRow("a y spacing for a 2D .npy")
             << QStringList{"--model", "@plane.npy", "--dz", "10", "--dx", "10", "--dy", "7"}
             << "--dy needs a 3D model (this one is 2D)";
+        QTest::newRow("a wavelet with a NaN")
+            << QStringList{"--model", "builtin:layered", "--nt", "300", "--wavelet", "@nan.npy"}
+            << "wavelet " + path("nan.npy") + ": sample 5 is not finite";
+        QTest::newRow("a wavelet of zeros")
+            << QStringList{"--model", "builtin:layered", "--nt", "300", "--wavelet", "@zeros.npy"}
+            << "all zeros";
+        QTest::newRow("a wavelet of several traces")
+            << QStringList{"--model", "builtin:layered", "--nt", "300", "--wavelet", "@plane-wavelet.npy"}
+            << "is a 2D array; give one trace";
         QTest::newRow("a y spacing for a 2D raw file")
             << QStringList{"--model", "@plane.bin", "--nz", "20", "--nx", "24",
                            "--dz",    "10",         "--dx", "10", "--dy", "7"}
@@ -73,6 +98,33 @@ class TestCliNewLayout : public QObject {
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    /// A wavelet of 1e20 makes finite data and a finite misfit, but the gradient (the square of the
+    /// amplitudes) overflows float32: an error that says so, where it was a NaN gradient written without a
+    /// word (and an inversion that stopped as "stationary").
+    void a_gradient_that_overflows_is_an_error() {
+        const QString project = path("huge.fwi");
+        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
+                         "1", "--receivers", "12", "--nt", "300", "--wavelet", path("huge.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(fwi_cli({"-q", "forward", project, "--store-observed"}).code, 0);
+        for (const QStringList& command : {QStringList{"gradient", project, "--out", path("g.npy")},
+                                           QStringList{"invert", project, "--iterations", "1"}}) {
+            r = fwi_cli(QStringList{"-q"} + command);
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.contains("the gradient is not finite although the misfit is") &&
+                         r.err.contains("scale the source wavelet and the observed data down"),
+                     r.err.constData());
+        }
+        QVERIFY(!QFile::exists(path("g.npy")));
+        // The same project with a wavelet of 1: a finite gradient.
+        r = fwi_cli({"-q", "new", path("pulse.fwi"), "--model", "builtin:layered", "--resample", "25",
+                     "--shots", "1", "--receivers", "12", "--nt", "300", "--wavelet", path("pulse.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QCOMPARE(fwi_cli({"-q", "forward", path("pulse.fwi"), "--store-observed"}).code, 0);
+        r = fwi_cli({"-q", "gradient", path("pulse.fwi")});
+        QVERIFY2(r.code == 0, r.err.constData());
     }
 
     /// Where a model reads them, the same options make the grid they say.
@@ -98,5 +150,5 @@ class TestCliNewLayout : public QObject {
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliNewLayout)
-#include "tst_cli_new_layout.moc"
+QTEST_GUILESS_MAIN(TestCliNewInputs)
+#include "tst_cli_new_inputs.moc"
