@@ -43,6 +43,7 @@ class TestCliNewInputs : public QObject {
         wavelet("zeros.npy", {300}, 0.0f, 0.0f);
         wavelet("plane-wavelet.npy", {20, 15}, 1.0f, 0.0f);
         wavelet("huge.npy", {300}, 1e20f, 0.0f);
+        wavelet("overflowing.npy", {300}, 1e37f, 0.0f);
         QFile raw(path("plane.bin"));
         QVERIFY(raw.open(QIODevice::WriteOnly));
         const std::vector<float> values(20 * 24, 2000.0f);
@@ -118,6 +119,16 @@ class TestCliNewInputs : public QObject {
                      r.err.constData());
         }
         QVERIFY(!QFile::exists(path("g.npy")));
+        // A wavelet of 1e37 overflows the forward modelling itself.
+        r = fwi_cli({"-q", "new", path("overflowing.fwi"), "--model", "builtin:layered", "--resample", "25",
+                     "--shots", "1", "--receivers", "12", "--nt", "300", "--wavelet",
+                     path("overflowing.npy")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray before = fwi::test::file_bytes(path("overflowing.fwi"));
+        r = fwi_cli({"-q", "forward", path("overflowing.fwi"), "--store-observed"});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("shot 0: the modelled data are not finite"), r.err.constData());
+        QCOMPARE(fwi::test::file_bytes(path("overflowing.fwi")), before);
         // The same project with a wavelet of 1: a finite gradient.
         r = fwi_cli({"-q", "new", path("pulse.fwi"), "--model", "builtin:layered", "--resample", "25",
                      "--shots", "1", "--receivers", "12", "--nt", "300", "--wavelet", path("pulse.npy")});
