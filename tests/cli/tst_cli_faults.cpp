@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QThread>
@@ -95,6 +96,29 @@ class TestCliFaults : public QObject {
         r = fwi_cli({"-q", "new", fine_, "--model", "builtin:layered", "--resample", "5", "--shots", "16",
                      "--receivers", "20", "--freq", "6", "--duration", "3", "--order", "4", "--pml", "10"});
         QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    /// Traces a run must hold that exceed the machine (here FWI_MACHINE_MEMORY: the small project's 2 shots
+    /// hold 63 KiB in a forward run, 94 KiB in a gradient) are refused at once, exit 3: 10 shots of 10^6
+    /// receivers ran 8 minutes before the out-of-memory killer ended `fwi forward` without a word.
+    void traces_that_cannot_fit_the_machine_are_refused_at_once() {
+        const QString project = copy_alone(small_, "traces");
+        const QByteArray before = file_bytes(project);
+        qputenv("FWI_MACHINE_MEMORY", "80K");
+        const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
+        Run r = fwi_cli({"-q", "forward", project});
+        QVERIFY2(r.code == 0, r.err.constData()); // 63 KiB fit
+        r = fwi_cli({"-q", "gradient", project, "--schedule", "auto", "--budget", "20M", "--store"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("a gradient of 2 shots holds their traces") &&
+                     r.err.contains("more than this machine's 80 KiB (FWI_MACHINE_MEMORY)"),
+                 r.err.constData());
+        qputenv("FWI_MACHINE_MEMORY", "40K");
+        r = fwi_cli({"-q", "forward", project, "--store-observed"});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("modelling 2 shots holds their traces") && r.err.contains("fewer receivers"),
+                 r.err.constData());
+        QCOMPARE(file_bytes(project), before);
     }
 
     // A file size limit: every write past it fails with EFBIG (fwi ignores SIGXFSZ, which would kill it).

@@ -1,8 +1,10 @@
 #include "fwi/gradient_engine.hpp"
 
 #include "engine/plan_executor.hpp"
+#include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "fwi/run_plan.hpp"
+#include "runtime/machine_memory.hpp"
 
 #include <algorithm>
 #include <array>
@@ -73,6 +75,23 @@ void check_gradient_is_finite(const GradientResult& r) {
     throw ConfigError(msg.str());
 }
 
+/// The traces a gradient holds besides its checkpoints (which the plan budgets): the observed data (already
+/// read; checked all the same: they are part of what the process holds), a shot's modelled traces and adjoint
+/// sources at the inner time step, and with keep_modelled every shot's modelled data.
+void check_trace_memory(const Simulation& sim, const GradientOptions& o) {
+    std::uint64_t data_bytes = 0, inner_bytes = 0;
+    for (const Shot& shot : sim.acquisition().shots) {
+        const auto nrec = std::uint64_t(shot.receivers.size());
+        data_bytes += nrec * std::uint64_t(sim.time().nt) * sizeof(float);
+        inner_bytes = std::max(inner_bytes, 2 * nrec * std::uint64_t(sim.time().inner_nt) * sizeof(float));
+    }
+    detail::check_fits_machine_memory(
+        (o.keep_modelled ? 2 : 1) * data_bytes + inner_bytes,
+        "a gradient of " + std::to_string(sim.acquisition().shots.size()) + " shots holds their traces (" +
+            bytes_text(data_bytes) + " of observed data" + (o.keep_modelled ? " and as much modelled" : "") +
+            ", and " + bytes_text(inner_bytes) + " for one shot at the inner time step)");
+}
+
 } // namespace
 
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
@@ -90,6 +109,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
                               std::to_string(expected) + " (receivers x nt)");
     }
     check_sampling_interval(sim, options.settings.sampling_interval);
+    check_trace_memory(sim, options);
     sim.set_model(model);
 
     std::vector<int> shots = options.shots;

@@ -1,8 +1,11 @@
 #include "fwi/simulation.hpp"
 
+#include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "fwi/run_plan.hpp"
+#include "runtime/machine_memory.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -123,6 +126,17 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     const auto t0 = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     const std::int64_t chunk = forward_steps_per_call(time_.inner_nt);
+    std::uint64_t data_bytes = 0,
+                  inner_bytes = 0; // every shot's traces at the data rate, one at the inner rate
+    for (int s : list) {
+        const auto nrec = std::uint64_t(geometries_.at(std::size_t(s)).receivers.size());
+        data_bytes += nrec * std::uint64_t(time_.nt) * sizeof(float);
+        inner_bytes = std::max(inner_bytes, nrec * std::uint64_t(time_.inner_nt) * sizeof(float));
+    }
+    detail::check_fits_machine_memory(data_bytes + inner_bytes,
+                                      "modelling " + std::to_string(list.size()) +
+                                          " shots holds their traces (" + bytes_text(data_bytes) + ", and " +
+                                          bytes_text(inner_bytes) + " for one shot at the inner time step)");
     std::vector<Gather> out;
     std::vector<float> view; // the model region's wavefield, for an observer that wants it
     for (int s : list) {

@@ -24,4 +24,13 @@ std::uint64_t machine_memory_bytes() {
     }
 }
 
+void check_fits_machine_memory(std::uint64_t bytes, const std::string& what) {
+    const std::uint64_t memory = machine_memory_bytes();
+    if (memory == 0 || bytes <= memory) return;
+    const auto [need, limit] = compared_bytes(bytes, memory);
+    throw ResourceError(what + ": " + need + ", more than this machine's " + limit +
+                        (std::getenv("FWI_MACHINE_MEMORY") ? " (FWI_MACHINE_MEMORY)" : "") +
+                        "; use fewer receivers, samples or shots");
+}
+
 } // namespace fwi::detail
