@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 
 namespace fwi::cli {
 
@@ -29,7 +30,7 @@ void add_taylor_command(CommandRegistry& r) {
     cmd->add_option("project", o->project, "project file (.fwi) with observed data")->required();
     cmd->add_option("--shots", o->shots, "shots to use (default: all)")->delimiter(',');
     cmd->add_option("--levels", o->levels, "number of step sizes h0, h0/2, ...")->check(CLI::Range(2, 30));
-    cmd->add_option("--h0", o->h0, "largest step size")->check(CLI::PositiveNumber);
+    cmd->add_option("--h0", o->h0, "largest step size (at most 1)")->check(CLI::PositiveNumber);
     cmd->add_option("--change", o->change_mps, "largest velocity change of the direction at h = 1 (m/s)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--schedule", o->settings.schedule, "checkpoint schedule for the gradient");
@@ -40,6 +41,14 @@ void add_taylor_command(CommandRegistry& r) {
             if (!(o->change_mps > 0) || !std::isfinite(o->change_mps))
                 throw ConfigError("--change " + std::to_string(o->change_mps) +
                                   " m/s: give a positive velocity change");
+            // The direction keeps every velocity between half the slowest and the CFL reference at h = 1 (and
+            // so at every h in (0, 1]); a larger step left that range (1e300 made -inf velocities).
+            if (!(o->h0 <= 1)) {
+                std::ostringstream msg;
+                msg << "--h0 " << o->h0
+                    << ": at most 1 (the direction's velocities stay in the model's range up to h = 1)";
+                throw ConfigError(msg.str());
+            }
             Project p = load_project(o->project, ProjectParts{.results = false});
             const Model m = working_model(p.experiment);
             const auto observed = observed_gathers(p);

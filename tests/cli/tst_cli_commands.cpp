@@ -321,6 +321,8 @@ class TestCliCommands : public QObject {
         QTest::newRow("a disk tier for a schedule in memory")
             << QStringList{"gradient", "@P", "--schedule", "revolve:3", "--scratch", "@D"}
             << "--scratch is for the disk tier of --schedule multilevel:R,D and auto";
+        QTest::newRow("a Taylor step past the model's range")
+            << QStringList{"taylor", "@P", "--h0", "1e300"} << "--h0 1e+300: at most 1";
         QTest::newRow("a budget no row reads") << QStringList{"bench-checkpoints", "@P", "--budget", "1G"}
                                                << "--budget is for the auto and adaptive rows";
         QTest::newRow("noise that overflows")
