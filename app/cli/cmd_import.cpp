@@ -36,6 +36,20 @@ void add_import_command(CommandRegistry& r) {
                 acquisition.shots.push_back({g.source, g.receivers});
             const Grid& grid = working_model(p.experiment).grid;
             validate_acquisition(acquisition, grid); // positions inside the model, y = 0 in 2D
+            // Said, not silent: the project's own acquisition and sampling are replaced.
+            const Acquisition& before = p.experiment.acquisition;
+            const PropagationSettings& was = p.experiment.propagation;
+            const bool acquisition_changed = !(acquisition == before);
+            const bool sampling_changed =
+                was.dt_s != gathers.front().dt_s || was.nt != gathers.front().samples;
+            if (!r.quiet && acquisition_changed)
+                std::cerr << "fwi: note: the project's acquisition is now the file's: " << before.shots.size()
+                          << " -> " << acquisition.shots.size() << " shots, " << before.receiver_count()
+                          << " -> " << acquisition.receiver_count() << " receivers in all\n";
+            if (!r.quiet && sampling_changed)
+                std::cerr << "fwi: note: the project's sampling is now the file's: dt " << was.dt_s << " -> "
+                          << gathers.front().dt_s << " s, nt " << was.nt << " -> " << gathers.front().samples
+                          << "\n";
             p.experiment.acquisition = acquisition;
             p.experiment.propagation.dt_s = gathers.front().dt_s;
             p.experiment.propagation.nt = gathers.front().samples;
@@ -51,7 +65,9 @@ void add_import_command(CommandRegistry& r) {
                           << " samples at " << gathers.front().dt_s << " s, from " << o->data << "\n";
             return {{"shots", gathers.size()},
                     {"samples", gathers.front().samples},
-                    {"dt_s", gathers.front().dt_s}};
+                    {"dt_s", gathers.front().dt_s},
+                    {"acquisition_changed", acquisition_changed},
+                    {"sampling_changed", sampling_changed}};
         };
     });
 }

@@ -206,6 +206,11 @@ class TestCliCommands : public QObject {
         r = fwi_cli({"--json", "import", other, path("noisy.segy")});
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(json_of(r)["shots"].toInt(), 2);
+        // What it replaced is said (it was silent): 5 shots of 7 receivers at 3 ms become the file's.
+        QVERIFY(json_of(r)["acquisition_changed"].toBool() && json_of(r)["sampling_changed"].toBool());
+        QVERIFY2(r.err.contains("acquisition is now the file's: 5 -> 2 shots, 35 -> 40 receivers") &&
+                     r.err.contains("sampling is now the file's: dt 0.003 -> 0.004 s"),
+                 r.err.constData());
         // The project now has the file's geometry and sampling, and its data are the noisy ones.
         const auto noisy = fwi::read_gathers_segy(path("noisy.segy").toStdString());
         const auto clean = fwi::read_gathers_hdf5(path("observed.h5").toStdString());
