@@ -65,9 +65,7 @@ void add_other_ranks_counts(Communicator& comm, GradientResult& r) {
 /// not finite is left to the caller: the line search reads it as "far too large".
 void check_gradient_is_finite(const GradientResult& r) {
     if (!std::isfinite(r.misfit)) return;
-    const auto bad =
-        std::find_if(r.gradient.begin(), r.gradient.end(), [](float g) { return !std::isfinite(g); });
-    if (bad == r.gradient.end()) return;
+    if (std::all_of(r.gradient.begin(), r.gradient.end(), [](float g) { return std::isfinite(g); })) return;
     std::ostringstream msg;
     msg << "the gradient is not finite although the misfit is (" << r.misfit
         << "): the data's amplitudes overflow the single-precision wavefields (the gradient grows with their "

@@ -126,8 +126,8 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     const auto t0 = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     const std::int64_t chunk = forward_steps_per_call(time_.inner_nt);
-    std::uint64_t data_bytes = 0,
-                  inner_bytes = 0; // every shot's traces at the data rate, one at the inner rate
+    // Held at once: every shot's traces at the data rate, and one shot's at the inner rate.
+    std::uint64_t data_bytes = 0, inner_bytes = 0;
     for (int s : list) {
         const auto nrec = std::uint64_t(geometries_.at(std::size_t(s)).receivers.size());
         data_bytes += nrec * std::uint64_t(time_.nt) * sizeof(float);
