@@ -50,7 +50,7 @@ class TestCliNewInputs : public QObject {
         raw.write(reinterpret_cast<const char*>(values.data()), qint64(values.size() * sizeof(float)));
     }
 
-    void options_no_model_reads_are_refused_data() {
+    void inputs_no_run_could_use_are_refused_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");
         QTest::newRow("a shape for a built-in model")
@@ -89,7 +89,7 @@ class TestCliNewInputs : public QObject {
                            "--dz",    "10",         "--dx", "10", "--dy", "7"}
             << "--dy needs a 3D model";
     }
-    void options_no_model_reads_are_refused() {
+    void inputs_no_run_could_use_are_refused() {
         QFETCH(QStringList, args);
         QFETCH(QString, says);
         for (QString& a : args)
@@ -103,8 +103,8 @@ class TestCliNewInputs : public QObject {
 
     /// A wavelet of 1e20 makes finite data and a finite misfit, but the gradient (the square of the
     /// amplitudes) overflows float32: an error that says so, where it was a NaN gradient written without a
-    /// word (and an inversion that stopped as "stationary").
-    void a_gradient_that_overflows_is_an_error() {
+    /// word (and an inversion that stopped as "stationary"). One of 1e37 overflows the modelled data.
+    void overflows_of_float32_are_errors() {
         const QString project = path("huge.fwi");
         Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
                          "1", "--receivers", "12", "--nt", "300", "--wavelet", path("huge.npy")});
