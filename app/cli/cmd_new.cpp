@@ -208,6 +208,9 @@ void add_new_command(CommandRegistry& r) {
     cmd->callback([o, cmd, &r] {
         *r.selected = [o, cmd, &r]() -> nlohmann::json {
             refuse_to_replace(o->project, o->force);
+            // Another name would read as a model or data file elsewhere (`--model out.h5` is not a model).
+            if (extension_of(o->project) != ".fwi")
+                throw ConfigError("'" + o->project + "': a project file's name ends in .fwi");
             refuse_unusable_values(*o, *cmd);
             refuse_layout_options_nothing_reads(*o, *cmd);
             o->layout.x_major = !o->z_major;

@@ -84,6 +84,8 @@ class TestCliNewInputs : public QObject {
         QTest::newRow("a wavelet of several traces")
             << QStringList{"--model", "builtin:layered", "--nt", "300", "--wavelet", "@plane-wavelet.npy"}
             << "is a 2D array; give one trace";
+        QTest::newRow("a project named as a model file")
+            << QStringList{"--model", "builtin:layered", "--out-name", "@refused.h5"} << "ends in .fwi";
         QTest::newRow("a y spacing for a 2D raw file")
             << QStringList{"--model", "@plane.bin", "--nz", "20", "--nx", "24",
                            "--dz",    "10",         "--dx", "10", "--dy", "7"}
@@ -94,7 +96,11 @@ class TestCliNewInputs : public QObject {
         QFETCH(QString, says);
         for (QString& a : args)
             if (a.startsWith('@')) a = path(a.mid(1));
-        const QString out = path("refused.fwi");
+        QString out = path("refused.fwi");
+        if (const auto at = args.indexOf("--out-name"); at >= 0) { // the project's own name under test
+            out = args[at + 1];
+            args.remove(at, 2);
+        }
         const Run r = fwi_cli(QStringList{"new", out} + args);
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
