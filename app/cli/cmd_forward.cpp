@@ -11,8 +11,6 @@
 #include "phase_timer.hpp"
 #include "progress.hpp"
 
-#include <algorithm>
-#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -71,13 +69,6 @@ void add_forward_command(CommandRegistry& r) {
                             !r.quiet);
             auto gathers = forward_distributed(*sim, job(), {}, &bar, &interrupt_token());
             timer.mark("compute");
-            // Only an overflow makes them so (a wavelet peak near 1e36; the model and time step are checked).
-            for (std::size_t s = 0; s < gathers.size(); ++s)
-                if (!std::all_of(gathers[s].traces.begin(), gathers[s].traces.end(),
-                                 [](float v) { return std::isfinite(v); }))
-                    throw ConfigError("shot " + std::to_string(s) +
-                                      ": the modelled data are not finite (the wavelet's amplitudes overflow "
-                                      "the single-precision wavefields); scale the wavelet down");
             if (o->snr_db) add_noise(gathers, *o->snr_db, o->seed);
             if (writes_outputs() && !o->out.empty()) write_gathers(o->out, gathers);
             if (writes_outputs() && o->store) {

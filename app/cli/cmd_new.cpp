@@ -90,11 +90,7 @@ void refuse_layout_options_nothing_reads(const NewOptions& o, const CLI::App& cm
     std::vector<std::string> specs{o.model};
     if (!o.initial.empty()) specs.push_back(o.initial);
     const auto builtin = [](const std::string& spec) { return spec.rfind("builtin:", 0) == 0; };
-    const auto raw = [&](const std::string& spec) {
-        const std::string ext = extension_of(spec);
-        return !builtin(spec) && ext != ".npy" && ext != ".segy" && ext != ".sgy" && ext != ".h5" &&
-               ext != ".hdf5";
-    };
+    const auto raw = [&](const std::string& spec) { return !builtin(spec) && is_raw_model_file(spec); };
     const bool any_raw = std::any_of(specs.begin(), specs.end(), raw);
     const bool any_file = !std::all_of(specs.begin(), specs.end(), builtin);
     const bool one = specs.size() == 1;

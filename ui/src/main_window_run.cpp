@@ -358,8 +358,7 @@ bool MainWindow::save_project_as(const QString& path) {
     const Project& project = d_->doc->project();
     // Over the file it was read from, only as it was read: another program (`fwi invert`, another window)
     // may have saved its own work there meanwhile, which this save would replace. Unattended: keep the file.
-    if (path == d_->doc->path() && project.file_version.exists() &&
-        !(file_version(path.toStdString()) == project.file_version) &&
+    if (path == d_->doc->path() && project_file_changed(path.toStdString(), project) &&
         ask(this, tr("Save project"),
             tr("%1 changed on disk since it was opened or last saved here: another program (such as fwi "
                "invert, or another window) wrote it.\n\nReplace it with this window's project? No keeps the "

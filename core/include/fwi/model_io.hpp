@@ -41,6 +41,10 @@ struct LoadReport {
     std::string spacing_note; ///< where dz, dx came from
 };
 
+/// True when load_model reads `path` as raw float32 (its extension names none of .npy, .segy/.sgy,
+/// .h5/.hdf5): the only format whose shape and order come from the RawLayout (nz, nx, ny, x_major).
+bool is_raw_model_file(const std::string& path);
+
 /// Throws ResourceError (cannot open), FormatError (malformed file, wrong size: raw files must hold exactly
 /// nz * nx * 4 bytes, or nz * ny * nx * 4 in 3D; a SEG-Y volume whose inline/crossline numbers do not form a
 /// full regular grid) and ConfigError (missing layout values, unknown units, bad velocities via

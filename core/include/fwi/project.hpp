@@ -82,6 +82,10 @@ class ProjectChangedError : public ResourceError {
     using ResourceError::ResourceError;
 };
 
+/// True when the file at `path` is no longer the version `project` was read as (or last saved back as):
+/// another program wrote, replaced or removed it meanwhile. False for a project made in memory.
+bool project_file_changed(const std::string& path, const Project& project);
+
 /// save_project over the file `project` was read from, but only when that file is still the version it was
 /// read as (project.file_version), so that another program's write in between is not lost: otherwise
 /// ProjectChangedError naming the file, which is left as it is. On success project.file_version is the new

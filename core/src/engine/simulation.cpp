@@ -161,6 +161,11 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
             }
         }
         Gather gather = gather_from_inner(std::size_t(s), inner);
+        // Only an overflow makes them so (a wavelet peak near 1e36; the model and time step are checked).
+        // They were stored or written as NaN.
+        check_finite_samples(gather, "shot " + std::to_string(s) +
+                                         ": the modelled data are not finite (the wavelet's amplitudes "
+                                         "overflow the single-precision wavefields; scale the wavelet down)");
         if (observer) observer->on_event(shot_event(EventType::ShotEnd, wall(), state->step, 0, s));
         out.push_back(std::move(gather));
     }

@@ -51,6 +51,10 @@ std::string convert_units(Model& model, const std::string& units, const std::str
 
 } // namespace
 
+bool is_raw_model_file(const std::string& path) {
+    return format_of(path) == Format::raw;
+}
+
 Model load_model(const std::string& path, const RawLayout& layout, LoadReport* report) {
     if (!layout.dataset.empty() && format_of(path) != Format::hdf5)
         throw ConfigError("'" + path + "': a dataset name (" + layout.dataset + ") is for HDF5 models (.h5)");

@@ -121,8 +121,12 @@ Project load_project(const std::string& path, const ProjectParts& parts) {
     return project;
 }
 
+bool project_file_changed(const std::string& path, const Project& project) {
+    return project.file_version.exists() && !(file_version(path) == project.file_version);
+}
+
 void save_project_back(const std::string& path, Project& project) {
-    if (project.file_version.exists() && !(file_version(path) == project.file_version))
+    if (project_file_changed(path, project))
         throw ProjectChangedError("'" + path +
                                   "' changed since it was read (another program, such as fwi or the desktop "
                                   "application, wrote it meanwhile); it was not overwritten");
