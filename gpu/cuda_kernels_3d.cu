@@ -21,10 +21,17 @@ __device__ __forceinline__ bool this_cell(const GridArgs3D& g, int& iz, int& iy,
                           int(threadIdx.y), iz, iy, ix);
 }
 
+/// The cell of this thread in a layer launch (kernel_args_3d.hpp), false for idle threads.
+__device__ __forceinline__ bool this_layer_cell(const GridArgs3D& g, const LayerLaunch3D& l, int& iz, int& iy,
+                                                int& ix) {
+    return layer_cell_of_thread(g, l, int(blockIdx.x), int(threadIdx.x), int(threadIdx.y), iz, iy, ix);
+}
+
 template <int R>
-__global__ void __launch_bounds__(kCellX* kCellY) forward_psi_3d_kernel(GridArgs3D g, ForwardPtrs3D f) {
+__global__ void __launch_bounds__(kCellX* kCellY)
+    forward_psi_3d_kernel(GridArgs3D g, LayerLaunch3D l, ForwardPtrs3D f) {
     int iz, iy, ix;
-    if (this_cell(g, iz, iy, ix)) forward_psi_cell_3d<R>(g, f, iz, iy, ix);
+    if (this_layer_cell(g, l, iz, iy, ix)) forward_psi_cell_3d<R>(g, f, iz, iy, ix);
 }
 
 template <int R>
@@ -33,21 +40,32 @@ __global__ void __launch_bounds__(kCellX* kCellY) forward_update_3d_kernel(GridA
     if (this_cell(g, iz, iy, ix)) forward_update_cell_3d<R>(g, f, iz, iy, ix);
 }
 
-__global__ void __launch_bounds__(kCellX* kCellY) adjoint_s_3d_kernel(GridArgs3D g, AdjointPtrs3D f) {
+__global__ void __launch_bounds__(kCellX* kCellY)
+    adjoint_s_3d_kernel(GridArgs3D g, LayerLaunch3D l, AdjointPtrs3D f) {
     int iz, iy, ix;
-    if (this_cell(g, iz, iy, ix)) adjoint_s_cell_3d(g, f, iz, iy, ix);
+    if (this_layer_cell(g, l, iz, iy, ix)) adjoint_s_cell_3d(g, f, iz, iy, ix);
 }
 
 template <int R>
-__global__ void __launch_bounds__(kCellX* kCellY) adjoint_r_3d_kernel(GridArgs3D g, AdjointPtrs3D f) {
+__global__ void __launch_bounds__(kCellX* kCellY)
+    adjoint_r_3d_kernel(GridArgs3D g, LayerLaunch3D l, AdjointPtrs3D f) {
     int iz, iy, ix;
-    if (this_cell(g, iz, iy, ix)) adjoint_r_cell_3d<R>(g, f, iz, iy, ix);
+    if (this_layer_cell(g, l, iz, iy, ix)) adjoint_r_cell_3d<R>(g, f, iz, iy, ix);
 }
 
 template <int R>
 __global__ void __launch_bounds__(kCellX* kCellY) adjoint_update_3d_kernel(GridArgs3D g, AdjointPtrs3D f) {
     int iz, iy, ix;
     if (this_cell(g, iz, iy, ix)) adjoint_update_cell_3d<R>(g, f, iz, iy, ix);
+}
+
+/// Grid of a layer launch; false when no block meets a layer (no PML). make_kernel_plan_3d keeps the block
+/// count within gridDim.x's limit.
+bool layer_grid(const GridArgs3D& g, LayerLaunch3D& l, dim3& grid) {
+    l = layer_launch(g);
+    if (l.blocks == 0) return false;
+    grid = dim3(unsigned(l.blocks));
+    return true;
 }
 
 /// Grid of a cell launch; false when the computed box is empty. The plan keeps z within gridDim.z's limit.
@@ -64,9 +82,11 @@ const dim3 kCellBlock(kCellX, kCellY);
 
 void launch_forward_psi_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f, StreamHandle s) {
     dim3 grid;
-    if (!cell_grid(g, grid)) return;
-    with_radius(radius,
-                [&](auto r) { forward_psi_3d_kernel<decltype(r)::value><<<grid, kCellBlock, 0, s>>>(g, f); });
+    LayerLaunch3D l;
+    if (!layer_grid(g, l, grid)) return;
+    with_radius(radius, [&](auto r) {
+        forward_psi_3d_kernel<decltype(r)::value><<<grid, kCellBlock, 0, s>>>(g, l, f);
+    });
     check_launch("3D forward psi");
 }
 
@@ -81,16 +101,19 @@ void launch_forward_update_3d(int radius, const GridArgs3D& g, const ForwardPtrs
 
 void launch_adjoint_s_3d(const GridArgs3D& g, const AdjointPtrs3D& f, StreamHandle s) {
     dim3 grid;
-    if (!cell_grid(g, grid)) return;
-    adjoint_s_3d_kernel<<<grid, kCellBlock, 0, s>>>(g, f);
+    LayerLaunch3D l;
+    if (!layer_grid(g, l, grid)) return;
+    adjoint_s_3d_kernel<<<grid, kCellBlock, 0, s>>>(g, l, f);
     check_launch("3D adjoint s");
 }
 
 void launch_adjoint_r_3d(int radius, const GridArgs3D& g, const AdjointPtrs3D& f, StreamHandle s) {
     dim3 grid;
-    if (!cell_grid(g, grid)) return;
-    with_radius(radius,
-                [&](auto r) { adjoint_r_3d_kernel<decltype(r)::value><<<grid, kCellBlock, 0, s>>>(g, f); });
+    LayerLaunch3D l;
+    if (!layer_grid(g, l, grid)) return;
+    with_radius(radius, [&](auto r) {
+        adjoint_r_3d_kernel<decltype(r)::value><<<grid, kCellBlock, 0, s>>>(g, l, f);
+    });
     check_launch("3D adjoint r");
 }
 

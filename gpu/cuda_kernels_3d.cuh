@@ -37,10 +37,11 @@
 //     first.
 // Every other expression is written in the CPU's order of operations as well, so the two differ only by
 // floating-point contraction (FMA).
-// MAPPING: every launch is a cell launch over the computed box (kernel_args_3d.hpp: blocks of 32 x 8 threads,
-// x on threadIdx.x, one z plane per blockIdx.z); the layer passes return at once on cells outside every
-// layer. Simple rather than fast: no shared-memory tiling, and the layer passes launch threads over the
-// interior too.
+// MAPPING (kernel_args_3d.hpp): the update passes (2) and (C) are cell launches over the computed box (blocks
+// of 32 x 8 threads, x on threadIdx.x, one z plane per blockIdx.z; every stencil point read from global
+// memory, L1 and L2 serving the reuse). The layer passes (1), (A), (B) are layer launches: the same blocks,
+// but only those that meet a PML layer; threads on cells outside every layer return at once. (A z march with
+// a shared-memory tile and a register queue was measured slower on an H200: docs/gpu.md.)
 //
 // INVARIANTS: every cell (and every memory variable of a cell) is written by exactly one thread per launch
 // with the same arithmetic whatever the launch shape; no atomics, no reductions across threads (repeated
@@ -55,14 +56,25 @@
 namespace fwi::gpu {
 
 // ---------------------------------------------------------------- stencils along one axis
-/// D2 of a full padded field along Axis at linear index i, unscaled (stencil::d2's order).
-template <int R, int Axis> FWI_HD float d2_axis(const GridArgs3D& g, const float* p, std::int64_t i) {
-    const std::int64_t st = axis_stride<Axis>(g);
-    float s = g.coef.d2[0] * p[i] + g.coef.d2[1] * (p[i + st] + p[i - st]);
+/// D2 along one axis, unscaled, from at(k) = the field k cells along the axis from the cell (stencil::d2's
+/// order: centre first).
+template <int R, class At> FWI_HD float d2_sum(const StencilCoeffs& c, At at) {
+    float s = c.d2[0] * at(0) + c.d2[1] * (at(1) + at(-1));
     FWI_UNROLL
     for (int k = 2; k <= R; ++k)
-        s += g.coef.d2[k] * (p[i + k * st] + p[i - k * st]);
+        s += c.d2[k] * (at(k) + at(-k));
     return s;
+}
+
+/// The unscaled second differences of a field at one cell along x, y and z.
+struct D2s {
+    float x = 0, y = 0, z = 0;
+};
+
+/// The 3D Laplacian from its second differences, in the CPU's order: (x + y part) + z part.
+FWI_HD float laplacian_of(const GridArgs3D& g, const D2s& d) {
+    const float lap_xy = d.x * g.inv_dx2 + d.y * g.inv_dy2;
+    return lap_xy + d.z * g.inv_dz2;
 }
 
 /// D1 of a full padded field along Axis at linear index i, unscaled (stencil::d1's order).
@@ -113,10 +125,14 @@ FWI_HD float d2_weighted_packed(const GridArgs3D& g, const float* w, int j, cons
     return s;
 }
 
-/// The 3D Laplacian of a full field at i, in the CPU's order: (x + y part) + z part.
-template <int R> FWI_HD float laplacian_3d(const GridArgs3D& g, const float* p, std::int64_t i) {
-    const float lap_xy = d2_axis<R, kAxis3X>(g, p, i) * g.inv_dx2 + d2_axis<R, kAxis3Y>(g, p, i) * g.inv_dy2;
-    return lap_xy + d2_axis<R, kAxis3Z>(g, p, i) * g.inv_dz2;
+/// D2x, D2y, D2z of a full padded field at linear index i.
+template <int R> FWI_HD D2s d2s_at(const GridArgs3D& g, const float* p, std::int64_t i) {
+    const std::int64_t sy = g.nx, sz = std::int64_t(g.ny) * g.nx;
+    D2s d;
+    d.x = d2_sum<R>(g.coef, [&](int k) { return p[i + k]; });
+    d.y = d2_sum<R>(g.coef, [&](int k) { return p[i + k * sy]; });
+    d.z = d2_sum<R>(g.coef, [&](int k) { return p[i + k * sz]; });
+    return d;
 }
 
 FWI_HD std::int64_t cell_index(const GridArgs3D& g, int iz, int iy, int ix) {
@@ -146,10 +162,11 @@ FWI_HD void forward_psi_cell_3d(const GridArgs3D& g, const ForwardPtrs3D& f, int
 }
 
 /// The PML term of Axis at a cell in its reach: D1 psi (+ zeta, updated, in the layer), added to v with
-/// weight c and to the snapshot value (cpu_kernels_3d.hpp: the x-layer/fringe loops and pml_row_terms).
+/// weight c and to the snapshot value (cpu_kernels_3d.hpp: the x-layer/fringe loops and pml_row_terms). d2u:
+/// the cell's unscaled D2 of u along Axis.
 template <int R, int Axis>
-FWI_HD void forward_pml_axis(const GridArgs3D& g, const float* u, const float* psi, float* zeta, int iz,
-                             int iy, int ix, std::int64_t i, float cc, float& v, float& snap) {
+FWI_HD void forward_pml_axis(const GridArgs3D& g, float d2u, const float* psi, float* zeta, int iz, int iy,
+                             int ix, float cc, float& v, float& snap) {
     const int j = axis_coord<Axis>(iz, iy, ix);
     const AxisPml& p = axis_pml<Axis>(g);
     if (!in_reach(p, j, R)) return;
@@ -157,25 +174,26 @@ FWI_HD void forward_pml_axis(const GridArgs3D& g, const float* u, const float* p
     const int slot = packed_slot<Axis>(g, j);
     if (slot >= 0) {
         float& z = zeta[packed_index<Axis>(g, iz, iy, ix, slot)];
-        z = p.a[j] * z + p.b[j] * (d2_axis<R, Axis>(g, u, i) * axis_inv_h2<Axis>(g) + term);
+        z = p.a[j] * z + p.b[j] * (d2u * axis_inv_h2<Axis>(g) + term);
         term += z;
     }
     v += cc * term;
     snap += term;
 }
 
-/// Pass (2) at one cell: u^(n+1) = 2u^n - u^(n-1) + c lap u^n, the PML terms for x, y, z, the Born term; B^n
-/// into the snapshot.
+/// Pass (2) at one cell: u^(n+1) = 2u^n - u^(n-1) + c lap u^n, the PML terms for x, y, z (zeta takes its
+/// D2 u from the Laplacian's), the Born term; B^n into the snapshot.
 template <int R>
 FWI_HD void forward_update_cell_3d(const GridArgs3D& g, const ForwardPtrs3D& f, int iz, int iy, int ix) {
     const std::int64_t i = cell_index(g, iz, iy, ix);
-    const float lap = laplacian_3d<R>(g, f.u, i);
+    const D2s d2 = d2s_at<R>(g, f.u, i);
+    const float lap = laplacian_of(g, d2);
     const float cc = g.c[i];
     float v = 2.0f * f.u[i] - f.u_next[i] + cc * lap;
     float snap = lap;
-    forward_pml_axis<R, kAxis3X>(g, f.u, f.psi_x, f.zeta_x, iz, iy, ix, i, cc, v, snap);
-    forward_pml_axis<R, kAxis3Y>(g, f.u, f.psi_y, f.zeta_y, iz, iy, ix, i, cc, v, snap);
-    forward_pml_axis<R, kAxis3Z>(g, f.u, f.psi_z, f.zeta_z, iz, iy, ix, i, cc, v, snap);
+    forward_pml_axis<R, kAxis3X>(g, d2.x, f.psi_x, f.zeta_x, iz, iy, ix, cc, v, snap);
+    forward_pml_axis<R, kAxis3Y>(g, d2.y, f.psi_y, f.zeta_y, iz, iy, ix, cc, v, snap);
+    forward_pml_axis<R, kAxis3Z>(g, d2.z, f.psi_z, f.zeta_z, iz, iy, ix, cc, v, snap);
     if (f.secondary) v += f.secondary[i];
     f.u_next[i] = v;
     if (f.snapshot) f.snapshot[i] = snap;
@@ -242,7 +260,7 @@ FWI_HD void adjoint_update_cell_3d(const GridArgs3D& g, const AdjointPtrs3D& f, 
     // float.
     if (f.snapshot) f.grad_c[i] += f.weight * (f.mu[i] * f.snapshot[i] * g.inv_c[i]);
     const float cc = g.c[i];
-    float v = 2.0f * f.mu[i] - f.mu_next[i] + cc * laplacian_3d<R>(g, f.mu, i);
+    float v = 2.0f * f.mu[i] - f.mu_next[i] + cc * laplacian_of(g, d2s_at<R>(g, f.mu, i));
     adjoint_pml_axis<R, kAxis3X>(g, f.s_x, f.r_x, iz, iy, ix, cc, v);
     adjoint_pml_axis<R, kAxis3Y>(g, f.s_y, f.r_y, iz, iy, ix, cc, v);
     adjoint_pml_axis<R, kAxis3Z>(g, f.s_z, f.r_z, iz, iy, ix, cc, v);

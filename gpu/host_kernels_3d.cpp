@@ -1,4 +1,4 @@
-// Host execution of the 3D CUDA launches (host twin): the same cell grid, blocks and thread indices as
+// Host execution of the 3D CUDA launches (host twin): the same grids, blocks and thread indices as
 // cuda_kernels_3d.cu, run in sequence. Running a launch's threads one after the other is a valid CUDA
 // schedule because no thread of a launch reads what another thread of the same launch writes
 // (cuda_kernels_3d.cuh).
@@ -9,7 +9,7 @@ namespace fwi::gpu::host {
 
 void forward_psi_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f) {
     with_radius(radius, [&](auto r) {
-        for_each_cell_thread(
+        for_each_layer_thread(
             g, [&](int iz, int iy, int ix) { forward_psi_cell_3d<decltype(r)::value>(g, f, iz, iy, ix); });
     });
 }
@@ -22,12 +22,12 @@ void forward_update_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f) 
 }
 
 void adjoint_s_3d(const GridArgs3D& g, const AdjointPtrs3D& f) {
-    for_each_cell_thread(g, [&](int iz, int iy, int ix) { adjoint_s_cell_3d(g, f, iz, iy, ix); });
+    for_each_layer_thread(g, [&](int iz, int iy, int ix) { adjoint_s_cell_3d(g, f, iz, iy, ix); });
 }
 
 void adjoint_r_3d(int radius, const GridArgs3D& g, const AdjointPtrs3D& f) {
     with_radius(radius, [&](auto r) {
-        for_each_cell_thread(
+        for_each_layer_thread(
             g, [&](int iz, int iy, int ix) { adjoint_r_cell_3d<decltype(r)::value>(g, f, iz, iy, ix); });
     });
 }

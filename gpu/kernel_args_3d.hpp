@@ -194,4 +194,124 @@ template <class Op> void for_each_cell_thread(const GridArgs3D& g, Op&& op) {
                     }
 }
 
+// ---------------------------------------------------------------- layer launches (psi; s, r)
+/// The passes that work in the PML layers only (psi; s and r) launch blocks of kCellX x kCellY threads over
+/// the blocks of the cell launch that meet a layer: every block of the planes in the z layers, and of the
+/// other planes the block rows that meet a y layer (at the low and the high y end) and, in the remaining
+/// rows, the blocks that meet an x layer (the layers lie at the ends of the computed box, as
+/// make_pml_profile places them). A 1D grid enumerates them; threads on cells outside every layer
+/// return at once, as in a cell launch. The interior of a 296^3 grid with 20-cell layers is 65% of its
+/// cells, whose threads a cell launch would start for nothing.
+struct LayerLaunch3D {
+    int blocks_x = 0, blocks_y = 0;   ///< the cell launch's (y, x) block grid
+    int z_lo_begin = 0, z_lo_end = 0; ///< the planes of the low z layer within [z0, z1)
+    int z_hi_begin = 0, z_hi_end = 0; ///< those of the high z layer
+    int rows_lo = 0, rows_hi = 0;     ///< whole block rows at the low / high y end
+    int cols_lo = 0, cols_hi = 0;     ///< blocks at the low / high x end of the other rows
+    std::int64_t blocks = 0;          ///< blocks in all
+    FWI_HD int layer_planes() const { return (z_lo_end - z_lo_begin) + (z_hi_end - z_hi_begin); }
+    /// Blocks per plane outside the z layers.
+    FWI_HD std::int64_t frame_blocks() const {
+        return std::int64_t(rows_lo + rows_hi) * blocks_x +
+               std::int64_t(blocks_y - rows_lo - rows_hi) * (cols_lo + cols_hi);
+    }
+};
+
+namespace detail {
+/// [max(lo, a), min(hi, b)), empty as (lo, lo) when they do not meet.
+inline void clip_range(int a, int b, int lo, int hi, int& begin, int& end) {
+    begin = a > lo ? a : lo;
+    end = b < hi ? b : hi;
+    if (end <= begin) begin = end = lo;
+}
+/// Blocks of `size` cells from `origin` that meet the low range [begin, end) (counted from the first block),
+/// and those that meet the high range (counted from the last of `blocks`), the latter clipped so the two
+/// never share a block.
+inline void end_blocks(int origin, int size, int blocks, int lo_begin, int lo_end, int hi_begin, int hi_end,
+                       int& n_lo, int& n_hi) {
+    n_lo = lo_end > lo_begin ? (lo_end - 1 - origin) / size + 1 : 0;
+    n_hi = hi_end > hi_begin ? blocks - (hi_begin - origin) / size : 0;
+    if (n_lo > blocks) n_lo = blocks;
+    if (n_hi > blocks - n_lo) n_hi = blocks - n_lo;
+}
+} // namespace detail
+
+inline LayerLaunch3D layer_launch(const GridArgs3D& g) {
+    LayerLaunch3D l;
+    const CellLaunch3D c = cell_launch(g);
+    if (c.blocks_x == 0) return l;
+    l.blocks_x = c.blocks_x;
+    l.blocks_y = c.blocks_y;
+    detail::clip_range(g.pz.lo_begin, g.pz.lo_end, g.z0, g.z1, l.z_lo_begin, l.z_lo_end);
+    detail::clip_range(g.pz.hi_begin, g.pz.hi_end, g.z0, g.z1, l.z_hi_begin, l.z_hi_end);
+    int y_lo0, y_lo1, y_hi0, y_hi1, x_lo0, x_lo1, x_hi0, x_hi1;
+    detail::clip_range(g.py.lo_begin, g.py.lo_end, g.y0, g.y1, y_lo0, y_lo1);
+    detail::clip_range(g.py.hi_begin, g.py.hi_end, g.y0, g.y1, y_hi0, y_hi1);
+    detail::clip_range(g.px.lo_begin, g.px.lo_end, g.x0, g.x1, x_lo0, x_lo1);
+    detail::clip_range(g.px.hi_begin, g.px.hi_end, g.x0, g.x1, x_hi0, x_hi1);
+    detail::end_blocks(g.y0, kCellY, l.blocks_y, y_lo0, y_lo1, y_hi0, y_hi1, l.rows_lo, l.rows_hi);
+    detail::end_blocks(g.x0, kCellX, l.blocks_x, x_lo0, x_lo1, x_hi0, x_hi1, l.cols_lo, l.cols_hi);
+    const int other_planes = (g.z1 - g.z0) - l.layer_planes();
+    l.blocks = std::int64_t(l.layer_planes()) * l.blocks_x * l.blocks_y + other_planes * l.frame_blocks();
+    return l;
+}
+
+/// Block b of a layer launch -> its (block_x, block_y) in the cell launch's grid and its plane iz. 32-bit
+/// arithmetic (make_kernel_plan_3d keeps the block count within int): every thread of a block computes this,
+/// and 64-bit divisions cost the GPU about as much as a layer cell's work.
+FWI_HD void layer_block(const GridArgs3D& g, const LayerLaunch3D& l, int b, int& block_x, int& block_y,
+                        int& iz) {
+    const int whole = l.blocks_x * l.blocks_y;
+    const int in_layers = l.layer_planes() * whole;
+    if (b < in_layers) {
+        const int k = b / whole, lo = l.z_lo_end - l.z_lo_begin, r = b - k * whole;
+        iz = k < lo ? l.z_lo_begin + k : l.z_hi_begin + (k - lo);
+        block_y = r / l.blocks_x;
+        block_x = r - block_y * l.blocks_x;
+        return;
+    }
+    b -= in_layers;
+    const int frame = int(l.frame_blocks());
+    const int k = b / frame;
+    // The other planes, in order: those between the two z layers.
+    iz = (l.z_lo_end > l.z_lo_begin ? l.z_lo_end : g.z0) + k;
+    int r = b - k * frame;
+    const int lo_rows = l.rows_lo * l.blocks_x;
+    const int middle = l.blocks_y - l.rows_lo - l.rows_hi, per_row = l.cols_lo + l.cols_hi;
+    if (r < lo_rows) {
+        block_y = r / l.blocks_x;
+        block_x = r - block_y * l.blocks_x;
+    } else if (r < lo_rows + middle * per_row) {
+        r -= lo_rows;
+        const int row = r / per_row, t = r - row * per_row;
+        block_y = l.rows_lo + row;
+        block_x = t < l.cols_lo ? t : l.blocks_x - l.cols_hi + (t - l.cols_lo);
+    } else {
+        r -= lo_rows + middle * per_row;
+        const int row = r / l.blocks_x;
+        block_y = l.blocks_y - l.rows_hi + row;
+        block_x = r - row * l.blocks_x;
+    }
+}
+/// Thread (tx, ty) of layer-launch block b -> its cell; false for idle threads past the box's x or y end.
+FWI_HD bool layer_cell_of_thread(const GridArgs3D& g, const LayerLaunch3D& l, int b, int tx, int ty, int& iz,
+                                 int& iy, int& ix) {
+    int bx = 0, by = 0;
+    layer_block(g, l, b, bx, by, iz);
+    ix = g.x0 + bx * kCellX + tx;
+    iy = g.y0 + by * kCellY + ty;
+    return ix < g.x1 && iy < g.y1;
+}
+/// Host only: every thread of every block of a layer launch in turn, calling op(iz, iy, ix) for those with a
+/// cell.
+template <class Op> void for_each_layer_thread(const GridArgs3D& g, Op&& op) {
+    const LayerLaunch3D l = layer_launch(g);
+    for (int b = 0; b < int(l.blocks); ++b)
+        for (int ty = 0; ty < kCellY; ++ty)
+            for (int tx = 0; tx < kCellX; ++tx) {
+                int iz = 0, iy = 0, ix = 0;
+                if (layer_cell_of_thread(g, l, b, tx, ty, iz, iy, ix)) op(iz, iy, ix);
+            }
+}
+
 } // namespace fwi::gpu

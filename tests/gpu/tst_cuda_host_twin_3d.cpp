@@ -36,17 +36,19 @@ class TestCudaHostTwin3D : public QObject {
   private slots:
     void initTestCase() { register_host_twin_backend(); }
 
-    void cell_launches_cover_the_computed_box_data() {
+    void launches_cover_the_computed_box_data() {
         QTest::addColumn<int>("nz");
         QTest::addColumn<int>("ny");
         QTest::addColumn<int>("nx");
         QTest::addColumn<int>("order");
         QTest::addColumn<int>("pml");
-        QTest::newRow("order 8, PML 6") << 24 << 20 << 28 << 8 << 6;
-        QTest::newRow("order 2, PML 1, blocks of one row") << 5 << 3 << 4 << 2 << 1;
-        QTest::newRow("order 4, no PML, partial blocks") << 9 << 17 << 41 << 4 << 0;
+        QTest::addColumn<bool>("interior_blocks"); // some blocks of the cell launch meet no layer
+        QTest::newRow("order 8, PML 6") << 24 << 20 << 28 << 8 << 6 << false;
+        QTest::newRow("order 2, PML 1, blocks of one row") << 5 << 3 << 4 << 2 << 1 << false;
+        QTest::newRow("order 4, no PML, partial blocks") << 9 << 17 << 41 << 4 << 0 << false;
+        QTest::newRow("order 4, PML 5, an interior") << 40 << 70 << 100 << 4 << 5 << true;
     }
-    void cell_launches_cover_the_computed_box() {
+    void launches_cover_the_computed_box() {
         QFETCH(int, nz);
         QFETCH(int, ny);
         QFETCH(int, nx);
@@ -71,6 +73,34 @@ class TestCudaHostTwin3D : public QObject {
                 }
         QCOMPARE(std::int64_t(visits.size()), computed);
         QCOMPARE(computed, make_propagator("cpu", s)->padded().computed_cells());
+        // The layer launch (memory-variable passes): every cell of an x, y or z layer in the computed box
+        // once, no cell twice, nothing outside the box; and fewer threads than the cell launch when the grid
+        // has an interior.
+        visits.clear();
+        for_each_layer_thread(g, [&](int iz, int iy, int ix) { ++visits[cell_index(g, iz, iy, ix)]; });
+        std::int64_t layer_cells = 0;
+        for (int iz = g.z0; iz < g.z1; ++iz)
+            for (int iy = g.y0; iy < g.y1; ++iy)
+                for (int ix = g.x0; ix < g.x1; ++ix) {
+                    const bool layer = in_layer(g.px, ix) || in_layer(g.py, iy) || in_layer(g.pz, iz);
+                    const auto it = visits.find(cell_index(g, iz, iy, ix));
+                    const int count = it == visits.end() ? 0 : it->second;
+                    QVERIFY2(
+                        layer ? count == 1 : count <= 1,
+                        qPrintable(
+                            QString("cell %1 %2 %3 visited %4 times").arg(iz).arg(iy).arg(ix).arg(count)));
+                    layer_cells += layer;
+                }
+        for (const auto& [cell, count] : visits)
+            QCOMPARE(count, 1);
+        QVERIFY(std::int64_t(visits.size()) >= layer_cells);
+        const LayerLaunch3D layers = layer_launch(g);
+        const CellLaunch3D cells = cell_launch(g);
+        const std::int64_t cell_blocks = std::int64_t(cells.blocks_x) * cells.blocks_y * cells.blocks_z;
+        QCOMPARE(layers.blocks == 0, layer_cells == 0);
+        QVERIFY(layers.blocks <= cell_blocks);
+        QFETCH(bool, interior_blocks);
+        if (interior_blocks) QVERIFY2(layers.blocks < cell_blocks, "the layer launch skips no block");
         // Packed variables: layer cells of the whole padded grid onto [0, strip) one to one (the CPU packs
         // every row and plane, halo included), nothing else.
         auto check_axis = [&](auto axis, std::int64_t strip) {
