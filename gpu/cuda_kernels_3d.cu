@@ -21,10 +21,17 @@ __device__ __forceinline__ bool this_cell(const GridArgs3D& g, int& iz, int& iy,
                           int(threadIdx.y), iz, iy, ix);
 }
 
-/// The cell of this thread in a layer launch (kernel_args_3d.hpp), false for idle threads.
+/// The cell of this thread in a layer launch (kernel_args_3d.hpp), false for idle threads. One thread maps
+/// the block (integer divisions, some 80 instructions) and shares it; every thread of the block must call
+/// this.
 __device__ __forceinline__ bool this_layer_cell(const GridArgs3D& g, const LayerLaunch3D& l, int& iz, int& iy,
                                                 int& ix) {
-    return layer_cell_of_thread(g, l, int(blockIdx.x), int(threadIdx.x), int(threadIdx.y), iz, iy, ix);
+    __shared__ int block[3]; // block_x, block_y, iz
+    if (threadIdx.x == 0 && threadIdx.y == 0)
+        layer_block(g, l, int(blockIdx.x), block[0], block[1], block[2]);
+    __syncthreads();
+    iz = block[2];
+    return block_cell(g, block[0], block[1], int(threadIdx.x), int(threadIdx.y), iy, ix);
 }
 
 template <int R>

@@ -40,8 +40,9 @@
 // MAPPING (kernel_args_3d.hpp): the update passes (2) and (C) are cell launches over the computed box (blocks
 // of 32 x 8 threads, x on threadIdx.x, one z plane per blockIdx.z; every stencil point read from global
 // memory, L1 and L2 serving the reuse). The layer passes (1), (A), (B) are layer launches: the same blocks,
-// but only those that meet a PML layer; threads on cells outside every layer return at once. (A z march with
-// a shared-memory tile and a register queue was measured slower on an H200: docs/gpu.md.)
+// but only those that meet a PML layer; threads on cells outside every layer return at once. These kernels
+// are bound by the instructions they issue, not by DRAM (docs/gpu.md), hence 32-bit stencil offsets and one
+// reach test for interior cells; a z march with a shared-memory tile and a register queue was slower.
 //
 // INVARIANTS: every cell (and every memory variable of a cell) is written by exactly one thread per launch
 // with the same arithmetic whatever the launch shape; no atomics, no reductions across threads (repeated
@@ -125,14 +126,24 @@ FWI_HD float d2_weighted_packed(const GridArgs3D& g, const float* w, int j, cons
     return s;
 }
 
-/// D2x, D2y, D2z of a full padded field at linear index i.
+/// D2x, D2y, D2z of a full padded field at linear index i. Offsets from the cell are 32-bit
+/// (make_kernel_plan_3d keeps R planes within int): the kernels are bound by the instructions they issue, and
+/// 64-bit offsets cost two per neighbour off the x axis.
 template <int R> FWI_HD D2s d2s_at(const GridArgs3D& g, const float* p, std::int64_t i) {
-    const std::int64_t sy = g.nx, sz = std::int64_t(g.ny) * g.nx;
+    const float* q = p + i;
+    const int sy = g.nx, sz = g.ny * g.nx;
     D2s d;
-    d.x = d2_sum<R>(g.coef, [&](int k) { return p[i + k]; });
-    d.y = d2_sum<R>(g.coef, [&](int k) { return p[i + k * sy]; });
-    d.z = d2_sum<R>(g.coef, [&](int k) { return p[i + k * sz]; });
+    d.x = d2_sum<R>(g.coef, [&](int k) { return q[k]; });
+    d.y = d2_sum<R>(g.coef, [&](int k) { return q[k * sy]; });
+    d.z = d2_sum<R>(g.coef, [&](int k) { return q[k * sz]; });
     return d;
+}
+
+/// The cell's stencil of radius R reaches no PML layer along any axis (outside in_reach for all three), so
+/// its PML terms add nothing and are skipped: one test instead of three.
+template <int R> FWI_HD bool clear_of_pml(const GridArgs3D& g, int iz, int iy, int ix) {
+    auto clear = [](const AxisPml& p, int j) { return j >= p.lo_end + R && j < p.hi_begin - R; };
+    return clear(g.px, ix) && clear(g.py, iy) && clear(g.pz, iz);
 }
 
 FWI_HD std::int64_t cell_index(const GridArgs3D& g, int iz, int iy, int ix) {
@@ -191,9 +202,11 @@ FWI_HD void forward_update_cell_3d(const GridArgs3D& g, const ForwardPtrs3D& f, 
     const float cc = g.c[i];
     float v = 2.0f * f.u[i] - f.u_next[i] + cc * lap;
     float snap = lap;
-    forward_pml_axis<R, kAxis3X>(g, d2.x, f.psi_x, f.zeta_x, iz, iy, ix, cc, v, snap);
-    forward_pml_axis<R, kAxis3Y>(g, d2.y, f.psi_y, f.zeta_y, iz, iy, ix, cc, v, snap);
-    forward_pml_axis<R, kAxis3Z>(g, d2.z, f.psi_z, f.zeta_z, iz, iy, ix, cc, v, snap);
+    if (!clear_of_pml<R>(g, iz, iy, ix)) {
+        forward_pml_axis<R, kAxis3X>(g, d2.x, f.psi_x, f.zeta_x, iz, iy, ix, cc, v, snap);
+        forward_pml_axis<R, kAxis3Y>(g, d2.y, f.psi_y, f.zeta_y, iz, iy, ix, cc, v, snap);
+        forward_pml_axis<R, kAxis3Z>(g, d2.z, f.psi_z, f.zeta_z, iz, iy, ix, cc, v, snap);
+    }
     if (f.secondary) v += f.secondary[i];
     f.u_next[i] = v;
     if (f.snapshot) f.snapshot[i] = snap;
@@ -261,9 +274,11 @@ FWI_HD void adjoint_update_cell_3d(const GridArgs3D& g, const AdjointPtrs3D& f, 
     if (f.snapshot) f.grad_c[i] += f.weight * (f.mu[i] * f.snapshot[i] * g.inv_c[i]);
     const float cc = g.c[i];
     float v = 2.0f * f.mu[i] - f.mu_next[i] + cc * laplacian_of(g, d2s_at<R>(g, f.mu, i));
-    adjoint_pml_axis<R, kAxis3X>(g, f.s_x, f.r_x, iz, iy, ix, cc, v);
-    adjoint_pml_axis<R, kAxis3Y>(g, f.s_y, f.r_y, iz, iy, ix, cc, v);
-    adjoint_pml_axis<R, kAxis3Z>(g, f.s_z, f.r_z, iz, iy, ix, cc, v);
+    if (!clear_of_pml<R>(g, iz, iy, ix)) {
+        adjoint_pml_axis<R, kAxis3X>(g, f.s_x, f.r_x, iz, iy, ix, cc, v);
+        adjoint_pml_axis<R, kAxis3Y>(g, f.s_y, f.r_y, iz, iy, ix, cc, v);
+        adjoint_pml_axis<R, kAxis3Z>(g, f.s_z, f.r_z, iz, iy, ix, cc, v);
+    }
     f.mu_next[i] = v;
 }
 

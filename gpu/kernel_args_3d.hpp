@@ -257,8 +257,8 @@ inline LayerLaunch3D layer_launch(const GridArgs3D& g) {
 }
 
 /// Block b of a layer launch -> its (block_x, block_y) in the cell launch's grid and its plane iz. 32-bit
-/// arithmetic (make_kernel_plan_3d keeps the block count within int): every thread of a block computes this,
-/// and 64-bit divisions cost the GPU about as much as a layer cell's work.
+/// arithmetic (make_kernel_plan_3d keeps the block count within int): 64-bit divisions cost the GPU about as
+/// much as a layer cell's work.
 FWI_HD void layer_block(const GridArgs3D& g, const LayerLaunch3D& l, int b, int& block_x, int& block_y,
                         int& iz) {
     const int whole = l.blocks_x * l.blocks_y;
@@ -293,14 +293,19 @@ FWI_HD void layer_block(const GridArgs3D& g, const LayerLaunch3D& l, int b, int&
         block_x = r - row * l.blocks_x;
     }
 }
+/// Thread (tx, ty) of the cell launch's block (block_x, block_y) in a plane -> its (iy, ix); false for idle
+/// threads past the box's x or y end.
+FWI_HD bool block_cell(const GridArgs3D& g, int block_x, int block_y, int tx, int ty, int& iy, int& ix) {
+    ix = g.x0 + block_x * kCellX + tx;
+    iy = g.y0 + block_y * kCellY + ty;
+    return ix < g.x1 && iy < g.y1;
+}
 /// Thread (tx, ty) of layer-launch block b -> its cell; false for idle threads past the box's x or y end.
 FWI_HD bool layer_cell_of_thread(const GridArgs3D& g, const LayerLaunch3D& l, int b, int tx, int ty, int& iz,
                                  int& iy, int& ix) {
     int bx = 0, by = 0;
     layer_block(g, l, b, bx, by, iz);
-    ix = g.x0 + bx * kCellX + tx;
-    iy = g.y0 + by * kCellY + ty;
-    return ix < g.x1 && iy < g.y1;
+    return block_cell(g, bx, by, tx, ty, iy, ix);
 }
 /// Host only: every thread of every block of a layer launch in turn, calling op(iz, iy, ix) for those with a
 /// cell.

@@ -46,6 +46,10 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
     g.wz_lo = g.pz.lo_end - g.pz.lo_begin;
     g.wz = g.wz_lo + (g.pz.hi_end - g.pz.hi_begin);
 
+    // The kernels offset stencil points from a cell in 32 bits (cuda_kernels_3d.cuh, d2s_at).
+    if (std::int64_t(g.ny) * g.nx * r > std::numeric_limits<int>::max())
+        throw ConfigError("padded grid " + std::to_string(grid.nz()) + " x " + std::to_string(grid.ny()) +
+                          " x " + std::to_string(grid.nx()) + " has planes too large for the CUDA backend");
     if (layer_launch(g).blocks > std::numeric_limits<int>::max())
         throw ConfigError("padded grid " + std::to_string(grid.nz()) + " x " + std::to_string(grid.ny()) +
                           " x " + std::to_string(grid.nx()) + " has too many PML cells for the CUDA backend");

@@ -220,6 +220,15 @@ class TestCudaHostTwin3D : public QObject {
         std::vector<float> wrong(3);
         twin->set_model(Model{kGrid, blob_model_3d(kGrid)});
         QVERIFY_THROWS_EXCEPTION(ConfigError, twin->take_velocity_gradient(wrong));
+        // Planes whose R-fold size exceeds int (the kernels' 32-bit stencil offsets): refused by the plan,
+        // which allocates nothing; planes 10 cells narrower each way are accepted.
+        try {
+            make_kernel_plan_3d(setup_3d(8, Grid(10, 23170, 23170, 10, 10, 10), 0));
+            QFAIL("no error raised");
+        } catch (const ConfigError& e) {
+            QVERIFY2(QString(e.what()).contains("planes too large"), e.what());
+        }
+        QCOMPARE(make_kernel_plan_3d(setup_3d(8, Grid(10, 23160, 23160, 10, 10, 10), 0)).radius, 4);
     }
 };
 
