@@ -280,6 +280,7 @@ void add_new_command(CommandRegistry& r) {
                 bounds.min_velocity_mps, double(std::min(truth.min_velocity(), initial.min_velocity())));
             validate_propagator_setup(make_propagator_setup(g, prop, t, vref));
             const double min_velocity = std::min(truth.min_velocity(), initial.min_velocity());
+            check_grid_resolves_source(g, min_velocity, prop.freq_hz);
             const std::string warning = dispersion_warning(g, min_velocity, prop.freq_hz);
             std::vector<std::string> warnings = propagation_warnings(g, min_velocity, prop);
             if (std::string data = data_memory_warning(p.experiment.acquisition, prop.nt); !data.empty())

@@ -3,7 +3,8 @@
 // --dz --dx --dy --units --dataset for files) are refused, before anything is written, where no given model
 // reads them: they used to be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81
 // cells). Where a model reads them they still work. A wavelet file must be one finite, non-zero trace, and a
-// wavelet so large that the gradient overflows float32 is an error naming the cause, not a NaN gradient.
+// wavelet so large that the gradient overflows float32 is an error naming the cause, not a NaN gradient. A
+// spacing so coarse that the grid cannot carry the source's wavelength at all is refused.
 #include "fwi/npy.hpp"
 
 #include <QFile>
@@ -86,6 +87,14 @@ class TestCliNewInputs : public QObject {
             << "is a 2D array; give one trace";
         QTest::newRow("a project named as a model file")
             << QStringList{"--model", "builtin:layered", "--out-name", "@refused.h5"} << "ends in .fwi";
+        QTest::newRow("a spacing far too coarse for the source (km given as m)")
+            << QStringList{"--model", "@plane.npy", "--dz", "10000", "--dx", "10000"}
+            << "the shortest wavelength (400 m at 5 Hz, 2e+03 m/s) spans 0.04 cells of 1e+04 m, fewer than "
+               "the 2 "
+               "per wavelength";
+        QTest::newRow("a spacing of 1e300 m")
+            << QStringList{"--model", "@plane.npy", "--dz", "1e300", "--dx", "10"}
+            << "the grid cannot carry the source";
         QTest::newRow("a y spacing for a 2D raw file")
             << QStringList{"--model", "@plane.bin", "--nz", "20", "--nx", "24",
                            "--dz",    "10",         "--dx", "10", "--dy", "7"}

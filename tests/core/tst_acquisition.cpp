@@ -1,5 +1,5 @@
-// Acquisition geometry helpers (lines, areal grids, point files), the Ricker wavelet, and the check that an
-// acquisition fits its model.
+// Acquisition geometry helpers (lines, areal grids, point files), the Ricker wavelet, the source's sampling
+// in time and space, and the check that an acquisition fits its model.
 #include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
@@ -97,6 +97,26 @@ class TestAcquisition : public QObject {
         QCOMPARE(source_sampling_warnings(s).size(), std::size_t(2));
         s.wavelet.assign(150, 0.0f);
         QVERIFY(source_sampling_warnings(s).empty());
+    }
+
+    /// Below 2 cells per wavelength of the slowest velocity at the peak frequency (coarsest axis) the grid
+    /// cannot carry the source: an error naming the spacing; from 2 up to 6 cells only a dispersion warning.
+    void a_grid_too_coarse_for_the_source_is_refused() {
+        const Grid fine(50, 60, 10, 20);                      // 20 m is the coarsest axis
+        QVERIFY(!dispersion_warning(fine, 2000, 20).empty()); // 100 m: 5 cells, a warning
+        check_grid_resolves_source(fine, 2000, 20);
+        check_grid_resolves_source(fine, 2000, 50); // 40 m: exactly 2 cells
+        try {
+            check_grid_resolves_source(fine, 2000, 50.5);
+            QFAIL("no error raised");
+        } catch (const ConfigError& e) {
+            QVERIFY2(std::string(e.what()).find("spans 1.98 cells of 20 m, fewer than the 2") !=
+                         std::string::npos,
+                     e.what());
+        }
+        const Grid volume(20, 20, 20, 10, 30, 10); // 3D: dy is the coarsest
+        check_grid_resolves_source(volume, 3000, 50);
+        QVERIFY_THROWS_EXCEPTION(ConfigError, check_grid_resolves_source(volume, 3000, 51));
     }
 
     /// 2 shots x 100 receivers x 1000 samples = 800 kB of data: a warning for a 1.5 MB machine, none for 1.7

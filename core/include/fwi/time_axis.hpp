@@ -38,6 +38,11 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
 std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz,
                                double min_cells = 6.0);
 
+/// ConfigError when the grid cannot carry the source at all: the shortest wavelength at the source's peak
+/// frequency spans fewer than 2 cells of the coarsest axis, below the grid's Nyquist limit (a spacing given
+/// in the wrong unit does this). dispersion_warning warns from 6 cells.
+void check_grid_resolves_source(const Grid& grid, double min_velocity_mps, double freq_hz);
+
 /// Warnings about the data's sampling of the built-in Ricker source (none for a user wavelet): a sample
 /// interval whose Nyquist frequency is below 2.5x the peak frequency (the wavelet, sampled at dt_s, is
 /// aliased there), and a record that ends before the wavelet peaks (at 1.5 / freq_hz), so it holds almost

@@ -102,6 +102,20 @@ std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double
     return m.str();
 }
 
+void check_grid_resolves_source(const Grid& grid, double min_velocity_mps, double freq_hz) {
+    const double wavelength = min_velocity_mps / freq_hz;
+    const double coarsest = std::max(std::max(grid.dx(), grid.dz()), grid.rank == 3 ? grid.dy() : 0.0);
+    const double cells = wavelength / coarsest;
+    if (cells >= 2) return;
+    std::ostringstream m;
+    m.precision(3);
+    m << "the grid cannot carry the source: the shortest wavelength (" << wavelength << " m at " << freq_hz
+      << " Hz, " << min_velocity_mps << " m/s) spans " << cells << " cells of " << coarsest
+      << " m, fewer than the 2 per wavelength of the grid's Nyquist limit; check the spacing (in metres) or "
+         "lower the frequency";
+    throw ConfigError(m.str());
+}
+
 std::vector<std::string> source_sampling_warnings(const PropagationSettings& s) {
     std::vector<std::string> warnings;
     if (!s.wavelet.empty() || !(s.freq_hz > 0) || !(s.dt_s > 0) || s.nt < 1) return warnings;
