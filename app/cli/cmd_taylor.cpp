@@ -31,7 +31,9 @@ void add_taylor_command(CommandRegistry& r) {
     cmd->add_option("--shots", o->shots, "shots to use (default: all)")->delimiter(',');
     cmd->add_option("--levels", o->levels, "number of step sizes h0, h0/2, ...")->check(CLI::Range(2, 30));
     cmd->add_option("--h0", o->h0, "largest step size (at most 1)")->check(CLI::PositiveNumber);
-    cmd->add_option("--change", o->change_mps, "largest velocity change of the direction at h = 1 (m/s)")
+    cmd->add_option("--change", o->change_mps,
+                    "largest velocity change of the direction at h = 1 (m/s; at most the span from half the "
+                    "slowest velocity to the reference velocity)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--schedule", o->settings.schedule, "checkpoint schedule for the gradient");
     cmd->add_option("--compress", o->settings.compression, "codec for the gradient's checkpoints");
@@ -53,6 +55,18 @@ void add_taylor_command(CommandRegistry& r) {
             const Model m = working_model(p.experiment);
             const auto observed = observed_gathers(p);
             auto sim = make_simulation(p.experiment, o->backend);
+            const double vmin = 0.5 * double(m.min_velocity()),
+                         vmax = sim->propagator().setup().pml_velocity_mps;
+            // A change beyond the range the direction may take clips it at the range's ends almost
+            // everywhere: the test then probes a far-from-linear step of another direction and fails (1e9
+            // did).
+            if (o->change_mps > vmax - vmin) {
+                std::ostringstream msg;
+                msg << "--change " << o->change_mps << " m/s: at most " << vmax - vmin
+                    << " m/s, the range the direction's velocities stay in (from half the slowest velocity, "
+                    << vmin << " m/s, to the reference velocity of the time step, " << vmax << " m/s)";
+                throw ConfigError(msg.str());
+            }
             GradientOptions opt;
             opt.settings = o->settings;
             opt.shots = o->shots;
@@ -62,9 +76,7 @@ void add_taylor_command(CommandRegistry& r) {
             // The direction: the gradient itself (the first-order term is then as large as it can be), kept
             // inside the CFL reference velocity.
             const GradientResult g = compute_gradient(*sim, m, observed, opt);
-            const double vmax = sim->propagator().setup().pml_velocity_mps;
-            const auto dm =
-                taylor_direction(g.gradient, m, o->change_mps, 0.5 * double(m.min_velocity()), vmax);
+            const auto dm = taylor_direction(g.gradient, m, o->change_mps, vmin, vmax);
             std::vector<double> hs;
             for (int i = 0; i < o->levels; ++i)
                 hs.push_back(o->h0 / std::pow(2.0, i));

@@ -328,6 +328,8 @@ class TestCliCommands : public QObject {
             << "--scratch is for the disk tier of --schedule multilevel:R,D and auto";
         QTest::newRow("a Taylor step past the model's range")
             << QStringList{"taylor", "@P", "--h0", "1e300"} << "--h0 1e+300: at most 1";
+        QTest::newRow("a Taylor direction past the model's range (was a failed test, exit 1)")
+            << QStringList{"taylor", "@P", "--change", "1e9"} << "--change 1e+09 m/s: at most";
         QTest::newRow("a budget no row reads") << QStringList{"bench-checkpoints", "@P", "--budget", "1G"}
                                                << "--budget is for the auto and adaptive rows";
         QTest::newRow("noise that overflows")
