@@ -3,6 +3,7 @@
 #include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gather.hpp"
+#include "fwi/project_tools.hpp"
 #include "fwi/time_axis.hpp"
 #include "io_test_util.hpp"
 
@@ -117,6 +118,21 @@ class TestAcquisition : public QObject {
         const Grid volume(20, 20, 20, 10, 30, 10); // 3D: dy is the coarsest
         check_grid_resolves_source(volume, 3000, 50);
         QVERIFY_THROWS_EXCEPTION(ConfigError, check_grid_resolves_source(volume, 3000, 51));
+        // A project: the slowest velocity of any of its models counts, and every run (make_simulation)
+        // refuses it before anything else (this one has no shots either).
+        Experiment e;
+        e.current_model = Model{fine, std::vector<float>(std::size_t(fine.cells()), 3000.0f)};
+        e.true_model = Model{fine, std::vector<float>(std::size_t(fine.cells()), 2000.0f)};
+        e.propagation.freq_hz = 50;
+        check_grid_resolves_source(e);
+        e.propagation.freq_hz = 60; // 2.5 cells at 3000 m/s, 1.67 at the true model's 2000 m/s
+        try {
+            make_simulation(e, "cpu");
+            QFAIL("no error raised");
+        } catch (const ConfigError& err) {
+            QVERIFY2(std::string(err.what()).find("cannot carry the source") != std::string::npos,
+                     err.what());
+        }
     }
 
     /// 2 shots x 100 receivers x 1000 samples = 800 kB of data: a warning for a 1.5 MB machine, none for 1.7

@@ -52,6 +52,7 @@ void SettingsPanel::update_prediction() {
     QString info;
     try {
         const Model& m = working_model(e);
+        check_grid_resolves_source(e); // runs refuse it too (make_simulation)
         const TimeAxis axis = make_time_axis(m.grid, reference_velocity(e), e.propagation);
         info = tr("%1 samples; inner step %2 ms (%3 per sample)")
                    .arg(axis.nt)

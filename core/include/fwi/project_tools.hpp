@@ -17,6 +17,10 @@ double reference_velocity(const Experiment& experiment);
 /// The model a run should use by default: current, else initial, else true. ConfigError if none.
 const Model& working_model(const Experiment& experiment);
 
+/// ConfigError when the project's grid cannot carry its source: check_grid_resolves_source (time_axis.hpp) on
+/// the working model's grid at the slowest velocity of the project's models. make_simulation checks it.
+void check_grid_resolves_source(const Experiment& e);
+
 std::unique_ptr<Simulation> make_simulation(const Experiment& experiment,
                                             const std::string& backend = "auto");
 

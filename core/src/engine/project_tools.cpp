@@ -1,7 +1,9 @@
 #include "fwi/project_tools.hpp"
 
 #include "fwi/error.hpp"
+#include "fwi/time_axis.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,7 +24,18 @@ const Model& working_model(const Experiment& e) {
     throw ConfigError("the project has no velocity model");
 }
 
+void check_grid_resolves_source(const Experiment& e) {
+    const Model& m = working_model(e);
+    double min_velocity = m.min_velocity();
+    for (const Model* other : {&e.true_model, &e.initial_model, &e.current_model})
+        if (!other->vp_mps.empty()) min_velocity = std::min(min_velocity, double(other->min_velocity()));
+    check_grid_resolves_source(m.grid, min_velocity, e.propagation.freq_hz);
+}
+
 std::unique_ptr<Simulation> make_simulation(const Experiment& e, const std::string& backend) {
+    // A project whose grid cannot carry its source (made elsewhere, or its frequency raised in the desktop
+    // application) is refused here, for every command and the desktop application's runs.
+    check_grid_resolves_source(e);
     const Model& m = working_model(e);
     return std::make_unique<Simulation>(m.grid, e.acquisition, e.propagation, reference_velocity(e), backend);
 }

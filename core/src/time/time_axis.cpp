@@ -106,7 +106,7 @@ void check_grid_resolves_source(const Grid& grid, double min_velocity_mps, doubl
     const double wavelength = min_velocity_mps / freq_hz;
     const double coarsest = std::max(std::max(grid.dx(), grid.dz()), grid.rank == 3 ? grid.dy() : 0.0);
     const double cells = wavelength / coarsest;
-    if (cells >= 2) return;
+    if (!(cells < 2)) return; // NaN velocities are refused where models are read
     std::ostringstream m;
     m.precision(3);
     m << "the grid cannot carry the source: the shortest wavelength (" << wavelength << " m at " << freq_hz
