@@ -9,6 +9,7 @@
 #include "fwi/settings.hpp"
 #include "fwi/time_axis.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -54,6 +55,14 @@ class Simulation {
     /// The user-rate gather of `shot` from its inner-rate traces (receivers x inner_nt): to_user_rate's,
     /// without zeroing a gather first.
     Gather gather_from_inner(std::size_t shot, const std::vector<float>& inner) const;
+
+    /// The bytes of the traces of `shots` (all when empty): `data`, every shot's at the user's rate, summed;
+    /// `inner`, the largest shot's at the inner rate. Runs check what they hold against the machine with
+    /// them.
+    struct TraceBytes {
+        std::uint64_t data = 0, inner = 0;
+    };
+    TraceBytes trace_bytes(const std::vector<int>& shots = {}) const;
 
   private:
     Acquisition acquisition_;

@@ -77,17 +77,13 @@ void check_gradient_is_finite(const GradientResult& r) {
 /// read; checked all the same: they are part of what the process holds), a shot's modelled traces and adjoint
 /// sources at the inner time step, and with keep_modelled every shot's modelled data.
 void check_trace_memory(const Simulation& sim, const GradientOptions& o) {
-    std::uint64_t data_bytes = 0, inner_bytes = 0;
-    for (const Shot& shot : sim.acquisition().shots) {
-        const auto nrec = std::uint64_t(shot.receivers.size());
-        data_bytes += nrec * std::uint64_t(sim.time().nt) * sizeof(float);
-        inner_bytes = std::max(inner_bytes, 2 * nrec * std::uint64_t(sim.time().inner_nt) * sizeof(float));
-    }
+    const Simulation::TraceBytes bytes = sim.trace_bytes();
+    const std::uint64_t inner = 2 * bytes.inner; // modelled traces and adjoint sources
     detail::check_fits_machine_memory(
-        (o.keep_modelled ? 2 : 1) * data_bytes + inner_bytes,
+        (o.keep_modelled ? 2 : 1) * bytes.data + inner,
         "a gradient of " + std::to_string(sim.acquisition().shots.size()) + " shots holds their traces (" +
-            bytes_text(data_bytes) + " of observed data" + (o.keep_modelled ? " and as much modelled" : "") +
-            ", and " + bytes_text(inner_bytes) + " for one shot at the inner time step)");
+            bytes_text(bytes.data) + " of observed data" + (o.keep_modelled ? " and as much modelled" : "") +
+            ", and " + bytes_text(inner) + " for one shot at the inner time step)");
 }
 
 } // namespace

@@ -117,6 +117,21 @@ std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& u
     return inner;
 }
 
+Simulation::TraceBytes Simulation::trace_bytes(const std::vector<int>& shots) const {
+    TraceBytes bytes;
+    auto add = [&](std::size_t shot) {
+        const auto nrec = std::uint64_t(geometries_.at(shot).receivers.size());
+        bytes.data += nrec * std::uint64_t(time_.nt) * sizeof(float);
+        bytes.inner = std::max(bytes.inner, nrec * std::uint64_t(time_.inner_nt) * sizeof(float));
+    };
+    if (shots.empty())
+        for (std::size_t s = 0; s < geometries_.size(); ++s)
+            add(s);
+    for (int s : shots)
+        add(std::size_t(s));
+    return bytes;
+}
+
 std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer* observer,
                                         const CancelToken* cancel) {
     std::vector<int> list = shots;
@@ -127,16 +142,11 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
     const std::int64_t chunk = forward_steps_per_call(time_.inner_nt);
     // Held at once: every shot's traces at the data rate, and one shot's at the inner rate.
-    std::uint64_t data_bytes = 0, inner_bytes = 0;
-    for (int s : list) {
-        const auto nrec = std::uint64_t(geometries_.at(std::size_t(s)).receivers.size());
-        data_bytes += nrec * std::uint64_t(time_.nt) * sizeof(float);
-        inner_bytes = std::max(inner_bytes, nrec * std::uint64_t(time_.inner_nt) * sizeof(float));
-    }
-    detail::check_fits_machine_memory(data_bytes + inner_bytes,
+    const TraceBytes bytes = trace_bytes(list);
+    detail::check_fits_machine_memory(bytes.data + bytes.inner,
                                       "modelling " + std::to_string(list.size()) +
-                                          " shots holds their traces (" + bytes_text(data_bytes) + ", and " +
-                                          bytes_text(inner_bytes) + " for one shot at the inner time step)");
+                                          " shots holds their traces (" + bytes_text(bytes.data) + ", and " +
+                                          bytes_text(bytes.inner) + " for one shot at the inner time step)");
     std::vector<Gather> out;
     std::vector<float> view; // the model region's wavefield, for an observer that wants it
     for (int s : list) {
