@@ -89,9 +89,7 @@ class TestCliNewInputs : public QObject {
             << QStringList{"--model", "builtin:layered", "--out-name", "@refused.h5"} << "ends in .fwi";
         QTest::newRow("a spacing far too coarse for the source (km given as m)")
             << QStringList{"--model", "@plane.npy", "--dz", "10000", "--dx", "10000"}
-            << "the shortest wavelength (400 m at 5 Hz, 2e+03 m/s) spans 0.04 cells of 1e+04 m, fewer than "
-               "the 2 "
-               "per wavelength";
+            << "(400 m at 5 Hz, 2e+03 m/s) spans 0.04 cells of 1e+04 m, fewer than the 2 per wavelength";
         QTest::newRow("a spacing of 1e300 m")
             << QStringList{"--model", "@plane.npy", "--dz", "1e300", "--dx", "10"}
             << "the grid cannot carry the source";
