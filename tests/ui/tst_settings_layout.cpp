@@ -1,6 +1,6 @@
 // The settings dock at the main window's default size: every label shows its whole text (a new user saw
 // "erations per stage" and "ixed water below" when the form squeezed its label column), and so does the
-// acquisition table beside it.
+// acquisition table beside it. A peak frequency the grid cannot carry shows as an error there.
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
 #include "fwi/ui/settings_panel.hpp"
@@ -8,6 +8,7 @@
 
 #include <QAbstractButton>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
@@ -23,6 +24,7 @@ class TestSettingsLayout : public QObject {
     void initTestCase() { set_message_boxes(false); }
     void every_label_fits_at_default_size_data();
     void every_label_fits_at_default_size();
+    void a_frequency_the_grid_cannot_carry_is_an_error();
 };
 
 void TestSettingsLayout::every_label_fits_at_default_size_data() {
@@ -96,6 +98,29 @@ void TestSettingsLayout::every_label_fits_at_default_size() {
         QVERIFY(table->columnViewportPosition(last) + table->columnWidth(last) <= table->viewport()->width());
         QVERIFY(table->columnWidth(last) >= table->horizontalHeader()->sectionSizeHint(last));
     }
+}
+
+/// Below 2 cells per wavelength the propagation settings show an error (in red, as a CFL error), not the
+/// dispersion warning of 2-6 cells; runs refuse it too (make_simulation, tst_acquisition).
+void TestSettingsLayout::a_frequency_the_grid_cannot_carry_is_an_error() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_demo("toy")); // 10 m cells, 1500 m/s at the slowest
+    SettingsPanel* panel = w.settings_panel();
+    auto* freq = panel->findChild<QDoubleSpinBox*>("freq_hz");
+    auto* info = panel->findChild<QLabel*>("time_info");
+    QVERIFY(freq && info);
+    const auto set_frequency = [&](double hz) {
+        freq->setValue(hz);
+        emit freq->editingFinished();
+    };
+    set_frequency(40); // 37.5 m: 3.75 cells, a warning
+    QTRY_VERIFY2(info->text().contains("dispersion"), qPrintable(info->text()));
+    QVERIFY2(!info->text().contains("cannot carry"), qPrintable(info->text()));
+    set_frequency(100); // 15 m: 1.5 cells
+    QTRY_VERIFY2(info->text().contains("the grid cannot carry the source"), qPrintable(info->text()));
+    QVERIFY2(info->text().contains("#b00020"), qPrintable(info->text()));
 }
 
 FWI_UI_TEST_MAIN(TestSettingsLayout)

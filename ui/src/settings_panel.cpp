@@ -119,6 +119,7 @@ QWidget* SettingsPanel::build_propagation() {
     vmax_ = double_box(box, "max_velocity", 0, 20000, 0, " m/s");
     vmax_->setSpecialValueText(tr("model maximum"));
     time_info_ = new QLabel(box);
+    time_info_->setObjectName("time_info");
     time_info_->setWordWrap(true);
     form->addRow(tr("Peak frequency"), freq_);
     form->addRow(tr("Duration"), duration_);
