@@ -89,28 +89,39 @@ std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, s
     return out;
 }
 
-std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz, double min_cells) {
+namespace {
+
+/// The slowest wavelength at the peak frequency, measured in cells of the grid's coarsest axis: what the
+/// dispersion warning and the Nyquist refusal both judge.
+struct WavelengthInCells {
+    double wavelength_m, coarsest_m, cells;
+};
+WavelengthInCells wavelength_in_cells(const Grid& grid, double min_velocity_mps, double freq_hz) {
     const double wavelength = min_velocity_mps / freq_hz;
     const double coarsest = std::max(std::max(grid.dx(), grid.dz()), grid.rank == 3 ? grid.dy() : 0.0);
-    const double cells = wavelength / coarsest;
-    if (cells >= min_cells) return {};
+    return {wavelength, coarsest, wavelength / coarsest};
+}
+
+} // namespace
+
+std::string dispersion_warning(const Grid& grid, double min_velocity_mps, double freq_hz, double min_cells) {
+    const WavelengthInCells w = wavelength_in_cells(grid, min_velocity_mps, freq_hz);
+    if (w.cells >= min_cells) return {};
     std::ostringstream m;
     m.precision(3);
-    m << "dispersion: the shortest wavelength (" << wavelength << " m at " << freq_hz << " Hz, "
-      << min_velocity_mps << " m/s) spans only " << cells << " cells (< " << min_cells
+    m << "dispersion: the shortest wavelength (" << w.wavelength_m << " m at " << freq_hz << " Hz, "
+      << min_velocity_mps << " m/s) spans only " << w.cells << " cells (< " << min_cells
       << "); reduce the frequency or the spacing";
     return m.str();
 }
 
 void check_grid_resolves_source(const Grid& grid, double min_velocity_mps, double freq_hz) {
-    const double wavelength = min_velocity_mps / freq_hz;
-    const double coarsest = std::max(std::max(grid.dx(), grid.dz()), grid.rank == 3 ? grid.dy() : 0.0);
-    const double cells = wavelength / coarsest;
-    if (!(cells < 2)) return; // NaN velocities are refused where models are read
+    const WavelengthInCells w = wavelength_in_cells(grid, min_velocity_mps, freq_hz);
+    if (!(w.cells < 2)) return; // NaN velocities are refused where models are read
     std::ostringstream m;
     m.precision(3);
-    m << "the grid cannot carry the source: the shortest wavelength (" << wavelength << " m at " << freq_hz
-      << " Hz, " << min_velocity_mps << " m/s) spans " << cells << " cells of " << coarsest
+    m << "the grid cannot carry the source: the shortest wavelength (" << w.wavelength_m << " m at "
+      << freq_hz << " Hz, " << min_velocity_mps << " m/s) spans " << w.cells << " cells of " << w.coarsest_m
       << " m, fewer than the 2 per wavelength of the grid's Nyquist limit; check the spacing (in metres) or "
          "lower the frequency";
     throw ConfigError(m.str());
