@@ -49,11 +49,12 @@ void write_gathers_npy(const std::string& path, const std::vector<Gather>& gathe
 /// all-zero data.
 void add_noise(std::vector<Gather>& gathers, double snr_db, std::uint64_t seed);
 
-/// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s, source_xz_m and
-/// receivers_xz_m, written atomically. Every gather keeps its own geometry and sampling. ResourceError for
-/// I/O failures.
+/// HDF5 (docs/data-formats.md): /gathers/shot_NNNN (receivers, samples) with dt_s and source_xz_m, and
+/// /gathers/shot_NNNN_receivers_xz_m (receivers, 2), written atomically. Every gather keeps its own geometry
+/// and sampling. ResourceError for I/O failures.
 void write_gathers_hdf5(const std::string& path, const std::vector<Gather>& gathers);
-/// Reads write_gathers_hdf5's layout; FormatError (naming the file) for anything else or inconsistent shapes.
+/// Reads write_gathers_hdf5's layout (and that of earlier builds, with the receivers' positions as
+/// attributes); FormatError (naming the file) for anything else or inconsistent shapes.
 std::vector<Gather> read_gathers_hdf5(const std::string& path);
 /// Reads a 2D (one shot) or 3D (shots, receivers, samples) .npy and attaches the geometry of `acquisition`
 /// and dt_s. Throws FormatError when the shape does not match the acquisition (shot or receiver counts).
