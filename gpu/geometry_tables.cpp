@@ -3,7 +3,6 @@
 #include "fwi/error.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <limits>
 #include <string>
 
@@ -11,11 +10,16 @@ namespace fwi::gpu {
 namespace {
 
 void validate(const PointStencil& p, std::int64_t padded_cells, const std::string& what) {
-    if (p.cell.size() != p.weight.size())
-        throw ConfigError(what + " has " + std::to_string(p.cell.size()) + " cells but " +
-                          std::to_string(p.weight.size()) + " weights");
-    for (std::int64_t c : p.cell)
-        if (c < 0 || c >= padded_cells)
+    constexpr int most = PointStencil::max_axis_taps;
+    if (p.z_taps < 0 || p.z_taps > most || p.y_taps < 0 || p.y_taps > most || p.x_taps < 0 || p.x_taps > most)
+        throw ConfigError(what + " has " + std::to_string(p.z_taps) + " x " + std::to_string(p.y_taps) +
+                          " x " + std::to_string(p.x_taps) + " taps; at most " + std::to_string(most) +
+                          " per axis");
+    if (p.taps() == 0) return;
+    // Strides are not negative, so the box's first and last taps are its least and greatest cells.
+    const std::int64_t first = p.corner, last = p.cell(p.z_taps - 1, p.y_taps - 1, p.x_taps - 1);
+    for (std::int64_t c : {first, last})
+        if (p.z_stride < 0 || p.y_stride < 0 || c < 0 || c >= padded_cells)
             throw ConfigError(what + " refers to cell " + std::to_string(c) + " outside the padded grid of " +
                               std::to_string(padded_cells) + " cells");
 }
@@ -42,20 +46,14 @@ ScatterTable scatter_table(std::vector<Entry> entries) {
     return t;
 }
 
-bool same_stencil(const PointStencil& a, const PointStencil& b) {
-    return a.cell.size() == b.cell.size() && a.weight.size() == b.weight.size() &&
-           std::memcmp(a.cell.data(), b.cell.data(), a.cell.size() * sizeof(std::int64_t)) == 0 &&
-           std::memcmp(a.weight.data(), b.weight.data(), a.weight.size() * sizeof(float)) == 0;
-}
-
 } // namespace
 
 GeometryTables make_geometry_tables(const ShotGeometry& geometry, std::int64_t padded_cells) {
     validate(geometry.source, padded_cells, "source stencil");
-    std::size_t entries = geometry.source.cell.size();
+    std::size_t entries = std::size_t(geometry.source.taps());
     for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
         validate(geometry.receivers[r], padded_cells, "receiver " + std::to_string(r) + " stencil");
-        entries += geometry.receivers[r].cell.size();
+        entries += std::size_t(geometry.receivers[r].taps());
     }
     if (entries > std::size_t(std::numeric_limits<std::int32_t>::max()))
         throw ConfigError("shot geometry has " + std::to_string(entries) +
@@ -64,19 +62,17 @@ GeometryTables make_geometry_tables(const ShotGeometry& geometry, std::int64_t p
     GeometryTables t;
     t.receivers = std::int32_t(geometry.receivers.size());
     std::vector<Entry> source;
-    for (std::size_t k = 0; k < geometry.source.cell.size(); ++k)
-        source.push_back({geometry.source.cell[k], 0, geometry.source.weight[k]});
+    geometry.source.for_each_tap([&](std::int64_t cell, float w) { source.push_back({cell, 0, w}); });
     t.source = scatter_table(std::move(source));
 
     std::vector<Entry> inject;
     t.record.offset.push_back(0);
     for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
-        const PointStencil& p = geometry.receivers[r];
-        for (std::size_t k = 0; k < p.cell.size(); ++k) {
-            t.record.cell.push_back(p.cell[k]);
-            t.record.weight.push_back(p.weight[k]);
-            inject.push_back({p.cell[k], std::int32_t(r), p.weight[k]});
-        }
+        geometry.receivers[r].for_each_tap([&](std::int64_t cell, float w) {
+            t.record.cell.push_back(cell);
+            t.record.weight.push_back(w);
+            inject.push_back({cell, std::int32_t(r), w});
+        });
         t.record.offset.push_back(std::int32_t(t.record.cell.size()));
     }
     t.inject = scatter_table(std::move(inject));
@@ -84,10 +80,7 @@ GeometryTables make_geometry_tables(const ShotGeometry& geometry, std::int64_t p
 }
 
 bool same_geometry(const ShotGeometry& a, const ShotGeometry& b) {
-    if (a.receivers.size() != b.receivers.size() || !same_stencil(a.source, b.source)) return false;
-    for (std::size_t r = 0; r < a.receivers.size(); ++r)
-        if (!same_stencil(a.receivers[r], b.receivers[r])) return false;
-    return true;
+    return a.source == b.source && a.receivers == b.receivers;
 }
 
 } // namespace fwi::gpu

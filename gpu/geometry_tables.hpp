@@ -1,10 +1,13 @@
 #pragma once
-// Source and receiver stencils (PointStencil: padded linear indices + weights) rearranged for the device:
+// Source and receiver stencils (PointStencil: a box of taps with weights per axis) listed tap by tap and
+// rearranged for the device:
 //   - the source and the adjoint receiver injection as SCATTER tables: one entry list per unique cell,
-//   entries in the
-//     CPU's order (receiver by receiver, stencil order), so one thread per cell sums them without atomics and
-//     gets the CPU's sums;
-//   - receiver recording as a GATHER table (CSR by receiver).
+//   entries
+//     in the CPU's order (receiver by receiver, taps in for_each_tap's order), so one thread per cell sums
+//     them without atomics and gets the CPU's sums;
+//   - receiver recording as a GATHER table (CSR by receiver), summed tap after tap: the CPU sums a box's x
+//   rows
+//     as lanes (propagator/point_sampling.hpp), so recorded samples differ from the CPU's in the last bits.
 // Built on the host, validated (indices inside the padded grid), uploaded once per geometry.
 #include "fwi/propagator.hpp"
 

@@ -136,8 +136,7 @@ class TestConvergence : public QObject {
                 const double x = 100 + 5.0 * i / 40, z = 120 + 5.0 * j / 40 + 1e-3 * i; // all fractions
                 const PointStencil s = hicks_stencil(grid, Point{x, z}, "source");
                 double sum = 0;
-                for (float w : s.weight)
-                    sum += double(w);
+                s.for_each_tap([&](std::int64_t, float w) { sum += double(w); });
                 worst = std::max(worst, std::abs(sum - 1));
             }
         qInfo("largest |sum of weights - 1|: %.2e", worst);

@@ -19,6 +19,22 @@ using namespace fwi::test;
 
 namespace {
 
+/// A stencil of z_weights.size() planes `z_stride` cells apart, each a row of x_weights from `corner`.
+PointStencil box_stencil(std::int64_t corner, std::int64_t z_stride, std::vector<float> z_weights,
+                         std::vector<float> x_weights) {
+    PointStencil p;
+    p.corner = corner;
+    p.z_stride = z_stride;
+    p.y_stride = 1000;
+    p.z_taps = std::int32_t(z_weights.size());
+    p.y_taps = 1;
+    p.x_taps = std::int32_t(x_weights.size());
+    std::copy(z_weights.begin(), z_weights.end(), p.wz.begin());
+    p.wy[0] = 1;
+    std::copy(x_weights.begin(), x_weights.end(), p.wx.begin());
+    return p;
+}
+
 PropagatorSetup make_setup(std::int64_t nz, std::int64_t nx, int order, int pml) {
     PropagatorSetup s;
     s.grid = Grid(nz, nx, 10, 12);
@@ -124,37 +140,38 @@ class TestCudaHostTwin : public QObject {
     }
 
     void scatter_tables_keep_the_cpu_order() {
-        // Two receivers sharing cells: entries are grouped per unique cell, receivers in order, stencil order
-        // kept.
+        // Two receivers sharing cells: entries are grouped per unique cell, receivers in order, taps in
+        // for_each_tap's order.
         ShotGeometry g;
-        g.source = {{7, 3, 5}, {0.5f, 0.25f, 0.125f}};
-        g.receivers = {{{5, 9, 3}, {1, 2, 3}}, {{3, 5}, {4, 5}}, {{}, {}}};
+        g.source = box_stencil(3, 4, {0.5f, 0.25f}, {1.0f, 0.5f}); // cells 3, 4, 7, 8
+        g.receivers = {box_stencil(4, 0, {1}, {1, 2, 3}), box_stencil(3, 0, {1}, {4, 5}), PointStencil{}};
         const GeometryTables t = make_geometry_tables(g, 10);
         QCOMPARE(t.receivers, 3);
-        QCOMPARE(t.source.cell, (std::vector<std::int64_t>{3, 5, 7}));
-        QCOMPARE(t.source.weight, (std::vector<float>{0.25f, 0.125f, 0.5f}));
-        QCOMPARE(t.inject.cell, (std::vector<std::int64_t>{3, 5, 9}));
-        QCOMPARE(t.inject.offset, (std::vector<std::int32_t>{0, 2, 4, 5}));
-        QCOMPARE(t.inject.value, (std::vector<std::int32_t>{0, 1, 0, 1, 0}));
-        QCOMPARE(t.inject.weight, (std::vector<float>{3, 4, 1, 5, 2}));
+        QCOMPARE(t.source.cell, (std::vector<std::int64_t>{3, 4, 7, 8}));
+        QCOMPARE(t.source.weight, (std::vector<float>{0.5f, 0.25f, 0.25f, 0.125f}));
+        QCOMPARE(t.inject.cell, (std::vector<std::int64_t>{3, 4, 5, 6}));
+        QCOMPARE(t.inject.offset, (std::vector<std::int32_t>{0, 1, 3, 4, 5}));
+        QCOMPARE(t.inject.value, (std::vector<std::int32_t>{1, 0, 1, 0, 0}));
+        QCOMPARE(t.inject.weight, (std::vector<float>{4, 1, 5, 2, 3}));
         QCOMPARE(t.record.offset, (std::vector<std::int32_t>{0, 3, 5, 5}));
-        QCOMPARE(t.record.cell, (std::vector<std::int64_t>{5, 9, 3, 3, 5}));
+        QCOMPARE(t.record.cell, (std::vector<std::int64_t>{4, 5, 6, 3, 4}));
     }
 
     void bad_stencils_are_refused() {
         ShotGeometry g;
-        g.source = {{1}, {1}};
-        g.receivers = {{{2}, {1}}, {{2, 100}, {1, 1}}};
+        g.source = box_stencil(1, 0, {1}, {1});
+        g.receivers = {box_stencil(2, 0, {1}, {1}), box_stencil(2, 98, {1, 1}, {1})}; // cells 2 and 100
         try {
             make_geometry_tables(g, 100);
             QFAIL("no error raised");
         } catch (const ConfigError& e) {
             QVERIFY2(QString(e.what()).contains("receiver 1") && QString(e.what()).contains("100"), e.what());
         }
-        g.receivers = {{{2, 3}, {1}}};
+        g.receivers = {box_stencil(2, 0, {1}, {1})};
+        g.receivers[0].x_taps = 9; // more taps than a box holds
         QVERIFY_THROWS_EXCEPTION(ConfigError, make_geometry_tables(g, 100));
         g.receivers.clear();
-        g.source = {{-1}, {1}};
+        g.source = box_stencil(-1, 0, {1}, {1});
         QVERIFY_THROWS_EXCEPTION(ConfigError, make_geometry_tables(g, 100));
     }
 

@@ -28,11 +28,11 @@ struct ProbeFields {
 
 /// The fields of the last probe in this process, so that `fwi plan` over several codecs (and the auto
 /// choice beside them) propagates once. Keyed by what decides them short of the velocities, which a
-/// propagator does not expose: the simulation, its padded grid, step count and source cells.
+/// propagator does not expose: the simulation, its padded grid, step count and source stencil.
 struct ProbeSnapshots {
     const Simulation* sim = nullptr;
     std::int64_t cells = 0, steps = 0;
-    std::vector<std::int64_t> source_cells;
+    PointStencil source;
     ProbeFields fields;
 };
 
@@ -106,10 +106,10 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     const std::lock_guard lock(probe_mutex);
     ProbeSnapshots& last = last_probe;
     // A probe that gave up is not kept: a later call may allow more time.
-    const std::vector<std::int64_t>& source_cells = sim.geometry(probe_shot(sim)).source.cell;
+    const PointStencil& source = sim.geometry(probe_shot(sim)).source;
     if (last.fields.snapshots.empty() || last.sim != &sim || last.cells != g.cells() ||
-        last.steps != sim.time().inner_nt || last.source_cells != source_cells) {
-        last = {&sim, g.cells(), sim.time().inner_nt, source_cells, run_snapshots(sim, budget_s)};
+        last.steps != sim.time().inner_nt || !(last.source == source)) {
+        last = {&sim, g.cells(), sim.time().inner_nt, source, run_snapshots(sim, budget_s)};
     }
     const std::vector<std::vector<float>>& snapshots = last.fields.snapshots;
     if (snapshots.empty()) return std::nullopt;

@@ -4,6 +4,7 @@
 #include "propagator/cpu_kernels.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
+#include "propagator/point_sampling.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/cache_line.hpp"
 #include "runtime/zeroed_allocator.hpp"
@@ -115,13 +116,7 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
                            std::int64_t trace_length) const {
     const auto& s = static_cast<const CpuWaveState&>(state);
     if (!traces || state.step >= trace_length) return;
-    for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
-        const PointStencil& p = geometry.receivers[r];
-        float sum = 0;
-        for (std::size_t k = 0; k < p.cell.size(); ++k)
-            sum += p.weight[k] * s.u[std::size_t(p.cell[k])];
-        traces[std::int64_t(r) * trace_length + state.step] = sum;
-    }
+    record_points(geometry.receivers, s.u.data(), grid_.nx(), traces, trace_length, state.step);
 }
 
 cpu::KernelGrid CpuPropagator::kernel_grid() const {
@@ -149,12 +144,7 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
     const std::int64_t n = state.step;
     if (!secondary && n < std::int64_t(source.size())) {
         const float amp = source[std::size_t(n)];
-        const PointStencil& p = geometry.source;
-        for (std::size_t k = 0; k < p.cell.size(); ++k) {
-            const auto i = std::size_t(p.cell[k]);
-            s.u_prev[i] += c_[i] * (p.weight[k] * amp);
-            if (snapshot) snapshot[i] += p.weight[k] * amp;
-        }
+        inject_point(geometry.source, amp, s.u_prev.data(), c_.data(), snapshot);
     }
     std::swap(s.u, s.u_prev);
     ++state.step;
@@ -193,16 +183,9 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
                          a.s_z.data(), grad_c_.data(),   snapshot,     weight};
     dispatch_order(grid_.order, [&](auto r) { cpu::adjoint_step<decltype(r)::value>(g, f); });
     const std::int64_t n = adj.step - 1;
-    if (n < trace_length && !residual.empty()) {
-        for (std::size_t r = 0; r < geometry.receivers.size(); ++r) {
-            const float res = residual[std::size_t(std::int64_t(r) * trace_length + n)];
-            const PointStencil& p = geometry.receivers[r];
-            for (std::size_t k = 0; k < p.cell.size(); ++k) {
-                const auto i = std::size_t(p.cell[k]);
-                a.mu_prev[i] += c_[i] * (p.weight[k] * res);
-            }
-        }
-    }
+    if (n < trace_length && !residual.empty())
+        inject_residuals(geometry.receivers, residual, trace_length, n, a.mu_prev.data(), c_.data(),
+                         grid_.nx());
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }

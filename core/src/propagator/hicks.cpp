@@ -6,12 +6,14 @@
 // Each axis's weights are divided by their sum (in double), so a point's weights sum to 1 and a source
 // injects, and a receiver records, exactly the amplitude of an on-grid one: the truncated windowed sinc alone
 // sums to 1 + O(1e-3) depending on the fractional position (1.00067 measured), which was an amplitude bias of
-// the same size. The 2D weights are the tensor product of the two normalised axes, the 3D ones of the three;
-// the shape, and so the interpolation accuracy of the windowed sinc, is unchanged.
+// the same size. The 2D weights are the tensor product of the two normalised axes, the 3D ones of the three
+// (kept as the axes' float weights, PointStencil); the shape, and so the interpolation accuracy of the
+// windowed sinc, is unchanged.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 #include "propagator/hicks_axis.hpp"
 
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <sstream>
@@ -95,19 +97,30 @@ PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std
     const auto wy = three_d ? detail::hicks_axis_weights(point.y_m / m.dy())
                             : std::vector<std::pair<std::int64_t, double>>{{0, 1.0}};
     const std::int64_t o = grid.origin(), oy = grid.origin_y(), h = grid.halo, hy = grid.halo_y();
-    auto inside = [](std::int64_t p, std::int64_t halo, std::int64_t n) { return p >= halo && p < n - halo; };
+    // One axis's taps: weights that would fall into the zero halo (tiny PML) are dropped, since the halo is
+    // never updated. Being inside is a condition on each axis alone, so the box of kept taps is the product
+    // of the kept taps per axis.
+    auto keep = [](const std::vector<std::pair<std::int64_t, double>>& w, std::int64_t origin,
+                   std::int64_t halo, std::int64_t n, std::array<float, PointStencil::max_axis_taps>& out,
+                   std::int32_t& taps) {
+        std::int64_t first = -1;
+        taps = 0;
+        for (auto [i, weight] : w) {
+            const std::int64_t padded = i + origin;
+            if (padded < halo || padded >= n - halo) continue;
+            if (taps == 0) first = padded;
+            out[std::size_t(taps++)] = float(weight);
+        }
+        return first;
+    };
     PointStencil s;
-    for (auto [iz, az] : wz)
-        for (auto [iy, ay] : wy)
-            for (auto [ix, ax] : wx) {
-                const std::int64_t pz = iz + o, py = iy + oy, px = ix + o;
-                // Weights that would fall into the zero halo (tiny PML) are dropped: the halo is never
-                // updated.
-                if (!inside(pz, h, grid.nz()) || !inside(py, hy, grid.ny()) || !inside(px, h, grid.nx()))
-                    continue;
-                s.cell.push_back(grid.index(pz, py, px));
-                s.weight.push_back(float(az * ay * ax)); // 2D: ay == 1 exactly, so az * ax as before
-            }
+    const std::int64_t pz = keep(wz, o, h, grid.nz(), s.wz, s.z_taps);
+    const std::int64_t py = keep(wy, oy, hy, grid.ny(), s.wy, s.y_taps);
+    const std::int64_t px = keep(wx, o, h, grid.nx(), s.wx, s.x_taps);
+    if (s.taps() == 0) return PointStencil{}; // every weight in the halo: nothing to inject or record
+    s.corner = grid.index(pz, py, px);
+    s.z_stride = grid.ny() * grid.nx();
+    s.y_stride = grid.nx();
     return s;
 }
 

@@ -1,0 +1,128 @@
+// Recording and injecting at off-grid points (propagator/point_sampling.hpp, PointStencil): a recorded sample
+// is the sum of weight x field over the Hicks box within float rounding, whether eight cells of a row can be
+// read as lanes or the box ends at the padded grid's x end; traces and injected residuals are the same bit
+// for bit on one thread and two, and the residuals equal the serial receiver-by-receiver injection bit for
+// bit, though the boxes of a dense survey overlap; a point stencil is small enough for a survey's millions of
+// receivers.
+#include "fwi/propagator.hpp"
+#include "propagator/point_sampling.hpp"
+
+#include <omp.h>
+
+#include <QtTest>
+#include <cmath>
+#include <random>
+#include <vector>
+
+using namespace fwi;
+
+namespace {
+
+struct Survey {
+    PaddedGrid grid;
+    std::vector<PointStencil> receivers;
+    std::vector<float> field, scale;
+};
+
+/// A 3D grid with no PML and a halo of one cell (order 2), so that boxes at the model's last column end at
+/// the padded grid's x end, and a dense areal grid of receivers off the grid on every axis but for one row on
+/// the last model column.
+Survey dense_survey(int per_axis) {
+    Survey s;
+    s.grid.model = Grid(20, 24, 28, 10, 10, 10);
+    s.grid.order = 2;
+    s.grid.pml = 0;
+    s.grid.halo = 1;
+    std::mt19937 random(7);
+    std::uniform_real_distribution<float> value(-1, 1);
+    for (int i = 0; i < per_axis; ++i)
+        for (int j = 0; j < per_axis; ++j) {
+            const double x = i == 0 ? 270.0 : 3 + 260.0 * i / per_axis;
+            s.receivers.push_back(
+                hicks_stencil(s.grid, Point{x, 33.3, 7 + 220.0 * j / per_axis}, "receiver"));
+        }
+    s.field.resize(std::size_t(s.grid.cells()));
+    s.scale.resize(std::size_t(s.grid.cells()));
+    for (std::size_t i = 0; i < s.field.size(); ++i) {
+        s.field[i] = value(random);
+        s.scale[i] = 0.5f + 0.25f * value(random);
+    }
+    return s;
+}
+
+std::vector<float> record(const Survey& s, int threads) {
+    omp_set_num_threads(threads);
+    std::vector<float> traces(s.receivers.size() * 3, -1.0f);
+    record_points(s.receivers, s.field.data(), s.grid.nx(), traces.data(), 3, 1);
+    std::vector<float> samples;
+    for (std::size_t r = 0; r < s.receivers.size(); ++r)
+        samples.push_back(traces[r * 3 + 1]);
+    return samples;
+}
+
+std::vector<float> inject(const Survey& s, const std::vector<float>& residual, int threads) {
+    omp_set_num_threads(threads);
+    std::vector<float> out(s.field.size(), 0.25f);
+    inject_residuals(s.receivers, residual, 2, 1, out.data(), s.scale.data(), s.grid.nx());
+    return out;
+}
+
+} // namespace
+
+class TestPointSampling : public QObject {
+    Q_OBJECT
+    int threads_ = 1;
+
+  private slots:
+    void initTestCase() { threads_ = omp_get_max_threads(); }
+    void cleanupTestCase() { omp_set_num_threads(threads_); }
+
+    void a_sample_is_the_weighted_sum_over_the_box() {
+        const Survey s = dense_survey(40);
+        QVERIFY(std::int64_t(s.receivers.size()) * s.receivers[1].taps() > detail::parallel_taps);
+        const std::vector<float> samples = record(s, 2);
+        int at_the_x_end = 0;
+        double worst = 0;
+        for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+            const PointStencil& p = s.receivers[r];
+            double exact = 0, scale = 0;
+            p.for_each_tap([&](std::int64_t cell, float w) {
+                exact += double(w) * s.field[std::size_t(cell)];
+                scale += std::abs(double(w) * s.field[std::size_t(cell)]);
+            });
+            worst = std::max(worst, std::abs(samples[r] - exact) / scale);
+            if (p.corner % s.grid.nx() + PointStencil::max_axis_taps > s.grid.nx()) ++at_the_x_end;
+        }
+        qInfo("largest |sample - sum| / sum of |terms|: %.3g; %d boxes end at the padded x end", worst,
+              at_the_x_end);
+        QVERIFY(at_the_x_end >= 40); // the row of receivers on the last model column, at least
+        QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    }
+
+    void traces_do_not_depend_on_the_thread_count() {
+        const Survey s = dense_survey(40);
+        QVERIFY(record(s, 1) == record(s, 2));
+    }
+
+    void residuals_are_injected_in_the_serial_order_on_any_thread_count() {
+        const Survey s = dense_survey(40); // boxes 8 wide, receivers 6.5-5.5 m apart: heavy overlap
+        std::vector<float> residual(s.receivers.size() * 2);
+        for (std::size_t i = 0; i < residual.size(); ++i)
+            residual[i] = std::sin(0.37f * float(i)) * (i % 2 ? 1.0f : 0.0f);
+        std::vector<float> serial(s.field.size(), 0.25f);
+        for (std::size_t r = 0; r < s.receivers.size(); ++r)
+            inject_point(s.receivers[r], residual[r * 2 + 1], serial.data(), s.scale.data());
+        const std::vector<float> one = inject(s, residual, 1), two = inject(s, residual, 2);
+        QVERIFY(one == serial);
+        QVERIFY(two == serial);
+        QVERIFY(!(serial == std::vector<float>(s.field.size(), 0.25f))); // something was injected
+    }
+
+    void a_point_stencil_is_small() {
+        // A million receivers over a survey's shots held 6 GB of 3D stencils as lists of cells and weights.
+        QVERIFY2(sizeof(PointStencil) <= 160, qPrintable(QString::number(sizeof(PointStencil))));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPointSampling)
+#include "tst_point_sampling.moc"
