@@ -121,6 +121,28 @@ class TestCliFaults : public QObject {
         QCOMPARE(file_bytes(project), before);
     }
 
+    /// The source and receiver stencils every shot's simulation holds count too: 2 shots of 4000 receivers
+    /// and 6 samples hold 375 KiB of traces and 1.04 MiB of stencils (6 KiB a point in 3D before they became
+    /// boxes of axis weights, and counted nowhere).
+    void stencils_count_against_the_machine() {
+        QDir(dir_.path()).mkdir("stencils");
+        const QString project = dir_.filePath("stencils/p.fwi");
+        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
+                         "2", "--receivers", "4000", "--freq", "6", "--duration", "0.02", "--order", "4",
+                         "--pml", "10"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        qputenv("FWI_MACHINE_MEMORY", "1M"); // the traces alone fit
+        const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
+        r = fwi_cli({"-q", "forward", project});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("modelling 2 shots holds their traces") &&
+                     r.err.contains("and their stencils (1.0"),
+                 r.err.constData());
+        qputenv("FWI_MACHINE_MEMORY", "2M");
+        r = fwi_cli({"-q", "forward", project});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
     // A file size limit: every write past it fails with EFBIG (fwi ignores SIGXFSZ, which would kill it).
     void saving_past_a_file_size_limit_keeps_the_project_data() { add_saving_commands(); }
     void saving_past_a_file_size_limit_keeps_the_project() {

@@ -63,6 +63,8 @@ class Simulation {
         std::uint64_t data = 0, inner = 0;
     };
     TraceBytes trace_bytes(const std::vector<int>& shots = {}) const;
+    /// The bytes of every shot's source and receiver stencils, which a simulation holds for its lifetime.
+    std::uint64_t stencil_bytes() const;
 
   private:
     Acquisition acquisition_;

@@ -75,15 +75,17 @@ void check_gradient_is_finite(const GradientResult& r) {
 
 /// The traces a gradient holds besides its checkpoints (which the plan budgets): the observed data (already
 /// read; checked all the same: they are part of what the process holds), a shot's modelled traces and adjoint
-/// sources at the inner time step, and with keep_modelled every shot's modelled data.
+/// sources at the inner time step, and with keep_modelled every shot's modelled data; and the simulation's
+/// stencils.
 void check_trace_memory(const Simulation& sim, const GradientOptions& o) {
     const Simulation::TraceBytes bytes = sim.trace_bytes();
     const std::uint64_t inner = 2 * bytes.inner; // modelled traces and adjoint sources
     detail::check_fits_machine_memory(
-        (o.keep_modelled ? 2 : 1) * bytes.data + inner,
+        (o.keep_modelled ? 2 : 1) * bytes.data + inner + sim.stencil_bytes(),
         "a gradient of " + std::to_string(sim.acquisition().shots.size()) + " shots holds their traces (" +
             bytes_text(bytes.data) + " of observed data" + (o.keep_modelled ? " and as much modelled" : "") +
-            ", and " + bytes_text(inner) + " for one shot at the inner time step)");
+            ", and " + bytes_text(inner) + " for one shot at the inner time step) and their stencils (" +
+            bytes_text(sim.stencil_bytes()) + ")");
 }
 
 } // namespace

@@ -45,10 +45,11 @@ Simulation::Simulation(const Grid& grid, const Acquisition& acquisition, const P
     // checked before the propagator and the stencils, which for 10^7 receivers took 11 s before a forward run
     // refused their traces. Runs check their own larger needs when they start.
     const TraceBytes bytes = trace_bytes();
-    detail::check_fits_machine_memory(bytes.data + bytes.inner,
-                                      "modelling " + std::to_string(acquisition.shots.size()) +
-                                          " shots holds their traces (" + bytes_text(bytes.data) + ", and " +
-                                          bytes_text(bytes.inner) + " for one shot at the inner time step)");
+    detail::check_fits_machine_memory(
+        bytes.data + bytes.inner + stencil_bytes(),
+        "modelling " + std::to_string(acquisition.shots.size()) + " shots holds their traces (" +
+            bytes_text(bytes.data) + ", and " + bytes_text(bytes.inner) +
+            " for one shot at the inner time step) and their stencils (" + bytes_text(stencil_bytes()) + ")");
     propagator_ =
         make_propagator(backend, make_propagator_setup(grid, settings, time_, reference_velocity_mps));
     const PaddedGrid& padded = propagator_->padded();
@@ -123,6 +124,13 @@ std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& u
         for (float& v : inner)
             v /= float(time_.step_ratio);
     return inner;
+}
+
+std::uint64_t Simulation::stencil_bytes() const {
+    std::uint64_t points = 0;
+    for (const Shot& shot : acquisition_.shots)
+        points += 1 + std::uint64_t(shot.receivers.size());
+    return points * sizeof(PointStencil);
 }
 
 Simulation::TraceBytes Simulation::trace_bytes(const std::vector<int>& shots) const {
