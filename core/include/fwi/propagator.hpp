@@ -70,6 +70,9 @@ struct PointStencil {
     std::int64_t y_stride = 0; ///< padded cells from one row to the next (the padded nx)
     std::array<float, max_axis_taps> wz{}, wy{}, wx{};
     std::int32_t z_taps = 0, y_taps = 0, x_taps = 0; ///< weights used on each axis (0 for no point)
+    /// Cells the corner's row holds from the corner's x on, up to max_axis_taps: where it is max_axis_taps, a
+    /// row of the box can be read as that many lanes without leaving the row.
+    std::int32_t row_cells_from_corner = 0;
 
     std::int64_t taps() const { return std::int64_t(z_taps) * y_taps * x_taps; }
     std::int64_t cell(int a, int b, int c) const { return corner + a * z_stride + b * y_stride + c; }

@@ -116,7 +116,7 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
                            std::int64_t trace_length) const {
     const auto& s = static_cast<const CpuWaveState&>(state);
     if (!traces || state.step >= trace_length) return;
-    record_points(geometry.receivers, s.u.data(), grid_.nx(), traces, trace_length, state.step);
+    record_points(geometry.receivers, s.u.data(), traces, trace_length, state.step);
 }
 
 cpu::KernelGrid CpuPropagator::kernel_grid() const {

@@ -161,7 +161,7 @@ void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometr
                              std::int64_t trace_length) const {
     const auto& s = static_cast<const CpuWaveState3D&>(state);
     if (!traces || state.step >= trace_length) return;
-    record_points(geometry.receivers, s.u.data(), grid_.nx(), traces, trace_length, state.step);
+    record_points(geometry.receivers, s.u.data(), traces, trace_length, state.step);
 }
 
 cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {

@@ -13,6 +13,7 @@
 #include "fwi/propagator.hpp"
 #include "propagator/hicks_axis.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <numbers>
@@ -121,6 +122,8 @@ PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std
     s.corner = grid.index(pz, py, px);
     s.z_stride = grid.ny() * grid.nx();
     s.y_stride = grid.nx();
+    s.row_cells_from_corner =
+        std::int32_t(std::min<std::int64_t>(PointStencil::max_axis_taps, grid.nx() - px));
     return s;
 }
 

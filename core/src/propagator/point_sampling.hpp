@@ -54,10 +54,9 @@ template <int lanes> float sample_point(const PointStencil& p, const float* fiel
 
 } // namespace detail
 
-/// traces[r * trace_length + step] = receiver r's sample of `field`, a padded array whose rows hold
-/// `row_cells` cells.
-inline void record_points(const std::vector<PointStencil>& points, const float* field, std::int64_t row_cells,
-                          float* traces, std::int64_t trace_length, std::int64_t step) {
+/// traces[r * trace_length + step] = receiver r's sample of `field`, the padded array the stencils index.
+inline void record_points(const std::vector<PointStencil>& points, const float* field, float* traces,
+                          std::int64_t trace_length, std::int64_t step) {
     constexpr int lanes = PointStencil::max_axis_taps;
     std::int64_t taps = 0;
     for (const PointStencil& p : points)
@@ -70,12 +69,9 @@ inline void record_points(const std::vector<PointStencil>& points, const float* 
         for (std::int64_t r = 0; r < count; ++r) {
             const PointStencil& p = points[std::size_t(r)];
             float sample = 0;
-            if (p.taps() > 0) {
-                // Eight cells from the corner's x stay in its row unless the box ends at the padded grid.
-                const bool whole_lanes = p.corner % row_cells + lanes <= row_cells;
-                sample = whole_lanes ? detail::sample_point<lanes>(p, field, lanes)
-                                     : detail::sample_point<0>(p, field, p.x_taps);
-            }
+            if (p.taps() > 0)
+                sample = p.row_cells_from_corner >= lanes ? detail::sample_point<lanes>(p, field, lanes)
+                                                          : detail::sample_point<0>(p, field, p.x_taps);
             traces[r * trace_length + step] = sample;
         }
     }
@@ -97,14 +93,15 @@ inline void inject_point(const PointStencil& p, float amount, float* field, cons
 inline void inject_residuals(const std::vector<PointStencil>& points, std::span<const float> residual,
                              std::int64_t trace_length, std::int64_t n, float* field, const float* scale,
                              std::int64_t row_cells) {
-    std::int64_t taps = 0, first_row = std::numeric_limits<std::int64_t>::max(), last_row = -1;
+    std::int64_t taps = 0, first_cell = std::numeric_limits<std::int64_t>::max(), last_cell = -1;
     for (const PointStencil& p : points) {
         if (p.taps() == 0) continue;
         taps += p.taps();
-        first_row = std::min(first_row, p.corner / row_cells);
-        last_row = std::max(last_row, p.cell(p.z_taps - 1, p.y_taps - 1, 0) / row_cells);
+        first_cell = std::min(first_cell, p.corner);
+        last_cell = std::max(last_cell, p.cell(p.z_taps - 1, p.y_taps - 1, 0));
     }
     if (taps == 0) return;
+    const std::int64_t first_row = first_cell / row_cells, last_row = last_cell / row_cells;
     const auto count = std::int64_t(points.size());
 #pragma omp parallel if (taps >= detail::parallel_taps)
     {
@@ -115,11 +112,16 @@ inline void inject_residuals(const std::vector<PointStencil>& points, std::span<
                            mine_to = first_row + rows * (t + 1) / threads; // [mine_from, mine_to)
         for (std::int64_t r = 0; r < count; ++r) {
             const PointStencil& p = points[std::size_t(r)];
+            if (p.taps() == 0) continue;
             const float amount = residual[std::size_t(r * trace_length + n)];
+            // Box row (a, b) is grid row first + a * plane_rows + b (the box's rows are the grid's rows).
+            const std::int64_t first = threads > 1 ? p.corner / row_cells : 0,
+                               plane_rows = threads > 1 ? p.z_stride / row_cells : 0;
             for (int a = 0; a < p.z_taps; ++a)
                 for (int b = 0; b < p.y_taps; ++b) {
-                    const std::int64_t start = p.cell(a, b, 0), row = start / row_cells;
-                    if (row < mine_from || row >= mine_to) continue;
+                    const std::int64_t row = first + a * plane_rows + b;
+                    if (threads > 1 && (row < mine_from || row >= mine_to)) continue;
+                    const std::int64_t start = p.cell(a, b, 0);
                     for (int c = 0; c < p.x_taps; ++c) {
                         const auto i = std::size_t(start + c);
                         field[i] += scale[i] * (p.weight(a, b, c) * amount);
