@@ -1,16 +1,18 @@
 // Recording and injecting at off-grid points (propagator/point_sampling.hpp, PointStencil): a recorded sample
 // is the sum of weight x field over the Hicks box within float rounding, whether eight cells of a row can be
-// read as lanes or the box ends at the padded grid's x end; traces and injected residuals are the same bit
-// for bit on one thread and two, and the residuals equal the serial receiver-by-receiver injection bit for
-// bit, though the boxes of a dense survey overlap; a point stencil is small enough for a survey's millions of
-// receivers.
+// read as lanes or the box ends at the padded grid's x end (and the two ways give the same bits); traces and
+// injected residuals are the same bit for bit on one thread and two, and the residuals equal the serial
+// receiver-by-receiver injection bit for bit, though the boxes of a dense survey overlap; a point stencil is
+// small enough for a survey's millions of receivers.
 #include "fwi/propagator.hpp"
 #include "propagator/point_sampling.hpp"
 
 #include <omp.h>
 
 #include <QtTest>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <random>
 #include <vector>
 
@@ -97,6 +99,21 @@ class TestPointSampling : public QObject {
               at_the_x_end);
         QVERIFY(at_the_x_end >= 40); // the row of receivers on the last model column, at least
         QVERIFY2(worst < 1e-6, qPrintable(QString::number(worst)));
+    }
+
+    void whole_lanes_give_the_bits_of_the_lane_by_lane_sum() {
+        // The vector path (a row read as eight lanes) must not change a trace against the scalar path that
+        // boxes at the grid's x end take: the same operations lane by lane.
+        const Survey s = dense_survey(40);
+        int wide = 0;
+        for (const PointStencil& p : s.receivers) {
+            if (p.row_cells_from_corner < PointStencil::max_axis_taps) continue;
+            ++wide;
+            const float lanes = detail::sample_point_wide(p, s.field.data());
+            const float scalar = detail::sample_point_narrow(p, s.field.data(), PointStencil::max_axis_taps);
+            QCOMPARE(std::bit_cast<std::uint32_t>(lanes), std::bit_cast<std::uint32_t>(scalar));
+        }
+        QVERIFY(wide > 1000);
     }
 
     void traces_do_not_depend_on_the_thread_count() {
