@@ -143,6 +143,30 @@ class TestCliFaults : public QObject {
         QVERIFY2(r.code == 0, r.err.constData());
     }
 
+    // `fwi plan` probes a shot's set-up as a gradient does it (its traces at both rates): where a gradient's
+    // traces cannot fit, it says so before probing (4 shots of 10^6 receivers took it to 8.3 GB).
+    void plan_refuses_what_a_gradient_cannot_hold() {
+        QDir(dir_.path()).mkdir("plan_traces");
+        const QString project = dir_.filePath("plan_traces/p.fwi");
+        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
+                         "2", "--receivers", "4000", "--freq", "6", "--duration", "0.02", "--order", "4",
+                         "--pml", "10"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        // Modelling needs 1.40 MiB, a gradient 1.77 MiB (its shot's traces and adjoint source at both rates).
+        qputenv("FWI_MACHINE_MEMORY", "1600000");
+        const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
+        r = fwi_cli({"-q", "forward", project});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"-q", "plan", project});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("a gradient of 2 shots holds their traces") &&
+                     r.err.contains("for one shot's modelled traces and adjoint source"),
+                 r.err.constData());
+        qputenv("FWI_MACHINE_MEMORY", "2M");
+        r = fwi_cli({"-q", "plan", project});
+        QVERIFY2(r.code == 0, r.err.constData());
+    }
+
     // A file size limit: every write past it fails with EFBIG (fwi ignores SIGXFSZ, which would kill it).
     void saving_past_a_file_size_limit_keeps_the_project_data() { add_saving_commands(); }
     void saving_past_a_file_size_limit_keeps_the_project() {

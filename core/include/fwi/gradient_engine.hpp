@@ -60,6 +60,13 @@ struct GradientResult {
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options);
 
+/// Throws ResourceError when the traces a gradient of all of `sim`'s shots holds besides its checkpoints
+/// (which its plan budgets) exceed the machine's memory: the observed data, one shot's modelled traces and
+/// adjoint source at the inner time step and at the user's rate, with keep_modelled every shot's modelled
+/// data, and the stencils. compute_gradient checks it first; so does the step-cost probe, which does a shot's
+/// set-up.
+void check_gradient_trace_memory(const Simulation& sim, bool keep_modelled);
+
 /// A gradient keeps its in-place snapshot memory for the next gradient of the process (an inversion or a
 /// benchmark touches it once, not once per gradient); the next gradient trims it to its need or frees it.
 /// This frees it now: a desktop session calls it when a job ends, so that idle it holds nothing.

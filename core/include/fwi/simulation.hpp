@@ -57,10 +57,10 @@ class Simulation {
     Gather gather_from_inner(std::size_t shot, const std::vector<float>& inner) const;
 
     /// The bytes of the traces of `shots` (all when empty): `data`, every shot's at the user's rate, summed;
-    /// `inner`, the largest shot's at the inner rate. Runs check what they hold against the machine with
-    /// them.
+    /// `shot`, the largest shot's at the user's rate; `inner`, the largest shot's at the inner rate. Runs
+    /// check what they hold against the machine with them.
     struct TraceBytes {
-        std::uint64_t data = 0, inner = 0;
+        std::uint64_t data = 0, shot = 0, inner = 0;
     };
     TraceBytes trace_bytes(const std::vector<int>& shots = {}) const;
     /// The bytes of every shot's source and receiver stencils, which a simulation holds for its lifetime.

@@ -73,22 +73,22 @@ void check_gradient_is_finite(const GradientResult& r) {
     throw ConfigError(msg.str());
 }
 
-/// The traces a gradient holds besides its checkpoints (which the plan budgets): the observed data (already
-/// read; checked all the same: they are part of what the process holds), a shot's modelled traces and adjoint
-/// sources at the inner time step, and with keep_modelled every shot's modelled data; and the simulation's
-/// stencils.
-void check_trace_memory(const Simulation& sim, const GradientOptions& o) {
+} // namespace
+
+// The observed data are already read; they are checked all the same: they are part of what the process holds.
+void check_gradient_trace_memory(const Simulation& sim, bool keep_modelled) {
     const Simulation::TraceBytes bytes = sim.trace_bytes();
-    const std::uint64_t inner = 2 * bytes.inner; // modelled traces and adjoint sources
+    // A shot's modelled traces and adjoint source, each at the inner rate and at the user's
+    // (PlanExecutor::begin_reversal).
+    const std::uint64_t shot = 2 * (bytes.inner + bytes.shot);
     detail::check_fits_machine_memory(
-        (o.keep_modelled ? 2 : 1) * bytes.data + inner + sim.stencil_bytes(),
+        (keep_modelled ? 2 : 1) * bytes.data + shot + sim.stencil_bytes(),
         "a gradient of " + std::to_string(sim.acquisition().shots.size()) + " shots holds their traces (" +
-            bytes_text(bytes.data) + " of observed data" + (o.keep_modelled ? " and as much modelled" : "") +
-            ", and " + bytes_text(inner) + " for one shot at the inner time step) and their stencils (" +
+            bytes_text(bytes.data) + " of observed data" + (keep_modelled ? " and as much modelled" : "") +
+            ", and " + bytes_text(shot) +
+            " for one shot's modelled traces and adjoint source) and their stencils (" +
             bytes_text(sim.stencil_bytes()) + ")");
 }
-
-} // namespace
 
 GradientResult compute_gradient(Simulation& sim, const Model& model, const std::vector<Gather>& observed,
                                 const GradientOptions& options) {
@@ -105,7 +105,7 @@ GradientResult compute_gradient(Simulation& sim, const Model& model, const std::
                               std::to_string(expected) + " (receivers x nt)");
     }
     check_sampling_interval(sim, options.settings.sampling_interval);
-    check_trace_memory(sim, options);
+    check_gradient_trace_memory(sim, options.keep_modelled);
     sim.set_model(model);
 
     std::vector<int> shots = options.shots;

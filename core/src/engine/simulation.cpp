@@ -138,6 +138,7 @@ Simulation::TraceBytes Simulation::trace_bytes(const std::vector<int>& shots) co
     auto add = [&](std::size_t shot) {
         const auto nrec = std::uint64_t(acquisition_.shots.at(shot).receivers.size());
         bytes.data += nrec * std::uint64_t(time_.nt) * sizeof(float);
+        bytes.shot = std::max(bytes.shot, nrec * std::uint64_t(time_.nt) * sizeof(float));
         bytes.inner = std::max(bytes.inner, nrec * std::uint64_t(time_.inner_nt) * sizeof(float));
     };
     if (shots.empty())

@@ -6,6 +6,7 @@
 #include "engine/warm_up.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
+#include "fwi/gradient_engine.hpp"
 #include "runtime/seconds_since.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
@@ -36,6 +37,10 @@ template <class Once> double least_of(int tries, Once&& once) {
 } // namespace
 
 StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
+    // The probe does a shot's set-up as a gradient does (its traces at both rates): refused here, before it
+    // allocates them, where the gradient could not hold them (4 shots of 10^6 receivers took `fwi plan` to
+    // 8.3 GB).
+    check_gradient_trace_memory(sim, false);
     if (probe_steps < 1) throw ConfigError("probe steps must be >= 1");
     Propagator& p = sim.propagator();
     const std::int64_t cells = p.padded().cells();
@@ -64,9 +69,9 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     const std::int64_t max_steps = std::max<std::int64_t>(probe_steps, 256);
     const std::int64_t trace_length = max_steps + 2;
     const std::vector<float>& source = sim.inner_source();
+    // The receivers' samples, and zeroed, the adjoint's residual: one buffer, released before the shot
+    // set-up.
     std::vector<float> traces(geometry.receivers.size() * std::size_t(trace_length), 0.0f);
-    // A zero residual keeps the adjoint field zero, so that its gradient accumulation adds exact zeros.
-    const std::vector<float> zero_residual(traces.size(), 0.0f);
     // The least of three batches (least_of). `step` makes one call and returns the steps it ran. A GPU's
     // steps are queued: each batch starts and stops on an idle device (its throughput, as in a run).
     const auto time_steps = [&](auto&& step) {
@@ -116,10 +121,12 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     // field stays zero (zero residual), so it adds exact zeros to the propagator's gradient accumulator.
     auto adj = p.new_adjoint_state();
     const auto adjoint_s = [&](const float* in) {
+        p.synchronize(); // no recording still writes the traces
+        std::fill(traces.begin(), traces.end(), 0.0f);
         adj->step = max_steps + 1;
         return time_steps([&] {
             if (adj->step < 1) adj->step = max_steps + 1;
-            p.adjoint(*adj, geometry, zero_residual, trace_length, in, 1.0f);
+            p.adjoint(*adj, geometry, traces, trace_length, in, 1.0f);
             return std::int64_t(1);
         });
     };
@@ -149,6 +156,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     // A state stored leaves the backend (to_host) and a state restored goes back (from_host): nothing on the
     // CPU, PCIe on a GPU.
     c.state_transfer_s = out_and_back_s([&] { state->to_host(); }, [&] { state->from_host(); });
+
+    std::vector<float>().swap(traces); // the set-up below holds a shot's traces at both rates
 
     // A shot's work outside its steps, as the executor does it: two states made and released, the traces
     // zeroed, taken to the user's rate and an adjoint source back, the gradient fetched (a model-sized
