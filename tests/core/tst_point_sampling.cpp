@@ -2,8 +2,9 @@
 // is the sum of weight x field over the Hicks box within float rounding, whether eight cells of a row can be
 // read as lanes or the box ends at the padded grid's x end (and the two ways give the same bits); traces and
 // injected residuals are the same bit for bit on one thread and two, and the residuals equal the serial
-// receiver-by-receiver injection bit for bit, though the boxes of a dense survey overlap; a point stencil is
-// small enough for a survey's millions of receivers.
+// receiver-by-receiver injection bit for bit, though the boxes of a dense survey overlap; a forward call's
+// samples staged step-major reach the traces as recorded step by step; a point stencil is small enough for a
+// survey's millions of receivers.
 #include "fwi/propagator.hpp"
 #include "propagator/point_sampling.hpp"
 
@@ -55,7 +56,7 @@ Survey dense_survey(int per_axis) {
 std::vector<float> record(const Survey& s, int threads) {
     omp_set_num_threads(threads);
     std::vector<float> traces(s.receivers.size() * 3, -1.0f);
-    record_points(s.receivers, s.field.data(), traces.data(), 3, 1);
+    record_points(s.receivers, s.field.data(), traces.data() + 1, 3);
     std::vector<float> samples;
     for (std::size_t r = 0; r < s.receivers.size(); ++r)
         samples.push_back(traces[r * 3 + 1]);
@@ -133,6 +134,32 @@ class TestPointSampling : public QObject {
         QVERIFY(one == serial);
         QVERIFY(two == serial);
         QVERIFY(!(serial == std::vector<float>(s.field.size(), 0.25f))); // something was injected
+    }
+
+    void a_forward_call_records_through_its_stage_as_step_by_step() {
+        // Blocks of two steps, the call's last step past the trace's end, and traces of other steps
+        // untouched.
+        const Survey s = dense_survey(40);
+        const auto nrec = std::int64_t(s.receivers.size());
+        const std::int64_t trace_length = 9, first = 3, count = 7; // steps 3..8 recorded, step 9 not
+        std::mt19937 random(11);
+        std::uniform_real_distribution<float> value(-1, 1);
+        std::vector<std::vector<float>> fields(std::size_t(count), s.field);
+        for (auto& f : fields)
+            for (float& v : f)
+                v = value(random);
+        omp_set_num_threads(2);
+        std::vector<float> expected(std::size_t(nrec * trace_length), -1.0f), got = expected, stage;
+        for (std::int64_t k = 0; k + first < trace_length; ++k)
+            record_points(s.receivers, fields[std::size_t(k)].data(), expected.data() + first + k,
+                          trace_length);
+        std::int64_t step = 0;
+        forward_recording(
+            s.receivers, got.data(), trace_length, first, count, stage,
+            [&] { return fields[std::size_t(step)].data(); }, [&] { ++step; }, 2 * nrec);
+        QCOMPARE(step, count);
+        QVERIFY(stage.size() == std::size_t(2 * nrec)); // staged, two steps a block
+        QVERIFY(got == expected);
     }
 
     void a_point_stencil_is_small() {

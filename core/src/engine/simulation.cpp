@@ -165,12 +165,15 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     for (int s : list) {
         const auto& g = geometries_.at(std::size_t(s));
         const auto nrec = std::int64_t(g.receivers.size());
+        // A dense survey's samples reach their traces once per call (point_sampling.hpp, forward_recording),
+        // one page touched per receiver: at least 32 steps a call (some tens of ms with that many receivers).
+        const std::int64_t steps_per_call = nrec >= 4096 ? std::max<std::int64_t>(chunk, 32) : chunk;
         std::vector<float> inner(std::size_t(nrec * time_.inner_nt), 0.0f);
         auto state = propagator_->new_state();
         if (observer) observer->on_event(shot_event(EventType::ShotStart, wall(), 0, 0, s));
         while (state->step < time_.inner_nt) {
             if (cancel) cancel->checkpoint();
-            const std::int64_t n = std::min(chunk, time_.inner_nt - state->step);
+            const std::int64_t n = std::min(steps_per_call, time_.inner_nt - state->step);
             propagator_->forward(*state, n, g, inner_source_, inner.data(), time_.inner_nt);
             if (observer) {
                 observer->on_event(shot_event(EventType::ForwardStep, wall(), state->step, n, s));

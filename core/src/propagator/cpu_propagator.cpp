@@ -116,7 +116,7 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
                            std::int64_t trace_length) const {
     const auto& s = static_cast<const CpuWaveState&>(state);
     if (!traces || state.step >= trace_length) return;
-    record_points(geometry.receivers, s.u.data(), traces, trace_length, state.step);
+    record_points(geometry.receivers, s.u.data(), traces + state.step, trace_length);
 }
 
 cpu::KernelGrid CpuPropagator::kernel_grid() const {
@@ -152,8 +152,10 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
 
 void CpuPropagator::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
                             std::span<const float> source, float* traces, std::int64_t trace_length) {
-    for (std::int64_t k = 0; k < count; ++k)
-        step(state, geometry, source, traces, trace_length, nullptr, nullptr);
+    const auto& s = static_cast<const CpuWaveState&>(state);
+    forward_recording(
+        geometry.receivers, traces, trace_length, state.step, count, record_stage_,
+        [&] { return s.u.data(); }, [&] { step(state, geometry, source, nullptr, 0, nullptr, nullptr); });
 }
 
 void CpuPropagator::forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,

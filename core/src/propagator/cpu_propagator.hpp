@@ -46,9 +46,10 @@ class CpuPropagator final : public Propagator {
     PropagatorSetup setup_;
     PaddedGrid grid_;
     PmlProfile pml_x_, pml_z_;
-    std::vector<float> velocity_; ///< padded, m/s
-    ZeroedVector c_, inv_c_;      ///< v^2 dt^2 and its inverse, padded
-    ZeroedVector grad_c_;         ///< dJ/dc accumulator, padded
+    std::vector<float> velocity_;     ///< padded, m/s
+    std::vector<float> record_stage_; ///< forward(): dense surveys' samples, step-major (point_sampling.hpp)
+    ZeroedVector c_, inv_c_;          ///< v^2 dt^2 and its inverse, padded
+    ZeroedVector grad_c_;             ///< dJ/dc accumulator, padded
     bool has_model_ = false;
 };
 

@@ -161,7 +161,7 @@ void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometr
                              std::int64_t trace_length) const {
     const auto& s = static_cast<const CpuWaveState3D&>(state);
     if (!traces || state.step >= trace_length) return;
-    record_points(geometry.receivers, s.u.data(), traces, trace_length, state.step);
+    record_points(geometry.receivers, s.u.data(), traces + state.step, trace_length);
 }
 
 cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
@@ -206,8 +206,10 @@ void CpuPropagator3D::step(WaveState& state, const ShotGeometry& geometry, std::
 
 void CpuPropagator3D::forward(WaveState& state, std::int64_t count, const ShotGeometry& geometry,
                               std::span<const float> source, float* traces, std::int64_t trace_length) {
-    for (std::int64_t k = 0; k < count; ++k)
-        step(state, geometry, source, traces, trace_length, nullptr, nullptr);
+    const auto& s = static_cast<const CpuWaveState3D&>(state);
+    forward_recording(
+        geometry.receivers, traces, trace_length, state.step, count, record_stage_,
+        [&] { return s.u.data(); }, [&] { step(state, geometry, source, nullptr, 0, nullptr, nullptr); });
 }
 
 void CpuPropagator3D::forward_with_snapshot(WaveState& state, const ShotGeometry& geometry,

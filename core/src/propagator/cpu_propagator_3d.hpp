@@ -52,9 +52,10 @@ class CpuPropagator3D final : public Propagator {
     PropagatorSetup setup_;
     PaddedGrid grid_;
     PmlProfile pml_x_, pml_y_, pml_z_;
-    std::vector<float> velocity_; ///< padded, m/s
-    ZeroedHugeVector c_, inv_c_;  ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
-    ZeroedHugeVector grad_c_;     ///< dJ/dc accumulator, padded
+    std::vector<float> velocity_;     ///< padded, m/s
+    std::vector<float> record_stage_; ///< forward(): dense surveys' samples, step-major (point_sampling.hpp)
+    ZeroedHugeVector c_, inv_c_;      ///< v^2 dt^2 and its inverse, padded (huge pages: read every step)
+    ZeroedHugeVector grad_c_;         ///< dJ/dc accumulator, padded
     bool has_model_ = false;
 };
 
