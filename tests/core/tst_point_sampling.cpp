@@ -66,7 +66,7 @@ std::vector<float> record(const Survey& s, int threads) {
 std::vector<float> inject(const Survey& s, const std::vector<float>& residual, int threads) {
     omp_set_num_threads(threads);
     std::vector<float> out(s.field.size(), 0.25f);
-    inject_residuals(s.receivers, residual, 2, 1, out.data(), s.scale.data(), s.grid.nx());
+    inject_residuals(s.receivers, residual.data() + 1, 2, out.data(), s.scale.data(), s.grid.nx());
     return out;
 }
 
@@ -123,7 +123,10 @@ class TestPointSampling : public QObject {
     }
 
     void residuals_are_injected_in_the_serial_order_on_any_thread_count() {
-        const Survey s = dense_survey(40); // boxes 8 wide, receivers 6.5-5.5 m apart: heavy overlap
+        Survey s = dense_survey(40); // boxes 8 wide, receivers 6.5-5.5 m apart: heavy overlap
+        // Points in the halo (no taps) first and last: the others' residuals all the same, on the team.
+        s.receivers.insert(s.receivers.begin(), PointStencil{});
+        s.receivers.push_back(PointStencil{});
         std::vector<float> residual(s.receivers.size() * 2);
         for (std::size_t i = 0; i < residual.size(); ++i)
             residual[i] = std::sin(0.37f * float(i)) * (i % 2 ? 1.0f : 0.0f);
@@ -160,6 +163,38 @@ class TestPointSampling : public QObject {
         QCOMPARE(step, count);
         QVERIFY(stage.size() == std::size_t(2 * nrec)); // staged, two steps a block
         QVERIFY(got == expected);
+    }
+
+    void an_adjoint_sweep_reads_its_residual_through_the_stage() {
+        // Blocks of three steps over a descending sweep, then a second sweep over another residual of the
+        // same shape, and a sweep restarted over the same one after its contents changed: every amount is the
+        // residual's own sample.
+        const std::int64_t receivers = 100, trace_length = 8;
+        std::vector<float> first(std::size_t(receivers * trace_length)), second(first.size());
+        for (std::size_t i = 0; i < first.size(); ++i) {
+            first[i] = float(i);
+            second[i] = -float(i);
+        }
+        ResidualStage stage;
+        const auto sweep = [&](const std::vector<float>& residual) {
+            for (std::int64_t n = trace_length - 1; n >= 0; --n) {
+                std::int64_t stride = 0;
+                const float* amounts =
+                    residual_amounts(stage, residual, trace_length, n, receivers, stride, 3 * receivers);
+                QCOMPARE(stride, std::int64_t(1));
+                for (std::int64_t r = 0; r < receivers; ++r)
+                    QCOMPARE(amounts[r], residual[std::size_t(r * trace_length + n)]);
+            }
+            QVERIFY(stage.rows.size() <= std::size_t(3 * receivers));
+        };
+        sweep(first);
+        sweep(second);
+        for (float& v : first)
+            v += 0.5f;
+        sweep(first);
+        std::int64_t stride = 0; // a sparse survey reads the residual itself
+        QCOMPARE(residual_amounts(stage, first, trace_length, 5, 10, stride), first.data() + 5);
+        QCOMPARE(stride, trace_length);
     }
 
     void a_point_stencil_is_small() {

@@ -26,6 +26,7 @@ PointStencil box_stencil(std::int64_t corner, std::int64_t z_stride, std::vector
     p.corner = corner;
     p.z_stride = z_stride;
     p.y_stride = 1000;
+    p.row = corner / p.y_stride;
     p.z_taps = std::int32_t(z_weights.size());
     p.y_taps = 1;
     p.x_taps = std::int32_t(x_weights.size());

@@ -68,6 +68,7 @@ struct PointStencil {
     std::int64_t corner = 0;   ///< padded linear index of tap (0, 0, 0)
     std::int64_t z_stride = 0; ///< padded cells from one z plane to the next
     std::int64_t y_stride = 0; ///< padded cells from one row to the next (the padded nx)
+    std::int64_t row = 0; ///< the corner's row of the padded grid, counted over the planes: corner / y_stride
     std::array<float, max_axis_taps> wz{}, wy{}, wx{};
     std::int32_t z_taps = 0, y_taps = 0, x_taps = 0; ///< weights used on each axis (0 for no point)
     /// Cells the corner's row holds from the corner's x on, up to max_axis_taps: where it is max_axis_taps, a

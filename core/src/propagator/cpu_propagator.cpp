@@ -81,6 +81,7 @@ class CpuAdjointState final : public AdjointState {
             v->resize(n); // zeros (zeroed_allocator.hpp)
     }
     ZeroedVector mu, mu_prev, r_x, r_z, s_x, s_z;
+    ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 };
 
 } // namespace
@@ -185,9 +186,12 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
                          a.s_z.data(), grad_c_.data(),   snapshot,     weight};
     dispatch_order(grid_.order, [&](auto r) { cpu::adjoint_step<decltype(r)::value>(g, f); });
     const std::int64_t n = adj.step - 1;
-    if (n < trace_length && !residual.empty())
-        inject_residuals(geometry.receivers, residual, trace_length, n, a.mu_prev.data(), c_.data(),
-                         grid_.nx());
+    if (n < trace_length && !residual.empty()) {
+        std::int64_t stride = 0;
+        const float* amounts = residual_amounts(a.residual_stage, residual, trace_length, n,
+                                                std::int64_t(geometry.receivers.size()), stride);
+        inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data(), grid_.nx());
+    }
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }

@@ -97,6 +97,7 @@ class CpuAdjointState3D final : public AdjointState {
             v->resize(n); // zeros (zeroed_allocator.hpp)
     }
     ZeroedHugeVector mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
+    ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 };
 
 PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
@@ -235,9 +236,12 @@ void CpuPropagator3D::adjoint(AdjointState& adj, const ShotGeometry& geometry,
                                  grad_c_.data(), snapshot,         weight};
     dispatch_order(grid_.order, [&](auto r) { cpu3d::adjoint_step<decltype(r)::value>(g, f); });
     const std::int64_t n = adj.step - 1;
-    if (n < trace_length && !residual.empty())
-        inject_residuals(geometry.receivers, residual, trace_length, n, a.mu_prev.data(), c_.data(),
-                         grid_.nx());
+    if (n < trace_length && !residual.empty()) {
+        std::int64_t stride = 0;
+        const float* amounts = residual_amounts(a.residual_stage, residual, trace_length, n,
+                                                std::int64_t(geometry.receivers.size()), stride);
+        inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data(), grid_.nx());
+    }
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }

@@ -122,6 +122,7 @@ PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std
     s.corner = grid.index(pz, py, px);
     s.z_stride = grid.ny() * grid.nx();
     s.y_stride = grid.nx();
+    s.row = s.corner / s.y_stride;
     s.row_cells_from_corner =
         std::int32_t(std::min<std::int64_t>(PointStencil::max_axis_taps, grid.nx() - px));
     return s;

@@ -22,7 +22,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <span>
 #include <vector>
 
@@ -75,6 +74,15 @@ inline float sample_point_wide(const PointStencil& p, const float* field) {
     return sum;
 }
 
+/// The first box that has taps (points in the halo have none): a survey's boxes are alike, so that its
+/// taps times the count is the work, and its strides are every box's. Summing every box's taps read each
+/// stencil once more per step, 13% of a 10^5-receiver run. nullptr when no box has taps.
+inline const PointStencil* typical_box(const std::vector<PointStencil>& points) {
+    for (const PointStencil& p : points)
+        if (p.taps() > 0) return &p;
+    return nullptr;
+}
+
 } // namespace detail
 
 /// out[r * receiver_stride] = receiver r's sample of `field`, the padded array the stencils index (a trace
@@ -83,9 +91,8 @@ inline void record_points(const std::vector<PointStencil>& points, const float* 
                           std::int64_t receiver_stride) {
     constexpr int lanes = PointStencil::max_axis_taps;
     const auto count = std::int64_t(points.size());
-    // The work, from the first and last boxes (a survey's boxes are alike): summing every box's taps read
-    // each stencil once more per step, 13% of a 10^5-receiver run.
-    const std::int64_t taps = count == 0 ? 0 : count * std::max(points.front().taps(), points.back().taps());
+    const PointStencil* typical = detail::typical_box(points);
+    const std::int64_t taps = typical ? count * typical->taps() : 0;
 #pragma omp parallel if (taps >= detail::parallel_taps)
     {
         flush_denormals(); // as in the kernels: every thread treats tiny values alike
@@ -153,39 +160,33 @@ inline void inject_point(const PointStencil& p, float amount, float* field, cons
     });
 }
 
-/// field[cell] += scale[cell] * (w * residual[r * trace_length + n]) over every receiver r's taps, for a
-/// padded array whose rows hold `row_cells` cells.
-inline void inject_residuals(const std::vector<PointStencil>& points, std::span<const float> residual,
-                             std::int64_t trace_length, std::int64_t n, float* field, const float* scale,
+/// field[cell] += scale[cell] * (w * amounts[r * amount_stride]) over every receiver r's taps, for a padded
+/// array whose rows hold `row_cells` cells.
+inline void inject_residuals(const std::vector<PointStencil>& points, const float* amounts,
+                             std::int64_t amount_stride, float* field, const float* scale,
                              std::int64_t row_cells) {
-    std::int64_t taps = 0, first_cell = std::numeric_limits<std::int64_t>::max(), last_cell = -1;
-    for (const PointStencil& p : points) {
-        if (p.taps() == 0) continue;
-        taps += p.taps();
-        first_cell = std::min(first_cell, p.corner);
-        last_cell = std::max(last_cell, p.cell(p.z_taps - 1, p.y_taps - 1, 0));
-    }
-    if (taps == 0) return;
-    const std::int64_t first_row = first_cell / row_cells, last_row = last_cell / row_cells;
     const auto count = std::int64_t(points.size());
+    const PointStencil* typical = detail::typical_box(points);
+    if (!typical) return;
+    const std::int64_t taps = count * typical->taps();
+    // Bands of four rows dealt round the team (a power of two of its threads, so that no division is made per
+    // row): every cell has one thread, which adds its receivers' taps in order. Box row (a, b) is grid row
+    // p.row + a * plane_rows + b.
+    const std::int64_t plane_rows = typical->z_stride / row_cells;
 #pragma omp parallel if (taps >= detail::parallel_taps)
     {
         flush_denormals();
-        const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-        const std::int64_t rows = last_row - first_row + 1;
-        const std::int64_t mine_from = first_row + rows * t / threads,
-                           mine_to = first_row + rows * (t + 1) / threads; // [mine_from, mine_to)
-        for (std::int64_t r = 0; r < count; ++r) {
+        std::int64_t owners = 1;
+        while (owners * 2 <= omp_get_num_threads())
+            owners *= 2;
+        const std::int64_t t = omp_get_thread_num(), mask = owners - 1;
+        for (std::int64_t r = 0; t < owners && r < count; ++r) {
             const PointStencil& p = points[std::size_t(r)];
             if (p.taps() == 0) continue;
-            const float amount = residual[std::size_t(r * trace_length + n)];
-            // Box row (a, b) is grid row first + a * plane_rows + b (the box's rows are the grid's rows).
-            const std::int64_t first = threads > 1 ? p.corner / row_cells : 0,
-                               plane_rows = threads > 1 ? p.z_stride / row_cells : 0;
+            const float amount = amounts[r * amount_stride];
             for (int a = 0; a < p.z_taps; ++a)
                 for (int b = 0; b < p.y_taps; ++b) {
-                    const std::int64_t row = first + a * plane_rows + b;
-                    if (threads > 1 && (row < mine_from || row >= mine_to)) continue;
+                    if (owners > 1 && (((p.row + a * plane_rows + b) >> 2) & mask) != t) continue;
                     const std::int64_t start = p.cell(a, b, 0);
                     for (int c = 0; c < p.x_taps; ++c) {
                         const auto i = std::size_t(start + c);
@@ -194,6 +195,54 @@ inline void inject_residuals(const std::vector<PointStencil>& points, std::span<
                 }
         }
     }
+}
+
+/// An adjoint sweep's residual samples, step-major. The residual is receiver-major (residual[r * trace_length
+/// + n]), and the sweep takes one step n per call, descending: read straight, every receiver's sample was a
+/// cache line and a page of its own per step (a strided read, 20% of a 10^5-receiver gradient). A stage
+/// holds a block of steps for every receiver, filled once per block, one receiver's samples of the block
+/// together; it lives in the adjoint state and is refilled whenever a call is not the sweep's next step or
+/// names another residual.
+struct ResidualStage {
+    const float* residual = nullptr;
+    std::size_t residual_size = 0;
+    std::int64_t trace_length = 0, first = 0, steps = 0, last_n = -1;
+    std::vector<float> rows; ///< rows[(n - first) * receivers + r]
+};
+
+/// Receiver r's residual sample n at amounts[r * stride] (stride is set): the stage's row for dense surveys,
+/// else the residual itself.
+inline const float* residual_amounts(ResidualStage& stage, std::span<const float> residual,
+                                     std::int64_t trace_length, std::int64_t n, std::int64_t receivers,
+                                     std::int64_t& stride,
+                                     std::int64_t stage_floats = std::int64_t(1) << 22) {
+    constexpr std::int64_t staged_receivers = 64;
+    if (receivers < staged_receivers) {
+        stride = trace_length;
+        return residual.data() + n;
+    }
+    const bool same = stage.residual == residual.data() && stage.residual_size == residual.size() &&
+                      stage.trace_length == trace_length && n == stage.last_n - 1 && n >= stage.first &&
+                      n < stage.first + stage.steps;
+    if (!same) {
+        const std::int64_t block = std::max<std::int64_t>(2, stage_floats / receivers);
+        stage.first = std::max<std::int64_t>(0, n - block + 1);
+        stage.steps = n + 1 - stage.first;
+        stage.rows.resize(std::size_t(stage.steps * receivers));
+        const float* from = residual.data() + stage.first;
+        float* rows = stage.rows.data();
+        const std::int64_t steps = stage.steps;
+#pragma omp parallel for schedule(static) if (receivers * steps >= detail::parallel_taps)
+        for (std::int64_t r = 0; r < receivers; ++r)
+            for (std::int64_t k = 0; k < steps; ++k)
+                rows[k * receivers + r] = from[r * trace_length + k];
+        stage.residual = residual.data();
+        stage.residual_size = residual.size();
+        stage.trace_length = trace_length;
+    }
+    stage.last_n = n;
+    stride = 1;
+    return stage.rows.data() + (n - stage.first) * receivers;
 }
 
 } // namespace fwi
