@@ -60,7 +60,7 @@ struct PropagatorSetup {
 /// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc): the tensor product of one
 /// weight list per axis on a box of at most 8 x 8 x 8 cells (2D: y has one weight of 1). Tap (a, b, c) of the
 /// box is padded cell corner + a * z_stride + b * y_stride + c, with weight (wz[a] * wy[b]) * wx[c] in float.
-/// Stored so rather than as a list of cells and weights: about 130 bytes a point where the list took 6 KiB in
+/// Stored so rather than as a list of cells and weights: 144 bytes a point where the list took 6 KiB in
 /// 3D (a million receivers over a survey's shots held 6 GB of stencils), and rows of x taps that are
 /// contiguous in memory.
 struct PointStencil {

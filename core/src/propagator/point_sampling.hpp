@@ -11,9 +11,12 @@
 // INJECTION: field[cell] += scale[cell] * (w * amount) for each tap, receiver after receiver and each box's
 // taps in for_each_tap's order (z, y, x): the order the GPU's scatter tables keep per cell
 // (gpu/geometry_tables.hpp). The boxes of nearby receivers share cells, so the residuals of many receivers
-// are injected by splitting the grid rows the boxes touch into one contiguous range per thread: a thread adds
-// only the taps in its rows, going through the receivers in order, so every cell gets its contributions in
-// the serial order and the sums are the serial ones bit for bit.
+// are injected by dealing bands of grid rows round the team: a thread adds only the taps in its rows, going
+// through the receivers in order, so every cell gets its contributions in the serial order and the sums are
+// the serial ones bit for bit.
+// DENSE SURVEYS: a receiver's trace is a row of its own (traces[r * trace_length + n]), so a forward call's
+// samples and an adjoint sweep's residual samples pass through step-major blocks (forward_recording,
+// residual_amounts): one page touched per receiver per block rather than per step.
 #include "fwi/propagator.hpp"
 #include "propagator/denormals.hpp"
 
