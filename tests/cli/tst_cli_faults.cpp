@@ -70,6 +70,18 @@ class TestCliFaults : public QObject {
     QString slow_;  ///< 16 shots of 3 s on a 10 m grid, with observed data: a gradient takes seconds
     QString fine_;  ///< 16 shots of 3 s on a 5 m grid, no data: a forward run takes seconds
 
+    /// A new project in directory `name`: 2 shots of 4000 receivers and 6 samples (375 KiB of traces, 1.04
+    /// MiB of stencils); empty when `fwi new` failed.
+    QString many_receivers_project(const QString& name) {
+        QDir(dir_.path()).mkdir(name);
+        const QString project = dir_.filePath(name + "/p.fwi");
+        const Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25",
+                               "--shots", "2", "--receivers", "4000", "--freq", "6", "--duration", "0.02",
+                               "--order", "4", "--pml", "10"});
+        if (r.code != 0) qWarning("fwi new: %s", r.err.constData());
+        return r.code == 0 ? project : QString();
+    }
+
     /// A fresh copy of `source` alone in a new directory `name`.
     QString copy_alone(const QString& source, const QString& name) {
         QDir(dir_.path()).mkdir(name);
@@ -125,15 +137,11 @@ class TestCliFaults : public QObject {
     /// and 6 samples hold 375 KiB of traces and 1.04 MiB of stencils (6 KiB a point in 3D before they became
     /// boxes of axis weights, and counted nowhere).
     void stencils_count_against_the_machine() {
-        QDir(dir_.path()).mkdir("stencils");
-        const QString project = dir_.filePath("stencils/p.fwi");
-        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
-                         "2", "--receivers", "4000", "--freq", "6", "--duration", "0.02", "--order", "4",
-                         "--pml", "10"});
-        QVERIFY2(r.code == 0, r.err.constData());
+        const QString project = many_receivers_project("stencils");
+        QVERIFY(!project.isEmpty());
         qputenv("FWI_MACHINE_MEMORY", "1M"); // the traces alone fit
         const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
-        r = fwi_cli({"-q", "forward", project});
+        Run r = fwi_cli({"-q", "forward", project});
         QCOMPARE(r.code, 3);
         QVERIFY2(r.err.contains("modelling 2 shots holds their traces") &&
                      r.err.contains("and their stencils (1.0"),
@@ -146,16 +154,12 @@ class TestCliFaults : public QObject {
     // `fwi plan` probes a shot's set-up as a gradient does it (its traces at both rates): where a gradient's
     // traces cannot fit, it says so before probing (4 shots of 10^6 receivers took it to 8.3 GB).
     void plan_refuses_what_a_gradient_cannot_hold() {
-        QDir(dir_.path()).mkdir("plan_traces");
-        const QString project = dir_.filePath("plan_traces/p.fwi");
-        Run r = fwi_cli({"-q", "new", project, "--model", "builtin:layered", "--resample", "25", "--shots",
-                         "2", "--receivers", "4000", "--freq", "6", "--duration", "0.02", "--order", "4",
-                         "--pml", "10"});
-        QVERIFY2(r.code == 0, r.err.constData());
+        const QString project = many_receivers_project("plan_traces");
+        QVERIFY(!project.isEmpty());
         // Modelling needs 1.40 MiB, a gradient 1.77 MiB (its shot's traces and adjoint source at both rates).
         qputenv("FWI_MACHINE_MEMORY", "1600000");
         const auto restore = qScopeGuard([] { qunsetenv("FWI_MACHINE_MEMORY"); });
-        r = fwi_cli({"-q", "forward", project});
+        Run r = fwi_cli({"-q", "forward", project});
         QVERIFY2(r.code == 0, r.err.constData());
         r = fwi_cli({"-q", "plan", project});
         QCOMPARE(r.code, 3);
