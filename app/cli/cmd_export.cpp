@@ -93,8 +93,9 @@ nlohmann::json export_wavefield(const Project& p, const ExportOptions& o) {
     auto sim = make_simulation(e, "auto");
     sim->set_model(model);
     const std::int64_t steps = sim->time().inner_nt;
-    // The simulation reports fields at the end of its chunks (every inner_nt / 200 steps): a multiple of it.
-    const std::int64_t chunk = forward_steps_per_call(steps);
+    // The simulation reports fields at the end of its calls (forward_steps_per_call): a multiple of them.
+    const std::int64_t chunk = forward_steps_per_call(
+        steps, std::int64_t(e.acquisition.shots[std::size_t(o.shot)].receivers.size()));
     std::int64_t every = o.every > 0 ? o.every : std::max<std::int64_t>(1, steps / 50);
     if (every > steps)
         throw ConfigError("--every " + std::to_string(o.every) + ": the run has only " +

@@ -75,6 +75,25 @@ class TestCliExport : public QObject {
         QVERIFY(energy > 0);
     }
 
+    void a_dense_shot_gets_a_snapshot_every_interval() {
+        // 4096 receivers or more take 32 steps a call (forward_steps_per_call): the interval is a multiple of
+        // the calls the run makes, so that every multiple of it is written (at a multiple of 10 steps, 3 of
+        // 50).
+        const QString dense = path("dense.fwi");
+        Run r = fwi_cli({"-q", "new", dense, "--model", "builtin:layered", "--resample", "25", "--shots", "1",
+                         "--receivers", "4096", "--duration", "1"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        r = fwi_cli({"--json", "info", dense});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const int steps = json_of(r)["inner_steps"].toInt();
+        r = fwi_cli({"--json", "export", dense, "wavefield", "-o", path("dense_wf")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const int every = json_of(r)["every_inner_steps"].toInt();
+        const QStringList frames = QDir(path("dense_wf")).entryList({"wavefield_*.vti"}, QDir::Files);
+        QVERIFY(every > 0 && steps / every >= 5);
+        QCOMPARE(int(frames.size()), steps / every);
+    }
+
     void history_exports_one_file_per_iteration() {
         Run r = fwi_cli({"export", project_, "history", "-o", path("h")});
         QCOMPARE(r.code, 2); // no inversion yet

@@ -66,7 +66,7 @@ std::vector<float> record(const Survey& s, int threads) {
 std::vector<float> inject(const Survey& s, const std::vector<float>& residual, int threads) {
     omp_set_num_threads(threads);
     std::vector<float> out(s.field.size(), 0.25f);
-    inject_residuals(s.receivers, residual.data() + 1, 2, out.data(), s.scale.data(), s.grid.nx());
+    inject_residuals(s.receivers, residual.data() + 1, 2, out.data(), s.scale.data());
     return out;
 }
 

@@ -56,9 +56,12 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
 
 /// Forward steps that keep no snapshot go to the propagator in calls of this many (a two-hundredth of the
 /// shot's `inner_nt` steps, at least one): progress events, cancellation and a GPU's receiver downloads come
-/// once per call. measure_step_costs times them the same way.
-constexpr std::int64_t forward_steps_per_call(std::int64_t inner_nt) {
-    return inner_nt / 200 > 1 ? inner_nt / 200 : 1;
+/// once per call. A shot of 4096 receivers or more takes at least 32 steps a call: the CPU copies a call's
+/// samples into the traces once, touching a page per receiver (point_sampling.hpp, forward_recording).
+/// measure_step_costs times them the same way.
+constexpr std::int64_t forward_steps_per_call(std::int64_t inner_nt, std::int64_t receivers) {
+    const std::int64_t steps = inner_nt / 200 > 1 ? inner_nt / 200 : 1;
+    return receivers >= 4096 && steps < 32 ? 32 : steps;
 }
 
 /// Steps measure_step_costs runs untimed first: on a 2-core VM the first ~0.1 s of a process's steps ran

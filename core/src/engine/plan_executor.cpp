@@ -72,7 +72,7 @@ void PlanExecutor::advance(WaveState& state, std::int64_t to, bool keep_snapshot
     const ShotGeometry& g = sim_.geometry(std::size_t(shot_));
     const std::int64_t inner_nt = sim_.time().inner_nt;
     const int k = options_.settings.sampling_interval;
-    const std::int64_t chunk = forward_steps_per_call(inner_nt);
+    const std::int64_t chunk = forward_steps_per_call(inner_nt, std::int64_t(g.receivers.size()));
     const auto& model = p.padded().model;
     std::vector<float> view;
     while (state.step < to) {

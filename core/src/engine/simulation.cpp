@@ -157,7 +157,6 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
             list.push_back(int(s));
     const auto t0 = std::chrono::steady_clock::now();
     auto wall = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
-    const std::int64_t chunk = forward_steps_per_call(time_.inner_nt);
     // What it holds at once (every shot's traces at the data rate, one shot's at the inner rate) is at most
     // what the constructor checked for all shots.
     std::vector<Gather> out;
@@ -165,9 +164,7 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     for (int s : list) {
         const auto& g = geometries_.at(std::size_t(s));
         const auto nrec = std::int64_t(g.receivers.size());
-        // A dense survey's samples reach their traces once per call (point_sampling.hpp, forward_recording),
-        // one page touched per receiver: at least 32 steps a call (some tens of ms with that many receivers).
-        const std::int64_t steps_per_call = nrec >= 4096 ? std::max<std::int64_t>(chunk, 32) : chunk;
+        const std::int64_t steps_per_call = forward_steps_per_call(time_.inner_nt, nrec);
         std::vector<float> inner(std::size_t(nrec * time_.inner_nt), 0.0f);
         auto state = propagator_->new_state();
         if (observer) observer->on_event(shot_event(EventType::ShotStart, wall(), 0, 0, s));

@@ -88,7 +88,8 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
     };
     // Steps that keep no snapshot go as the executor asks for them, several per call (a GPU downloads the
     // receiver samples once per call: a step per call cost the Marmousi-II shot twice its time per step).
-    const std::int64_t per_call = std::min(forward_steps_per_call(sim.time().inner_nt), max_steps);
+    const std::int64_t per_call = std::min(
+        forward_steps_per_call(sim.time().inner_nt, std::int64_t(geometry.receivers.size())), max_steps);
     // A recomputed step records no receiver samples (traces == nullptr).
     const auto forward_steps = [&](float* record) {
         if (state->step + per_call > max_steps) state->step = 0;

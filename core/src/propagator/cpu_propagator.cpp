@@ -190,7 +190,7 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
         std::int64_t stride = 0;
         const float* amounts = residual_amounts(a.residual_stage, residual, trace_length, n,
                                                 std::int64_t(geometry.receivers.size()), stride);
-        inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data(), grid_.nx());
+        inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data());
     }
     std::swap(a.mu, a.mu_prev);
     adj.step = n;

@@ -32,6 +32,22 @@ namespace fwi {
 namespace detail {
 
 constexpr std::int64_t parallel_taps = 1 << 14; // about 10 us on one core: more than a team's wake-up
+// Surveys of this many receivers or more pass their samples through step-major blocks of at most
+// stage_floats floats (16 MiB) or two steps (forward_recording, residual_amounts).
+constexpr std::int64_t staged_receivers = 64;
+constexpr std::int64_t stage_floats = std::int64_t(1) << 22;
+
+/// to[r * to_receiver + k * to_step] = from[r * from_receiver + k * from_step] for `receivers` x `steps`
+/// samples: a block between the traces' receiver-major rows and a stage's step-major ones, over the team
+/// for large blocks, one receiver's samples after another.
+inline void copy_samples(const float* from, std::int64_t from_receiver, std::int64_t from_step, float* to,
+                         std::int64_t to_receiver, std::int64_t to_step, std::int64_t receivers,
+                         std::int64_t steps) {
+#pragma omp parallel for schedule(static) if (receivers * steps >= parallel_taps)
+    for (std::int64_t r = 0; r < receivers; ++r)
+        for (std::int64_t k = 0; k < steps; ++k)
+            to[r * to_receiver + k * to_step] = from[r * from_receiver + k * from_step];
+}
 
 /// The lanes' sums sum_a wz[a] * (sum_b wy[b] * field[a, b, c]) for c < width, then weighted by wx.
 inline float sample_point_narrow(const PointStencil& p, const float* field, int width) {
@@ -123,11 +139,10 @@ template <class FieldNow, class Advance>
 void forward_recording(const std::vector<PointStencil>& receivers, float* traces, std::int64_t trace_length,
                        std::int64_t first_step, std::int64_t count, std::vector<float>& stage,
                        FieldNow&& field_now, Advance&& advance,
-                       std::int64_t stage_floats = std::int64_t(1) << 22) {
+                       std::int64_t stage_floats = detail::stage_floats) {
     const auto nrec = std::int64_t(receivers.size());
     const std::int64_t recorded = traces ? std::clamp<std::int64_t>(trace_length - first_step, 0, count) : 0;
-    constexpr std::int64_t staged_receivers = 64;
-    if (recorded < 2 || nrec < staged_receivers) {
+    if (recorded < 2 || nrec < detail::staged_receivers) {
         for (std::int64_t k = 0; k < count; ++k) {
             if (k < recorded) record_points(receivers, field_now(), traces + first_step + k, trace_length);
             advance();
@@ -143,12 +158,7 @@ void forward_recording(const std::vector<PointStencil>& receivers, float* traces
             if (k < recorded) record_points(receivers, field_now(), stage.data() + (k - k0) * nrec, 1);
             advance();
         }
-        if (rows == 0) continue;
-        float* out = traces + first_step + k0;
-#pragma omp parallel for schedule(static) if (nrec * rows >= detail::parallel_taps)
-        for (std::int64_t r = 0; r < nrec; ++r)
-            for (std::int64_t k = 0; k < rows; ++k)
-                out[r * trace_length + k] = stage[std::size_t(k * nrec + r)];
+        detail::copy_samples(stage.data(), 1, nrec, traces + first_step + k0, trace_length, 1, nrec, rows);
     }
 }
 
@@ -163,11 +173,9 @@ inline void inject_point(const PointStencil& p, float amount, float* field, cons
     });
 }
 
-/// field[cell] += scale[cell] * (w * amounts[r * amount_stride]) over every receiver r's taps, for a padded
-/// array whose rows hold `row_cells` cells.
+/// field[cell] += scale[cell] * (w * amounts[r * amount_stride]) over every receiver r's taps.
 inline void inject_residuals(const std::vector<PointStencil>& points, const float* amounts,
-                             std::int64_t amount_stride, float* field, const float* scale,
-                             std::int64_t row_cells) {
+                             std::int64_t amount_stride, float* field, const float* scale) {
     const auto count = std::int64_t(points.size());
     const PointStencil* typical = detail::typical_box(points);
     if (!typical) return;
@@ -175,7 +183,7 @@ inline void inject_residuals(const std::vector<PointStencil>& points, const floa
     // Bands of four rows dealt round the team (a power of two of its threads, so that no division is made per
     // row): every cell has one thread, which adds its receivers' taps in order. Box row (a, b) is grid row
     // p.row + a * plane_rows + b.
-    const std::int64_t plane_rows = typical->z_stride / row_cells;
+    const std::int64_t plane_rows = typical->z_stride / typical->y_stride;
 #pragma omp parallel if (taps >= detail::parallel_taps)
     {
         flush_denormals();
@@ -217,10 +225,8 @@ struct ResidualStage {
 /// else the residual itself.
 inline const float* residual_amounts(ResidualStage& stage, std::span<const float> residual,
                                      std::int64_t trace_length, std::int64_t n, std::int64_t receivers,
-                                     std::int64_t& stride,
-                                     std::int64_t stage_floats = std::int64_t(1) << 22) {
-    constexpr std::int64_t staged_receivers = 64;
-    if (receivers < staged_receivers) {
+                                     std::int64_t& stride, std::int64_t stage_floats = detail::stage_floats) {
+    if (receivers < detail::staged_receivers) {
         stride = trace_length;
         return residual.data() + n;
     }
@@ -232,13 +238,8 @@ inline const float* residual_amounts(ResidualStage& stage, std::span<const float
         stage.first = std::max<std::int64_t>(0, n - block + 1);
         stage.steps = n + 1 - stage.first;
         stage.rows.resize(std::size_t(stage.steps * receivers));
-        const float* from = residual.data() + stage.first;
-        float* rows = stage.rows.data();
-        const std::int64_t steps = stage.steps;
-#pragma omp parallel for schedule(static) if (receivers * steps >= detail::parallel_taps)
-        for (std::int64_t r = 0; r < receivers; ++r)
-            for (std::int64_t k = 0; k < steps; ++k)
-                rows[k * receivers + r] = from[r * trace_length + k];
+        detail::copy_samples(residual.data() + stage.first, trace_length, 1, stage.rows.data(), 1, receivers,
+                             receivers, stage.steps);
         stage.residual = residual.data();
         stage.residual_size = residual.size();
         stage.trace_length = trace_length;
