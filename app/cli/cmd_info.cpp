@@ -46,6 +46,7 @@ void add_info_command(CommandRegistry& r) {
                               e.acquisition.shots.empty() ? 0 : e.acquisition.shots.front().receivers.size()},
                              {"order", prop.order},
                              {"pml_width", prop.pml_width},
+                             {"free_surface", prop.free_surface},
                              {"freq_hz", prop.freq_hz},
                              {"dt_s", prop.dt_s},
                              {"nt", prop.nt},

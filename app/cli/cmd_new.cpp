@@ -181,6 +181,9 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--duration", o->duration_s, "record length (s); sets nt from dt");
     cmd->add_option("--order", o->prop.order, "spatial order")->check(CLI::IsMember({2, 4, 6, 8}));
     cmd->add_option("--pml", o->prop.pml_width, "PML width (cells)")->check(CLI::Range(0, 1000));
+    cmd->add_flag("--free-surface", o->prop.free_surface,
+                  "pressure-free top (z = 0) instead of an absorbing one: surface reflections and ghosts "
+                  "(sources and receivers below z = 0; CPU backend)");
     o->max_velocity_option =
         cmd->add_option("--max-velocity", o->prop.max_velocity_mps,
                         "CFL/PML reference velocity (m/s, at least the models' maximum); "
@@ -246,6 +249,7 @@ void add_new_command(CommandRegistry& r) {
             const auto shots = p.experiment.acquisition.shots.size();
             const auto receivers = p.experiment.acquisition.shots.front().receivers.size();
             PropagationSettings prop = o->prop;
+            if (prop.free_surface) validate_points_below_free_surface(p.experiment.acquisition, g);
             if (o->duration_s > 0) prop.nt = std::int64_t(std::llround(o->duration_s / prop.dt_s)) + 1;
             if (!o->wavelet.empty()) {
                 NpyArray a = read_npy(o->wavelet);

@@ -4,7 +4,8 @@
 // reads them: they used to be ignored without a word (`--nz 800` with builtin:salt3d made 61 x 81 x 81
 // cells). Where a model reads them they still work. A wavelet file must be one finite, non-zero trace, and a
 // wavelet so large that the gradient overflows float32 is an error naming the cause, not a NaN gradient. A
-// spacing so coarse that the grid cannot carry the source's wavelength at all is refused.
+// spacing so coarse that the grid cannot carry the source's wavelength at all is refused. A free surface is
+// refused over a source or receiver on it (z = 0), and kept in the project.
 #include "fwi/npy.hpp"
 
 #include <QFile>
@@ -97,6 +98,12 @@ class TestCliNewInputs : public QObject {
             << QStringList{"--model", "@plane.bin", "--nz", "20", "--nx", "24",
                            "--dz",    "10",         "--dx", "10", "--dy", "7"}
             << "--dy needs a 3D model";
+        QTest::newRow("a receiver on a free surface")
+            << QStringList{"--model", "@plane.npy", "--dz",        "10", "--dx",           "10",
+                           "--shots", "1",          "--receivers", "4",  "--free-surface", "--receiver-z",
+                           "0"}
+            << "shot 0 receiver 0 lies on the free surface (z = 0 m), where the pressure is held at zero: it "
+               "would record nothing";
     }
     void inputs_no_run_could_use_are_refused() {
         QFETCH(QStringList, args);
@@ -149,6 +156,22 @@ class TestCliNewInputs : public QObject {
         QCOMPARE(fwi_cli({"-q", "forward", path("pulse.fwi"), "--store-observed"}).code, 0);
         r = fwi_cli({"-q", "gradient", path("pulse.fwi")});
         QVERIFY2(r.code == 0, r.err.constData());
+    }
+
+    /// --free-surface is kept in the project and shown by `fwi info`; a project without it absorbs at the
+    /// top.
+    void the_free_surface_is_a_project_setting() {
+        for (const bool free_surface : {true, false}) {
+            QStringList args{
+                "-q",   "new", path("surface.fwi"), "--model", path("plane.npy"), "--dz", "10",
+                "--dx", "10",  "--shots",           "1",       "--receivers",     "4",    "--force"};
+            if (free_surface) args << "--free-surface";
+            Run r = fwi_cli(args);
+            QVERIFY2(r.code == 0, r.err.constData());
+            r = fwi_cli({"--json", "info", path("surface.fwi")});
+            QVERIFY2(r.code == 0, r.err.constData());
+            QCOMPARE(json_of(r)["free_surface"].toBool(), free_surface);
+        }
     }
 
     /// Where a model reads them, the same options make the grid they say.

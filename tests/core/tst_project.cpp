@@ -46,7 +46,7 @@ Project full_project() {
         {{150.0, 2.5}, {}}, // a shot without receivers
         {{280.0, 7.5}, {{1, 2}, {3, 4}}},
     };
-    e.propagation = {4, 12, 7.5, 0.002, 1234, 4200.0, 0.45, test::random_floats(1234, -1, 1, 4)};
+    e.propagation = {4, 12, 7.5, 0.002, 1234, 4200.0, 0.45, test::random_floats(1234, -1, 1, 4), true};
     e.gradient = {"revolve:12",    "zfp-accuracy:1e-05", (std::uint64_t(1) << 63) + 5,
                   123456789012ull, "/scratch/é ü/fwi",   3};
     e.inversion = {25, {3.0, 5.0, 8.5}, 1450.5, 4999.5, "lbfgs", "l2"};

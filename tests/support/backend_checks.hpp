@@ -222,17 +222,15 @@ inline void check_resume_is_bit_exact(const std::string& backend) {
         QVERIFY(std::memcmp(fa[i].data, fb[i].data, std::size_t(fa[i].size()) * sizeof(float)) == 0);
 }
 
-/// <B dv, dd> = <dv, B^T dd> with Born modelling and the gradient engine on `backend` (tst_gradient.cpp's
-/// test).
-inline void check_born_dot_product(const std::string& backend, int order, double dt, double tolerance) {
-    // tst_gradient.cpp's setup, where the CPU meets 1e-5 (smaller ones lose digits to float32 cancellation).
-    const Model m = blob_model(40, 60, 10);
-    Acquisition acq = one_shot({170, 30}, line_of_points(6, 20, 560, 25));
-    const auto nt = std::int64_t(0.5 / dt);
-    Simulation sim(m.grid, acq, settings(order, 15, dt, nt, 10), 3000, backend);
-    sim.set_model(m);
-    const auto dv = smoothed_noise(m.grid.nz(), m.grid.nx(), 1, 2);
-    const auto dd = smoothed_noise(6, nt, 2, 4);
+/// <B dv, dd> = <dv, B^T dd> for shot 0 of `sim` (its model `m`): Born modelling of smooth noise dv against
+/// the gradient engine with smooth noise dd as the adjoint source; B^T dd (the gradient) into `gradient` if
+/// given.
+inline void check_born_dot_product(Simulation& sim, const Model& m, double tolerance,
+                                   const std::string& label, std::vector<float>* gradient = nullptr) {
+    const auto nt = sim.time().nt;
+    const auto nrec = std::int64_t(sim.geometry(0).receivers.size());
+    const auto dv = smoothed_noise(m.grid.rows(), m.grid.nx(), 1, 2);
+    const auto dd = smoothed_noise(nrec, nt, 2, 4);
     const auto b_dv = born_forward(sim, 0, dv);
     GradientOptions opt;
     opt.misfit = [&](const Gather&, const Gather&, std::vector<float>& adjoint_source) {
@@ -240,12 +238,24 @@ inline void check_born_dot_product(const std::string& backend, int order, double
         return 0.0;
     };
     const auto g = compute_gradient(sim, m, {sim.empty_gather(0)}, opt);
+    if (gradient) *gradient = g.gradient;
     const double lhs = dot(b_dv, dd), rhs = dot(dv, g.gradient);
     const double rel = std::abs(lhs - rhs) / std::max(std::abs(lhs), std::abs(rhs));
-    qInfo("%s order %d: <B dv, dd> = %.9g  <dv, B^T dd> = %.9g  relative difference %.3g", backend.c_str(),
-          order, lhs, rhs, rel);
+    qInfo("%s: <B dv, dd> = %.9g  <dv, B^T dd> = %.9g  relative difference %.3g", label.c_str(), lhs, rhs,
+          rel);
     QVERIFY(std::abs(lhs) > 0);
     QVERIFY2(rel < tolerance, qPrintable(QString::number(rel)));
+}
+
+/// The same with `backend` (tst_gradient.cpp's test).
+inline void check_born_dot_product(const std::string& backend, int order, double dt, double tolerance) {
+    // tst_gradient.cpp's setup, where the CPU meets 1e-5 (smaller ones lose digits to float32 cancellation).
+    const Model m = blob_model(40, 60, 10);
+    Acquisition acq = one_shot({170, 30}, line_of_points(6, 20, 560, 25));
+    const auto nt = std::int64_t(0.5 / dt);
+    Simulation sim(m.grid, acq, settings(order, 15, dt, nt, 10), 3000, backend);
+    sim.set_model(m);
+    check_born_dot_product(sim, m, tolerance, backend + " order " + std::to_string(order));
 }
 
 } // namespace fwi::test

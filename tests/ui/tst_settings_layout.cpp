@@ -3,10 +3,12 @@
 // acquisition table beside it. A peak frequency the grid cannot carry shows as an error there.
 #include "fwi/ui/main_window.hpp"
 #include "fwi/ui/messages.hpp"
+#include "fwi/ui/project_document.hpp"
 #include "fwi/ui/settings_panel.hpp"
 #include "ui_test_main.hpp"
 
 #include <QAbstractButton>
+#include <QCheckBox>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QHeaderView>
@@ -25,6 +27,7 @@ class TestSettingsLayout : public QObject {
     void every_label_fits_at_default_size_data();
     void every_label_fits_at_default_size();
     void a_frequency_the_grid_cannot_carry_is_an_error();
+    void the_free_surface_is_refused_over_a_point_on_it();
 };
 
 void TestSettingsLayout::every_label_fits_at_default_size_data() {
@@ -121,6 +124,29 @@ void TestSettingsLayout::a_frequency_the_grid_cannot_carry_is_an_error() {
     set_frequency(100); // 15 m: 1.5 cells
     QTRY_VERIFY2(info->text().contains("the grid cannot carry the source"), qPrintable(info->text()));
     QVERIFY2(info->text().contains("#b00020"), qPrintable(info->text()));
+}
+
+/// The free surface box sets the project's top; with a receiver on z = 0 (where the surface holds the
+/// pressure at zero) it is refused and the box returns to the project's value.
+void TestSettingsLayout::the_free_surface_is_refused_over_a_point_on_it() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.open_demo("toy"));
+    ProjectDocument* doc = w.document();
+    auto* box = w.settings_panel()->findChild<QCheckBox*>("free_surface");
+    QVERIFY(box && !box->isChecked());
+    box->setChecked(true);
+    QVERIFY(doc->experiment().propagation.free_surface);
+    box->setChecked(false);
+    QVERIFY(!doc->experiment().propagation.free_surface);
+
+    Acquisition acq = doc->experiment().acquisition;
+    acq.shots.at(0).receivers.at(0).z_m = 0;
+    doc->edit_acquisition(acq, "a receiver on the top");
+    box->setChecked(true);
+    QVERIFY(!doc->experiment().propagation.free_surface);
+    QVERIFY(!box->isChecked());
 }
 
 FWI_UI_TEST_MAIN(TestSettingsLayout)

@@ -1,6 +1,7 @@
 #include "fwi/ui/settings_panel.hpp"
 
 #include "codec_spec.hpp"
+#include "fwi/acquisition_check.hpp"
 #include "fwi/error.hpp"
 #include "fwi/inversion_project.hpp"
 #include "fwi/project_tools.hpp"
@@ -115,6 +116,11 @@ QWidget* SettingsPanel::build_propagation() {
     order_->setObjectName("order");
     order_->addItems({"2", "4", "6", "8"});
     pml_ = int_box(box, "pml_width", 0, 1000, tr(" cells"));
+    free_surface_ = new QCheckBox(tr("free surface"), box);
+    free_surface_->setObjectName("free_surface");
+    free_surface_->setToolTip(tr("A pressure-free top (z = 0) instead of an absorbing one: surface "
+                                 "reflections and ghosts. Sources and receivers must lie below it; runs on "
+                                 "the CPU."));
     cfl_ = double_box(box, "cfl_number", 0.05, 1.0, 2, "");
     vmax_ = double_box(box, "max_velocity", 0, 20000, 0, " m/s");
     vmax_->setSpecialValueText(tr("model maximum"));
@@ -126,12 +132,14 @@ QWidget* SettingsPanel::build_propagation() {
     form->addRow(tr("Sample interval"), dt_ms_);
     form->addRow(tr("Space order"), order_);
     form->addRow(tr("PML width"), pml_);
+    form->addRow(tr("Top"), free_surface_);
     form->addRow(tr("CFL number"), cfl_);
     form->addRow(tr("Reference velocity"), vmax_);
     form->addRow(time_info_);
     for (QDoubleSpinBox* b : {freq_, duration_, dt_ms_, cfl_, vmax_})
         connect(b, &QDoubleSpinBox::editingFinished, this, &SettingsPanel::commit_propagation);
     connect(pml_, &QSpinBox::editingFinished, this, &SettingsPanel::commit_propagation);
+    connect(free_surface_, &QCheckBox::toggled, this, &SettingsPanel::commit_propagation);
     connect(order_, &QComboBox::activated, this, &SettingsPanel::commit_propagation);
     return box;
 }
@@ -239,6 +247,7 @@ void SettingsPanel::load() {
     duration_->setValue(double(std::max<std::int64_t>(p.nt - 1, 0)) * p.dt_s);
     order_->setCurrentText(QString::number(p.order));
     pml_->setValue(p.pml_width);
+    free_surface_->setChecked(p.free_surface);
     cfl_->setValue(p.cfl_number);
     vmax_->setValue(p.max_velocity_mps);
 
@@ -291,6 +300,7 @@ QString SettingsPanel::read_propagation(PropagationSettings& p) const {
     p.dt_s = dt_ms_->value() / 1000;
     p.order = order_->currentText().toInt();
     p.pml_width = pml_->value();
+    p.free_surface = free_surface_->isChecked();
     p.cfl_number = cfl_->value();
     p.max_velocity_mps = vmax_->value();
     if (duration_->value() < p.dt_s)
@@ -314,6 +324,8 @@ QString SettingsPanel::read_propagation(PropagationSettings& p) const {
         e.propagation = p;
         if (working_model(e).grid.cells() > 0)
             make_time_axis(working_model(e).grid, reference_velocity(e), p);
+        if (p.free_surface && working_model(e).grid.cells() > 0)
+            validate_points_below_free_surface(e.acquisition, working_model(e).grid);
     } catch (const ConfigError& err) {
         return QString::fromUtf8(err.what());
     }

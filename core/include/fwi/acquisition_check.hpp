@@ -13,6 +13,11 @@ namespace fwi {
 /// 2D model. Messages name the shot index, the receiver index and the position.
 void validate_acquisition(const Acquisition& acquisition, const Grid& grid);
 
+/// Under a free surface (PropagationSettings::free_surface) the pressure on z = 0 is held at zero, so a
+/// source or receiver there would inject or record nothing: throws ConfigError naming the first such point
+/// (the rule the propagators' point stencils apply, hicks.cpp).
+void validate_points_below_free_surface(const Acquisition& acquisition, const Grid& grid);
+
 /// A warning when the data of every shot (traces x nt floats) exceed half of `memory_bytes` (default: this
 /// machine's memory, or FWI_MACHINE_MEMORY): `forward --store-observed`, gradients and inversions hold them
 /// all in memory. Empty when they fit or the memory is not known.

@@ -27,6 +27,9 @@ struct PaddedGrid {
     int order = 8;
     int pml = 20;
     int halo = 4;
+    /// The model's top (padded z index origin(), model z = 0) holds u = 0, the planes above it mirror the
+    /// ones below with opposite sign, and the top PML does not absorb (free_surface.hpp).
+    bool free_surface = false;
     bool three_d() const { return model.rank == 3; }
     std::int64_t origin() const { return pml + halo; }
     std::int64_t origin_y() const { return three_d() ? origin() : 0; } ///< 0 in 2D
@@ -55,6 +58,7 @@ struct PropagatorSetup {
     double pml_velocity_mps = 0;  ///< reference velocity for the PML profile (kept fixed for exact gradients)
     double freq_hz = 5;           ///< dominant frequency for the CFS alpha of the PML
     double pml_reflection = 1e-3; ///< target normal-incidence reflection coefficient
+    bool free_surface = false;    ///< pressure-free top instead of a top C-PML (PaddedGrid::free_surface)
 };
 
 /// An off-grid point as weights on padded-grid cells (Hicks' Kaiser-windowed sinc): the tensor product of one

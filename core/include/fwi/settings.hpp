@@ -12,13 +12,14 @@ namespace fwi {
 
 struct PropagationSettings {
     int order = 8;               ///< spatial accuracy order: 2, 4, 6 or 8
-    int pml_width = 20;          ///< C-PML cells on every side
+    int pml_width = 20;          ///< C-PML cells on every side (every side but the top with a free surface)
     double freq_hz = 5.0;        ///< Ricker peak frequency (also sets the PML's CFS alpha)
     double dt_s = 0.004;         ///< the user's (data) sample interval
     std::int64_t nt = 1000;      ///< number of data samples
     double max_velocity_mps = 0; ///< CFL and PML reference velocity; 0 = the model's maximum at setup
     double cfl_number = 0.6;     ///< v_max dt sqrt(1/dx^2 + 1/dz^2) <= cfl_number
     std::vector<float> wavelet;  ///< user wavelet at dt_s (nt samples); empty = Ricker(freq_hz)
+    bool free_surface = false;   ///< the top (z = 0) is a pressure-free surface instead of a C-PML
     bool operator==(const PropagationSettings&) const = default;
 };
 

@@ -64,6 +64,23 @@ void validate_acquisition(const Acquisition& acquisition, const Grid& grid) {
     }
 }
 
+void validate_points_below_free_surface(const Acquisition& acquisition, const Grid& grid) {
+    const auto on_surface = [&](const Point& p) { return std::abs(p.z_m / grid.dz()) < 1e-6; };
+    const auto refuse = [](const std::string& who, const std::string& verb) {
+        throw ConfigError(who +
+                          " lies on the free surface (z = 0 m), where the pressure is held at zero: it "
+                          "would " +
+                          verb + " nothing. Place it below the surface (z > 0)");
+    };
+    for (std::size_t s = 0; s < acquisition.shots.size(); ++s) {
+        const Shot& shot = acquisition.shots[s];
+        const std::string name = "shot " + std::to_string(s);
+        if (on_surface(shot.source)) refuse(name + " source", "inject");
+        for (std::size_t r = 0; r < shot.receivers.size(); ++r)
+            if (on_surface(shot.receivers[r])) refuse(name + " receiver " + std::to_string(r), "record");
+    }
+}
+
 std::string data_memory_warning(const Acquisition& acquisition, std::int64_t nt, std::uint64_t memory_bytes) {
     if (memory_bytes == 0) memory_bytes = detail::machine_memory_bytes();
     const std::size_t traces = acquisition.receiver_count();

@@ -1,5 +1,6 @@
 #include "fwi/simulation.hpp"
 
+#include "fwi/acquisition_check.hpp"
 #include "fwi/byte_text.hpp"
 #include "fwi/error.hpp"
 #include "fwi/run_plan.hpp"
@@ -28,6 +29,7 @@ PropagatorSetup make_propagator_setup(const Grid& grid, const PropagationSetting
     setup.grid = grid;
     setup.order = settings.order;
     setup.pml_width = settings.pml_width;
+    setup.free_surface = settings.free_surface;
     setup.dt_s = time.inner_dt_s;
     setup.pml_velocity_mps = reference_velocity_mps;
     setup.freq_hz = settings.freq_hz;
@@ -41,6 +43,7 @@ Simulation::Simulation(const Grid& grid, const Acquisition& acquisition, const P
     if (!(settings.freq_hz > 0) || !std::isfinite(settings.freq_hz))
         throw ConfigError("source frequency " + std::to_string(settings.freq_hz) + " Hz must be positive");
     time_ = make_time_axis(grid, reference_velocity_mps, settings);
+    if (settings.free_surface) validate_points_below_free_surface(acquisition, grid);
     // Every run models every shot (a forward run keeps their traces; a gradient holds as much observed data):
     // checked before the propagator and the stencils, which for 10^7 receivers took 11 s before a forward run
     // refused their traces. Runs check their own larger needs when they start.

@@ -14,6 +14,7 @@ void write_propagation(const h5::Group& group, const PropagationSettings& s) {
     group.set_attribute("nt", std::int64_t(s.nt));
     group.set_attribute("max_velocity_mps", s.max_velocity_mps);
     group.set_attribute("cfl_number", s.cfl_number);
+    group.set_attribute("free_surface", std::int64_t(s.free_surface ? 1 : 0));
     if (!s.wavelet.empty())
         group.write_dataset<float>("wavelet", s.wavelet, {std::int64_t(s.wavelet.size())});
 }
@@ -29,6 +30,13 @@ PropagationSettings read_propagation(const h5::Group& group) {
         group.fail("nt " + std::to_string(s.nt) + " is outside 0.." + std::to_string(max_samples));
     s.max_velocity_mps = group.attribute<double>("max_velocity_mps");
     s.cfl_number = group.attribute<double>("cfl_number");
+    // Absent from projects written before the free surface existed: their tops absorb.
+    if (group.has_attribute("free_surface")) {
+        const std::int64_t free_surface = group.attribute<std::int64_t>("free_surface");
+        if (free_surface != 0 && free_surface != 1)
+            group.fail("free_surface " + std::to_string(free_surface) + " is neither 0 nor 1");
+        s.free_surface = free_surface == 1;
+    }
     if (group.has("wavelet")) {
         const h5::Dataset wavelet = group.open_dataset("wavelet");
         const auto shape = wavelet.shape();

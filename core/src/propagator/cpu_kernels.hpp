@@ -10,16 +10,18 @@
 //     u^(n+1)    = 2u^n - u^(n-1) + c * B^n,      B^n = sum_ax (D2ax u^n + D1ax psi_ax^n + zeta_ax^n) + S f^n
 // S spreads the source onto cells (Hicks weights); receivers record d^n_r = sum_i R_ri u^n_i at the START of
 // step n. BOUNDARIES: a, b from pml_profile.hpp (a = 1, b = 0 outside the layers, so psi/zeta stay exactly 0
-// there); a halo of R zero cells around the padded grid is never written, which makes D2^T = D2 and D1^T =
-// -D1 hold exactly. PASSES per forward step: (1) psi_z on the z-layer rows; (2) per row: psi_x in the row's
-// x layers (row-local, so it needs no pass of its own), the interior update, then the PML terms on the cells
-// whose stencil touches a layer (the layer plus R cells) for x and z, then the Born secondary; (3) source
-// injection (by the caller). Every loop is branch-free (snapshot, secondary: template arguments; layer and
-// fringe rows: separate loops), so all of them vectorise without AVX-512's masked stores; the x-layer pieces
-// of the next row are prefetched (a piece is one or two cache lines a row apart, which the hardware
-// prefetchers do not follow); a row's interior loop runs a short head, then its main part from the first
-// cell where u_next starts a cache line (cache_line_split: no vector of it straddles two lines). The row
-// pieces are shared with the 3D twin (cpu_row_terms.hpp).
+// there); a halo of R zero cells around the padded grid is never written by the kernels, which makes D2^T =
+// D2 and D1^T = -D1 hold exactly. A FREE SURFACE on top is the propagator's, after each step: the top layer
+// does not absorb and the planes above the surface mirror those below (free_surface.hpp; the kernels are the
+// same, and D2z with the mirror is still symmetric on the state). PASSES per forward step: (1) psi_z on the
+// z-layer rows; (2) per row: psi_x in the row's x layers (row-local, so it needs no pass of its own), the
+// interior update, then the PML terms on the cells whose stencil touches a layer (the layer plus R cells) for
+// x and z, then the Born secondary; (3) source injection (by the caller). Every loop is branch-free
+// (snapshot, secondary: template arguments; layer and fringe rows: separate loops), so all of them vectorise
+// without AVX-512's masked stores; the x-layer pieces of the next row are prefetched (a piece is one or two
+// cache lines a row apart, which the hardware prefetchers do not follow); a row's interior loop runs a short
+// head, then its main part from the first cell where u_next starts a cache line (cache_line_split: no vector
+// of it straddles two lines). The row pieces are shared with the 3D twin (cpu_row_terms.hpp).
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of

@@ -14,22 +14,24 @@
 //     u^(n+1)    = 2u^n - u^(n-1) + c * B^n,      B^n = sum_ax (D2ax u^n + D1ax psi_ax^n + zeta_ax^n) + S f^n
 // S spreads the source onto cells (Hicks weights, 8 x 8 x 8); receivers record d^n_r = sum_i R_ri u^n_i at
 // the START of step n. BOUNDARIES: a, b from pml_profile.hpp per axis (a = 1, b = 0 outside the layers, so
-// psi and zeta stay exactly 0 there): C-PML on all six faces. A halo of R zero cells around the padded grid
-// is never written, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are full padded
-// arrays (simple indexing; they are only read and written inside their layers and the R-cell fringes next to
-// them, so the untouched parts cost memory but little bandwidth; an x layer is a short piece of each row, and
-// costs whole cache lines). The state packs them into strips for checkpoints (cpu_propagator_3d.cpp). A
-// forward step is ONE blocked sweep (2) over the rows, then (3) source injection (by the caller). Per row:
-// psi_x in the row's x layers (row-local), the interior update, then the PML terms on the cells whose stencil
-// touches a layer (the layer plus R cells) for x, y and z in that order, then the Born secondary. psi_y and
-// psi_z are computed inside the same sweep, just before the rows that read them (there was a pass (1) over
-// the y-layer rows and z-layer planes for them, which read u a second time): see BLOCKING.
-// BLOCKING: the sweep walks y in blocks and, inside a block, all planes in order, so that the 2R + 1 planes a
-// z stencil reads stay in cache (L2) between rows. The two y-layer reaches (layer + fringe) are one block
-// each and the rows between them blocks of kBlockRows (y_blocks). Before the rows of plane iz, a block
-// computes psi_z of plane iz + R on its own rows (D1z psi_z at plane iz reads planes iz - R .. iz + R of the
-// same rows) and, in a layer block, psi_y of plane iz on its layer rows (D1y psi_y of a row reads rows of
-// the same reach, so of the same block): every psi a row reads was computed by the same thread, before, so
+// psi and zeta stay exactly 0 there): C-PML on all six faces, or on five under a free surface, which the
+// propagator applies after each step (free_surface.hpp: the top layer does not absorb and the planes above
+// the surface mirror those below; these kernels are the same). A halo of R zero cells around the padded grid
+// is never written by the kernels, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are
+// full padded arrays (simple indexing; they are only read and written inside their layers and the R-cell
+// fringes next to them, so the untouched parts cost memory but little bandwidth; an x layer is a short piece
+// of each row, and costs whole cache lines). The state packs them into strips for checkpoints
+// (cpu_propagator_3d.cpp). A forward step is ONE blocked sweep (2) over the rows, then (3) source injection
+// (by the caller). Per row: psi_x in the row's x layers (row-local), the interior update, then the PML terms
+// on the cells whose stencil touches a layer (the layer plus R cells) for x, y and z in that order, then the
+// Born secondary. psi_y and psi_z are computed inside the same sweep, just before the rows that read them
+// (there was a pass (1) over the y-layer rows and z-layer planes for them, which read u a second time): see
+// BLOCKING. BLOCKING: the sweep walks y in blocks and, inside a block, all planes in order, so that the 2R +
+// 1 planes a z stencil reads stay in cache (L2) between rows. The two y-layer reaches (layer + fringe) are
+// one block each and the rows between them blocks of kBlockRows (y_blocks). Before the rows of plane iz, a
+// block computes psi_z of plane iz + R on its own rows (D1z psi_z at plane iz reads planes iz - R .. iz + R
+// of the same rows) and, in a layer block, psi_y of plane iz on its layer rows (D1y psi_y of a row reads rows
+// of the same reach, so of the same block): every psi a row reads was computed by the same thread, before, so
 // the step needs no barrier between passes. A thread takes a whole block (all planes) at a time, handed out
 // dynamically, so that a thread the OS preempts on a busy machine does not hold the step back. Every loop is
 // branch-free (snapshot, secondary: template arguments), so all of them vectorise; the x-layer pieces of the

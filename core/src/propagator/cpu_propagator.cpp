@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/cpu_kernels.hpp"
+#include "propagator/free_surface.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/point_sampling.hpp"
@@ -89,11 +90,12 @@ class CpuAdjointState final : public AdjointState {
 CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
     if (setup.grid.rank != 2) throw ConfigError("the 2D CPU propagator needs a 2D grid");
-    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
                               setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
-    pml_z_ = make_pml_profile(setup.grid.nz(), setup.pml_width, grid_.halo, setup.grid.dz(), setup.dt_s,
-                              setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
+    pml_z_ =
+        make_pml_profile(setup.grid.nz(), setup.pml_width, grid_.halo, setup.grid.dz(), setup.dt_s,
+                         setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection, !setup.free_surface);
     grad_c_.resize(std::size_t(grid_.cells())); // zeros (zeroed_allocator.hpp)
 }
 
@@ -147,6 +149,7 @@ void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::sp
         const float amp = source[std::size_t(n)];
         inject_point(geometry.source, amp, s.u_prev.data(), c_.data(), snapshot);
     }
+    mirror_free_surface(grid_, s.u_prev.data());
     std::swap(s.u, s.u_prev);
     ++state.step;
 }
@@ -192,6 +195,7 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
                                                 std::int64_t(geometry.receivers.size()), stride);
         inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data());
     }
+    mirror_free_surface(grid_, a.mu_prev.data());
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }
@@ -199,6 +203,7 @@ void CpuPropagator::adjoint(AdjointState& adj, const ShotGeometry& geometry, std
 void CpuPropagator::take_velocity_gradient(std::span<float> gradient_mps) {
     // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
     const double dt2 = setup_.dt_s * setup_.dt_s;
+    clear_above_surface(grid_, grad_c_.data());
     std::vector<float> dv(grad_c_.size());
     for (std::size_t i = 0; i < dv.size(); ++i)
         dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);

@@ -2,6 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/cpu_kernels_3d.hpp"
+#include "propagator/free_surface.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/point_sampling.hpp"
@@ -103,7 +104,7 @@ class CpuAdjointState3D final : public AdjointState {
 PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
     return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
                             s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
-                            s.pml_reflection);
+                            s.pml_reflection, axis != 0 || !s.free_surface);
 }
 
 /// A gradient on this grid holds at least 23 padded arrays at once, whatever the schedule: the propagator's
@@ -133,7 +134,7 @@ void check_working_memory(const PaddedGrid& g) {
 CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
     if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
-    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     check_working_memory(grid_);
     pml_z_ = axis_profile(setup, grid_.halo, 0);
     pml_y_ = axis_profile(setup, grid_.halo, 1);
@@ -201,6 +202,7 @@ void CpuPropagator3D::step(WaveState& state, const ShotGeometry& geometry, std::
         const float amp = source[std::size_t(n)];
         inject_point(geometry.source, amp, s.u_prev.data(), c_.data(), snapshot);
     }
+    mirror_free_surface(grid_, s.u_prev.data());
     std::swap(s.u, s.u_prev);
     ++state.step;
 }
@@ -242,6 +244,7 @@ void CpuPropagator3D::adjoint(AdjointState& adj, const ShotGeometry& geometry,
                                                 std::int64_t(geometry.receivers.size()), stride);
         inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data());
     }
+    mirror_free_surface(grid_, a.mu_prev.data());
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }
@@ -249,6 +252,7 @@ void CpuPropagator3D::adjoint(AdjointState& adj, const ShotGeometry& geometry,
 void CpuPropagator3D::take_velocity_gradient(std::span<float> gradient_mps) {
     // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
     const double dt2 = setup_.dt_s * setup_.dt_s;
+    clear_above_surface(grid_, grad_c_.data());
     std::vector<float> dv(grad_c_.size());
     for (std::size_t i = 0; i < dv.size(); ++i)
         dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);

@@ -6,9 +6,11 @@
 // Each axis's weights are divided by their sum (in double), so a point's weights sum to 1 and a source
 // injects, and a receiver records, exactly the amplitude of an on-grid one: the truncated windowed sinc alone
 // sums to 1 + O(1e-3) depending on the fractional position (1.00067 measured), which was an amplitude bias of
-// the same size. The 2D weights are the tensor product of the two normalised axes, the 3D ones of the three
-// (kept as the axes' float weights, PointStencil); the shape, and so the interpolation accuracy of the
-// windowed sinc, is unchanged.
+// the same size. Under a free surface (free_surface.hpp) the taps above z = 0 fold onto their images below
+// with opposite sign and the tap on the surface is dropped: a point near the surface records and injects
+// what its image makes of it, and recording and injection stay transposes. The 2D weights are the tensor
+// product of the two normalised axes, the 3D ones of the three (kept as the axes' float weights,
+// PointStencil); the shape, and so the interpolation accuracy of the windowed sinc, is unchanged.
 #include "fwi/error.hpp"
 #include "fwi/propagator.hpp"
 #include "propagator/hicks_axis.hpp"
@@ -64,6 +66,24 @@ std::vector<std::pair<std::int64_t, double>> hicks_axis_weights(double p) {
     return w;
 }
 
+std::vector<std::pair<std::int64_t, double>>
+fold_about_free_surface(const std::vector<std::pair<std::int64_t, double>>& w) {
+    // Index i < 0 is the image of -i: its weight goes there with opposite sign; the surface (0) holds 0.
+    std::vector<std::pair<std::int64_t, double>> folded;
+    for (auto [i, weight] : w) {
+        if (i == 0) continue;
+        const std::int64_t at = i < 0 ? -i : i;
+        const double signed_weight = i < 0 ? -weight : weight;
+        auto hit = std::find_if(folded.begin(), folded.end(), [&](const auto& f) { return f.first == at; });
+        if (hit == folded.end())
+            folded.emplace_back(at, signed_weight);
+        else
+            hit->second += signed_weight;
+    }
+    std::sort(folded.begin(), folded.end());
+    return folded;
+}
+
 } // namespace detail
 
 namespace {
@@ -93,7 +113,13 @@ PointStencil hicks_stencil(const PaddedGrid& grid, const Point& point, const std
         (three_d && !within(point.y_m, m.breadth_m())))
         throw_outside(m, point, what);
     const auto wx = detail::hicks_axis_weights(point.x_m / m.dx());
-    const auto wz = detail::hicks_axis_weights(point.z_m / m.dz());
+    auto wz = detail::hicks_axis_weights(point.z_m / m.dz());
+    if (grid.free_surface) {
+        wz = detail::fold_about_free_surface(wz);
+        if (wz.empty()) // Simulation refuses such points first (validate_points_below_free_surface)
+            throw ConfigError(what +
+                              " lies on the free surface (z = 0 m), where the pressure is held at zero");
+    }
     // 2D: one y "axis weight" of 1 on the only plane.
     const auto wy = three_d ? detail::hicks_axis_weights(point.y_m / m.dy())
                             : std::vector<std::pair<std::int64_t, double>>{{0, 1.0}};

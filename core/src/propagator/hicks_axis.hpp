@@ -11,4 +11,9 @@ namespace fwi::detail {
 /// gives one weight.
 std::vector<std::pair<std::int64_t, double>> hicks_axis_weights(double p);
 
+/// The z weights under a free surface at index 0: weight at i < 0 added, negated, to -i; the one at 0
+/// dropped; sorted by index (consecutive from the first). Empty for a point on the surface.
+std::vector<std::pair<std::int64_t, double>>
+fold_about_free_surface(const std::vector<std::pair<std::int64_t, double>>& w);
+
 } // namespace fwi::detail

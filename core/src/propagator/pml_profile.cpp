@@ -6,7 +6,7 @@
 namespace fwi {
 
 PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_m, double dt_s,
-                            double velocity_mps, double freq_hz, double reflection) {
+                            double velocity_mps, double freq_hz, double reflection, bool absorb_low) {
     const std::int64_t n = n_model + 2 * (width + halo);
     PmlProfile p;
     p.a.assign(std::size_t(n), 1.0f);
@@ -30,7 +30,7 @@ PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_
         p.b[std::size_t(i)] = float(b);
         p.b_over_a[std::size_t(i)] = float(b / a);
     };
-    for (std::int64_t i = p.lo_begin; i < p.lo_end; ++i)
+    for (std::int64_t i = p.lo_begin; absorb_low && i < p.lo_end; ++i)
         set(i, double(p.lo_end - i));
     for (std::int64_t i = p.hi_begin; i < p.hi_end; ++i)
         set(i, double(i - p.hi_begin + 1));

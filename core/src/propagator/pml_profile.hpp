@@ -17,8 +17,9 @@ struct PmlProfile {
     std::int64_t hi_begin = 0, hi_end = 0; ///< and [hi_begin, hi_end) the high-side layer
 };
 
-/// `n_model` model cells, `width` PML cells, `halo` zero cells on each side, spacing `h_m`.
+/// `n_model` model cells, `width` PML cells, `halo` zero cells on each side, spacing `h_m`. With `absorb_low`
+/// false the low-side layer keeps its cells but a = 1, b = 0 (a free surface's top: free_surface.hpp).
 PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_m, double dt_s,
-                            double velocity_mps, double freq_hz, double reflection);
+                            double velocity_mps, double freq_hz, double reflection, bool absorb_low = true);
 
 } // namespace fwi

@@ -78,6 +78,7 @@ class SettingsPanel : public QWidget {
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
     QComboBox* order_;
     QSpinBox* pml_;
+    QCheckBox* free_surface_;
     QLabel* time_info_;
     // gradient
     QComboBox *schedule_, *codec_;
