@@ -125,8 +125,11 @@ void CpuPropagator::record(const WaveState& state, const ShotGeometry& geometry,
 cpu::KernelGrid CpuPropagator::kernel_grid() const {
     const StencilScales k = stencil_scales(grid_.model);
     const std::int64_t h = grid_.halo;
-    return {grid_.nz(), grid_.nx(), h,         grid_.nz() - h, h,       grid_.nx() - h, k.inv[2], k.inv[0],
-            k.inv2[2],  k.inv2[0],  c_.data(), inv_c_.data(),  &pml_x_, &pml_z_};
+    cpu::KernelGrid g{grid_.nz(),     grid_.nx(),    h,        grid_.nz() - h, h,
+                      grid_.nx() - h, k.inv[2],      k.inv[0], k.inv2[2],      k.inv2[0],
+                      c_.data(),      inv_c_.data(), &pml_x_,  &pml_z_};
+    g.z0 = first_computed_plane(grid_); // below a free surface
+    return g;
 }
 
 void CpuPropagator::step(WaveState& state, const ShotGeometry& geometry, std::span<const float> source,

@@ -172,7 +172,8 @@ cpu3d::KernelGrid CpuPropagator3D::kernel_grid() const {
     g.nz = grid_.nz();
     g.ny = grid_.ny();
     g.nx = grid_.nx();
-    g.z0 = g.y0 = g.x0 = halo;
+    g.y0 = g.x0 = halo;
+    g.z0 = first_computed_plane(grid_);
     g.z1 = g.nz - halo;
     g.y1 = g.ny - halo;
     g.x1 = g.nx - halo;
