@@ -344,11 +344,7 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::take_velocity_gradient(
     device_->activate();
     std::vector<float> grad(std::size_t(grid_.cells()));
     device_->download(grad.data(), grad_c_.data(), grad.size() * sizeof(float));
-    // dJ/dv = E^T (dJ/dc * 2 v dt^2), as the CPU backends' take_velocity_gradient.
-    const double dt2 = setup_.dt_s * setup_.dt_s;
-    for (std::size_t i = 0; i < grad.size(); ++i)
-        grad[i] = float(grad[i] * 2.0 * velocity_[i] * dt2);
-    fold_padded(grid_, grad, gradient_mps);
+    fold_velocity_gradient(grid_, grad, velocity_, setup_.dt_s, gradient_mps); // as the CPU backends
     device_->zero(grad_c_.data(), grad_c_.bytes());
 }
 

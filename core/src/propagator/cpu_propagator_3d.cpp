@@ -2,7 +2,7 @@
 
 #include "fwi/error.hpp"
 #include "propagator/cpu_kernels_3d.hpp"
-#include "propagator/free_surface.hpp"
+#include "propagator/cpu_step_ends.hpp"
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/point_sampling.hpp"
@@ -197,13 +197,8 @@ void CpuPropagator3D::step(WaveState& state, const ShotGeometry& geometry, std::
                                  s.psi_z.data(), s.zeta_x.data(), s.zeta_y.data(), s.zeta_z.data(),
                                  snapshot,       secondary};
     dispatch_order(grid_.order, [&](auto r) { cpu3d::forward_step<decltype(r)::value>(g, f); });
-    // Source term c * S f^n (and S f^n into the snapshot B^n).
-    const std::int64_t n = state.step;
-    if (!secondary && n < std::int64_t(source.size())) {
-        const float amp = source[std::size_t(n)];
-        inject_point(geometry.source, amp, s.u_prev.data(), c_.data(), snapshot);
-    }
-    mirror_free_surface(grid_, s.u_prev.data());
+    end_forward_step(grid_, geometry.source, source, state.step, secondary != nullptr, s.u_prev.data(),
+                     c_.data(), snapshot);
     std::swap(s.u, s.u_prev);
     ++state.step;
 }
@@ -239,25 +234,14 @@ void CpuPropagator3D::adjoint(AdjointState& adj, const ShotGeometry& geometry,
                                  grad_c_.data(), snapshot,         weight};
     dispatch_order(grid_.order, [&](auto r) { cpu3d::adjoint_step<decltype(r)::value>(g, f); });
     const std::int64_t n = adj.step - 1;
-    if (n < trace_length && !residual.empty()) {
-        std::int64_t stride = 0;
-        const float* amounts = residual_amounts(a.residual_stage, residual, trace_length, n,
-                                                std::int64_t(geometry.receivers.size()), stride);
-        inject_residuals(geometry.receivers, amounts, stride, a.mu_prev.data(), c_.data());
-    }
-    mirror_free_surface(grid_, a.mu_prev.data());
+    end_adjoint_step(grid_, a.residual_stage, geometry, residual, trace_length, n, a.mu_prev.data(),
+                     c_.data());
     std::swap(a.mu, a.mu_prev);
     adj.step = n;
 }
 
 void CpuPropagator3D::take_velocity_gradient(std::span<float> gradient_mps) {
-    // dJ/dv = E^T (dJ/dc * 2 v dt^2): fold the padded cells onto the model cells they copy.
-    const double dt2 = setup_.dt_s * setup_.dt_s;
-    clear_above_surface(grid_, grad_c_.data());
-    std::vector<float> dv(grad_c_.size());
-    for (std::size_t i = 0; i < dv.size(); ++i)
-        dv[i] = float(grad_c_[i] * 2.0 * velocity_[i] * dt2);
-    fold_padded(grid_, dv, gradient_mps);
+    fold_velocity_gradient(grid_, grad_c_, velocity_, setup_.dt_s, gradient_mps);
     std::fill(grad_c_.begin(), grad_c_.end(), 0.0f);
 }
 

@@ -18,7 +18,7 @@
 // dropped (hicks.cpp), so that recording and injection are transposes on the state and no point reaches
 // the planes this mirror overwrites.
 // GRADIENT: the planes at and above the surface are not state: their c changes nothing below, so the
-// gradient there is 0 (clear_above_surface before the fold onto the model).
+// gradient there is 0 (fold_velocity_gradient, padding.cpp).
 // INVARIANTS: pure copies, negations and zeroes (no arithmetic that rounds), each cell written by one thread:
 // results stay bit for bit the same at any thread count.
 #include "fwi/propagator.hpp"
@@ -59,14 +59,6 @@ inline void mirror_free_surface(const PaddedGrid& g, float* field) {
                 out[i] = 0.0f;
         }
     }
-}
-
-/// Zeroes the planes at and above the surface of a padded gradient (they are not part of the state).
-inline void clear_above_surface(const PaddedGrid& g, float* gradient) {
-    if (!g.free_surface) return;
-    const std::int64_t end = (g.origin() + 1) * plane_cells(g);
-    for (std::int64_t i = 0; i < end; ++i)
-        gradient[i] = 0.0f;
 }
 
 } // namespace fwi

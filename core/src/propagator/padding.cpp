@@ -35,6 +35,16 @@ void fold_padded(const PaddedGrid& g, std::span<const float> padded, std::span<f
                     padded[std::size_t(g.index(iz, iy, ix))];
 }
 
+void fold_velocity_gradient(const PaddedGrid& g, std::span<const float> grad_c,
+                            std::span<const float> velocity, double dt_s, std::span<float> gradient_mps) {
+    const double dt2 = dt_s * dt_s;
+    const std::size_t not_state = g.free_surface ? std::size_t((g.origin() + 1) * g.ny() * g.nx()) : 0;
+    std::vector<float> dv(grad_c.size(), 0.0f);
+    for (std::size_t i = not_state; i < dv.size(); ++i)
+        dv[i] = float(grad_c[i] * 2.0 * velocity[i] * dt2);
+    fold_padded(g, dv, gradient_mps);
+}
+
 void extract_model_region(const PaddedGrid& g, const float* padded, std::span<float> model_cells) {
     const std::int64_t o = g.origin(), oy = g.origin_y();
     const Grid& m = g.model;

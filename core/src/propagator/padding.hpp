@@ -13,6 +13,11 @@ namespace fwi {
 std::vector<float> pad_model(const PaddedGrid& g, std::span<const float> model_cells);
 void fold_padded(const PaddedGrid& g, std::span<const float> padded, std::span<float> model_cells);
 void extract_model_region(const PaddedGrid& g, const float* padded, std::span<float> model_cells);
+/// dJ/dv added to the model cells from a padded dJ/dc: E^T (dJ/dc * 2 v dt^2), each cell's product in double
+/// rounded once. Under a free surface the planes at and above it are not state (their c changes nothing
+/// below: free_surface.hpp) and add nothing.
+void fold_velocity_gradient(const PaddedGrid& g, std::span<const float> grad_c,
+                            std::span<const float> velocity, double dt_s, std::span<float> gradient_mps);
 /// c = v^2 dt^2 (in double, rounded once) and 1/c (the float division the kernels repeat where they divide),
 /// on an OpenMP team. c and inv_c have velocity's size.
 void wave_coefficients(std::span<const float> velocity, double dt_s, std::span<float> c,
