@@ -99,6 +99,7 @@ class CudaDevice {
     }
     void scatter(const ScatterArgs& a) { launch_scatter(a, stream()); }
     void gather(const GatherArgs& a) { launch_gather(a, stream()); }
+    void mirror(const MirrorArgs& a) { launch_mirror(a, stream()); }
     // 3D passes (cuda_kernels_3d.cuh).
     void forward_psi_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) {
         launch_forward_psi_3d(r, g, f, stream());

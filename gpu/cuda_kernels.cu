@@ -82,6 +82,12 @@ __global__ void __launch_bounds__(kScatterThreads) gather_kernel(GatherArgs a) {
     if (r < a.count) gather_receiver(a, r);
 }
 
+/// Plane k = blockIdx.y of the mirror, cells along x: a warp writes consecutive floats of one plane.
+__global__ void __launch_bounds__(kScatterThreads) mirror_kernel(MirrorArgs a) {
+    const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < a.plane) mirror_cell(a, int(blockIdx.y), i);
+}
+
 // ---------------------------------------------------------------- launch helpers
 dim3 tile_grid(const GridArgs& g) {
     return dim3(unsigned((g.x1 - g.x0 + kTileX - 1) / kTileX), unsigned((g.z1 - g.z0 + kTileZ - 1) / kTileZ));
@@ -170,6 +176,13 @@ void launch_gather(const GatherArgs& a, StreamHandle s) {
     if (a.count == 0) return;
     gather_kernel<<<blocks_for(a.count, kScatterThreads), kScatterThreads, 0, s>>>(a);
     check_launch("receiver recording");
+}
+
+void launch_mirror(const MirrorArgs& a, StreamHandle s) {
+    if (a.radius < 0 || a.plane == 0) return;
+    mirror_kernel<<<dim3(blocks_for(a.plane, kScatterThreads), unsigned(a.radius + 1)), kScatterThreads, 0,
+                    s>>>(a);
+    check_launch("free-surface mirror");
 }
 
 } // namespace fwi::gpu

@@ -16,7 +16,11 @@
 // u^(n+1). BOUNDARIES: a, b from pml_profile.hpp (a = 1, b = 0 outside the layers). PML variables are stored
 // PACKED: only the layer cells (kernel_args.hpp: x_slot / z_slot), read as exact zeros elsewhere, so a state
 // is 2 full fields plus strips and a checkpoint copy is contiguous. A halo of R zero cells is never written
-// (D2^T = D2, D1^T = -D1).
+// (D2^T = D2, D1^T = -D1). FREE SURFACE (optional): the top is pressure-free instead of a C-PML; the launches
+// start at the row below the surface (z0), and after the injection (4)/(A4) the mirror [mirror] sets the
+// surface row to 0 and the R rows above it (into the halo where the PML is thinner than R) to the negated
+// rows below (core/src/propagator/free_surface.hpp: D2z with the mirror is symmetric, so the adjoint takes
+// the same mirror).
 //
 // PASSES (the CPU's, as separate launches on one stream; each reads only what earlier launches wrote):
 //   forward: (1) psi in the layers [strip launch]; (2) interior update of every computed cell from a
@@ -294,6 +298,14 @@ FWI_HD void gather_receiver(const GatherArgs& a, int r) {
     a.out[std::int64_t(r) * a.out_stride] = sum;
 }
 
+// ---------------------------------------------------------------- free surface
+/// Cell i of mirror plane k (k = 0: the surface itself) of a MirrorArgs launch. Reads only planes below the
+/// surface, which no thread of the launch writes: every cell is independent and exact (a copy, a negation or
+/// a zero), so results do not depend on the launch shape and match the CPU's mirror bit for bit.
+FWI_HD void mirror_cell(const MirrorArgs& a, int k, std::int64_t i) {
+    a.field[(a.surface - k) * a.plane + i] = k == 0 ? 0.0f : -a.field[(a.surface + k) * a.plane + i];
+}
+
 // ---------------------------------------------------------------- launchers (cuda_kernels.cu; host twin in
 // host_kernels.cpp). `radius` selects the template instance; the interior launch covers [z0, z1) x [x0, x1).
 using StreamHandle = struct CUstream_st*; // = cudaStream_t, without the CUDA header
@@ -311,5 +323,7 @@ void launch_adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, con
                         StreamHandle s);
 void launch_scatter(const ScatterArgs& a, StreamHandle s);
 void launch_gather(const GatherArgs& a, StreamHandle s);
+/// The free surface's mirror after a step's injection (nothing when a.radius < 0).
+void launch_mirror(const MirrorArgs& a, StreamHandle s);
 
 } // namespace fwi::gpu

@@ -18,7 +18,9 @@
 // u^(n+1). BOUNDARIES: C-PML on all six faces; a, b from pml_profile.hpp per axis (a = 1, b = 0 outside the
 // layers). The memory variables are stored PACKED, only their layer cells, in exactly the layout of
 // CpuPropagator3D's fields() (kernel_args_3d.hpp), and read as exact zeros elsewhere. A halo of R zero cells
-// is never written (D2^T = D2, D1^T = -D1).
+// is never written (D2^T = D2, D1^T = -D1). FREE SURFACE (optional): the top face is pressure-free instead of
+// a C-PML; the launches start at the plane below the surface (z0) and the mirror pass (E) writes the surface
+// and the R planes above it (core/src/propagator/free_surface.hpp; cuda_kernels.cuh, mirror_cell).
 //
 // PASSES (the CPU's, as separate launches on one stream; each launch reads only what earlier launches wrote):
 //   forward: (1) psi_x, psi_y, psi_z in their layers; (2) per cell: the interior update, then the PML terms
@@ -28,7 +30,8 @@
 //   adjoint: (A) s_x, s_y, s_z in their layers; (B) r_x, r_y, r_z (they read s of neighbouring cells); (C)
 //   per
 //            cell: the gradient term, the interior update, then the PML terms for x, y, z; (D) receiver
-//            injection [scatter].
+//            injection [scatter]. (E) after (3) and (D): the free surface's mirror [mirror], when there is
+//            one.
 // The CPU computes psi_x (and s_x, r_x) inside its row pass (2) / (C) because they are row-local; they depend
 // on u (mu, s_x) only, so computing them one launch earlier, with psi_y and psi_z, gives the same values. The
 // CPU splits the Laplacian into an x + y part and a z part; so does this code, with the same float

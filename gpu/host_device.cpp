@@ -103,6 +103,12 @@ void gather(const GatherArgs& a) {
         gather_receiver(a, r);
 }
 
+void mirror(const MirrorArgs& a) {
+    for (int k = 0; k <= a.radius; ++k) // blockIdx.y of the CUDA launch
+        for (std::int64_t i = 0; i < a.plane; ++i)
+            mirror_cell(a, k, i);
+}
+
 } // namespace host
 
 void HostDevice::download_state(std::span<const Transfer> transfers) {

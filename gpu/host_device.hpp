@@ -40,6 +40,7 @@ void adjoint_interior(int radius, const GridArgs& g, const AdjointPtrs& f);
 void adjoint_pml(int radius, const GridArgs& g, const AdjointPtrs& f, const StripLaunch& l);
 void scatter(const ScatterArgs& a);
 void gather(const GatherArgs& a);
+void mirror(const MirrorArgs& a);
 // 3D (host_kernels_3d.cpp)
 void forward_psi_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f);
 void forward_update_3d(int radius, const GridArgs3D& g, const ForwardPtrs3D& f);
@@ -101,6 +102,7 @@ class HostDevice {
     }
     void scatter(const ScatterArgs& a) { host::scatter(a); }
     void gather(const GatherArgs& a) { host::gather(a); }
+    void mirror(const MirrorArgs& a) { host::mirror(a); }
     void forward_psi_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) { host::forward_psi_3d(r, g, f); }
     void forward_update_3d(int r, const GridArgs3D& g, const ForwardPtrs3D& f) {
         host::forward_update_3d(r, g, f);

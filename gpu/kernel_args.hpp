@@ -179,6 +179,17 @@ struct GatherArgs {
     std::int64_t out_stride = 1;
 };
 
+/// The free surface's mirror (core/src/propagator/free_surface.hpp) on one padded field of either rank: plane
+/// `surface` (the model's z = 0) set to 0 and the `radius` planes above it to the negation of those below,
+/// field[(surface - k) * plane + i] = -field[(surface + k) * plane + i], k = 1..radius. A launch covers
+/// (radius + 1) x plane cells; radius < 0 means no surface (nothing to launch).
+struct MirrorArgs {
+    float* field = nullptr;
+    std::int64_t surface = 0; ///< the surface plane's padded z index (PaddedGrid::origin())
+    std::int64_t plane = 0;   ///< cells of one z plane (ny * nx; nx in 2D)
+    int radius = -1;          ///< planes mirrored above the surface (the halo); -1: no free surface
+};
+
 /// One contiguous copy between host staging memory and device memory (checkpoint transfers).
 struct Transfer {
     void* dst = nullptr;

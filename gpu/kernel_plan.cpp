@@ -1,6 +1,7 @@
 #include "kernel_plan.hpp"
 
 #include "fwi/error.hpp"
+#include "propagator/free_surface.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "propagator/stencils.hpp"
@@ -72,7 +73,7 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
     g.nz = int(grid.nz());
     g.nx = int(grid.nx());
     const int h = grid.halo;
-    g.z0 = h;
+    g.z0 = int(first_computed_plane(grid)); // below a free surface (whose mirror the propagator writes)
     g.z1 = g.nz - h;
     g.x0 = h;
     g.x1 = g.nx - h;
@@ -106,11 +107,13 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
         g.zi_hi_begin = g.z1;
     }
 
-    plan.layers =
-        make_strip_launch(StripRect{Segs{g.z0, g.z1, 0, 0},
-                                    Segs{g.px.lo_begin, g.px.lo_end, g.px.hi_begin, g.px.hi_end}, kAxisX},
-                          StripRect{Segs{g.pz.lo_begin, g.pz.lo_end, g.pz.hi_begin, g.pz.hi_end},
-                                    Segs{g.x0, g.x1, 0, 0}, kAxisZ});
+    // The z layers' rows within [z0, z1): a free surface's top layer lies wholly above z0 and is not
+    // computed.
+    const int z_lo_begin = std::max(g.pz.lo_begin, g.z0), z_lo_end = std::max(g.pz.lo_end, z_lo_begin);
+    plan.layers = make_strip_launch(
+        StripRect{Segs{g.z0, g.z1, 0, 0}, Segs{g.px.lo_begin, g.px.lo_end, g.px.hi_begin, g.px.hi_end},
+                  kAxisX},
+        StripRect{Segs{z_lo_begin, z_lo_end, g.pz.hi_begin, g.pz.hi_end}, Segs{g.x0, g.x1, 0, 0}, kAxisZ});
 
     // Zones: full rows where the z-stencil touches a layer, and in the rows between, the x-influence columns.
     const int top_end = std::clamp(g.zi_lo_end, g.z0, g.z1);
@@ -128,11 +131,11 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
 }
 
 KernelPlan make_kernel_plan(const PropagatorSetup& setup) {
-    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     const auto px =
         make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), 1e-3, 2000, 5, 1e-3);
-    const auto pz =
-        make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000, 5, 1e-3);
+    const auto pz = make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000,
+                                     5, 1e-3, !setup.free_surface);
     return make_kernel_plan(grid, px, pz);
 }
 

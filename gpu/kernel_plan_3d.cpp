@@ -3,6 +3,7 @@
 #include "kernel_plan.hpp" // stencil_coefficients, axis_pml_of
 
 #include "fwi/error.hpp"
+#include "propagator/free_surface.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencil_scales.hpp"
 
@@ -30,7 +31,8 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
     g.ny = int(grid.ny());
     g.nx = int(grid.nx());
     const int h = grid.halo;
-    g.z0 = g.y0 = g.x0 = h;
+    g.y0 = g.x0 = h;
+    g.z0 = int(first_computed_plane(grid)); // below a free surface (whose mirror the propagator writes)
     g.z1 = g.nz - h;
     g.y1 = g.ny - h;
     g.x1 = g.nx - h;
@@ -62,12 +64,13 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
 }
 
 KernelPlan3D make_kernel_plan_3d(const PropagatorSetup& setup) {
-    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     PmlProfile p[3]; // z, y, x
     for (int axis = 0; axis < 3; ++axis)
-        p[axis] = make_pml_profile(setup.grid.shape[std::size_t(axis)], setup.pml_width, grid.halo,
-                                   setup.grid.spacing_m[std::size_t(axis)], setup.dt_s,
-                                   setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
+        p[axis] =
+            make_pml_profile(setup.grid.shape[std::size_t(axis)], setup.pml_width, grid.halo,
+                             setup.grid.spacing_m[std::size_t(axis)], setup.dt_s, setup.pml_velocity_mps,
+                             setup.freq_hz, setup.pml_reflection, axis != 0 || !setup.free_surface);
     return make_kernel_plan_3d(grid, p[2], p[1], p[0]);
 }
 

@@ -7,11 +7,11 @@
 namespace fwi::gpu {
 
 namespace detail3d {
-/// CpuPropagator3D's profile of axis 0 (z), 1 (y) or 2 (x).
+/// CpuPropagator3D's profile of axis 0 (z), 1 (y) or 2 (x): under a free surface the top does not absorb.
 inline PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
     return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
                             s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
-                            s.pml_reflection);
+                            s.pml_reflection, axis != 0 || !s.free_surface);
 }
 } // namespace detail3d
 

@@ -100,6 +100,9 @@ class PackedPropagatorBase : public Propagator {
     void step(Wave& state, const Tables* geometry, std::span<const float> source, float* snapshot,
               const float* secondary);
     void gather(const Wave& state, const Tables& geometry, float* out, std::int64_t stride) const;
+    /// The free surface's mirror on a field that has its step's point terms (the CPU's end of a step:
+    /// cpu_step_ends.hpp); nothing without a free surface.
+    void mirror(float* field) const;
     void download_model_region(const float* field, std::span<float> out) const;
     /// Samples of step `state.step` into the pending chunk (pending_), delivering the chunk first when the
     /// sample does not continue it.

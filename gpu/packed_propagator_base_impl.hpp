@@ -26,7 +26,7 @@ PackedPropagatorBase<Device, Plan, Wave, Adjoint>::PackedPropagatorBase(const Pr
     if (setup.grid.rank != rank)
         throw ConfigError("the " + std::to_string(rank) + "D " + backend_name_ + " propagator was given a " +
                           std::to_string(setup.grid.rank) + "D grid");
-    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2};
+    grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
@@ -224,8 +224,20 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::step(Wave& state, const 
         a.snapshot = snapshot;
         device_->scatter(a);
     }
+    mirror(s.previous());
     s.swap();
     ++state.step;
+}
+
+template <class Device, class Plan, class Wave, class Adjoint>
+void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::mirror(float* field) const {
+    if (!grid_.free_surface) return;
+    MirrorArgs a;
+    a.field = field;
+    a.surface = grid_.origin();
+    a.plane = grid_.ny() * grid_.nx();
+    a.radius = grid_.halo;
+    device_->mirror(a);
 }
 
 template <class Device, class Plan, class Wave, class Adjoint>
@@ -330,6 +342,7 @@ void PackedPropagatorBase<Device, Plan, Wave, Adjoint>::adjoint(AdjointState& ad
             device_->scatter(a);
         }
     }
+    mirror(s.previous());
     s.swap();
     adj.step = n;
 }

@@ -183,7 +183,7 @@ void add_new_command(CommandRegistry& r) {
     cmd->add_option("--pml", o->prop.pml_width, "PML width (cells)")->check(CLI::Range(0, 1000));
     cmd->add_flag("--free-surface", o->prop.free_surface,
                   "pressure-free top (z = 0) instead of an absorbing one: surface reflections and ghosts "
-                  "(sources and receivers below z = 0; CPU backend)");
+                  "(sources and receivers below z = 0)");
     o->max_velocity_option =
         cmd->add_option("--max-velocity", o->prop.max_velocity_mps,
                         "CFL/PML reference velocity (m/s, at least the models' maximum); "

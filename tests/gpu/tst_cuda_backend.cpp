@@ -3,10 +3,12 @@
 // runtime's reason. With a device: the shared backend checks against the CPU reference (gathers, states,
 // adjoint, gradient within 1e-5 relative L2; bit-exact resume; Born dot product) and the out-of-memory error
 // path; in 3D, gathers and state fields, adjoint, gradient, Born, bit-exact resume and a CPU checkpoint
-// continued on the device (backend_checks_3d.hpp, the bodies the host twin runs).
+// continued on the device (backend_checks_3d.hpp, the bodies the host twin runs); the free surface in 2D and
+// 3D (free_surface_checks.hpp).
 #include "backend_checks.hpp"
 #include "backend_checks_3d.hpp"
 #include "cuda_backend.hpp"
+#include "free_surface_checks.hpp"
 #include "fwi/error.hpp"
 
 #include <QtTest>
@@ -177,6 +179,18 @@ class TestCudaBackend : public QObject {
         REQUIRE_DEVICE();
         check_resume_is_bit_exact_3d("cuda", 6);
         check_cpu_checkpoint_continues_3d("cuda", 8, 1e-5);
+    }
+
+    void free_surface_matches_cpu_data() {
+        QTest::addColumn<bool>("three_d");
+        QTest::newRow("2D") << false;
+        QTest::newRow("3D") << true;
+    }
+    void free_surface_matches_cpu() {
+        REQUIRE_DEVICE();
+        QFETCH(bool, three_d);
+        check_free_surface_matches_cpu("cuda", three_d, 1e-5, three_d ? 3e-5 : 5e-5, 5e-5); // as the twin
+        if (!three_d) check_adjoint_matches_cpu("cuda", 1e-5, true);
     }
 
     void exhausting_device_memory_is_a_resource_error() {

@@ -2,9 +2,10 @@
 // computes, the packed state has the CPU's fields, and the host twin (the 3D CUDA per-cell code, thread
 // mapping, packed states and pass order, executed on the CPU) reproduces CpuPropagator3D: gathers and every
 // state field after N steps, the adjoint field and the velocity gradient, Born modelling; a restored state
-// continues bit for bit, and a CPU checkpoint continues on the twin.
+// continues bit for bit, and a CPU checkpoint continues on the twin; the free surface.
 #include "backend_checks_3d.hpp"
 #include "cuda_kernels_3d.cuh"
+#include "free_surface_checks.hpp"
 #include "fwi/error.hpp"
 #include "host_twin.hpp"
 #include "kernel_plan_3d.hpp"
@@ -47,6 +48,8 @@ class TestCudaHostTwin3D : public QObject {
         QTest::newRow("order 2, PML 1, blocks of one row") << 5 << 3 << 4 << 2 << 1 << false;
         QTest::newRow("order 4, no PML, partial blocks") << 9 << 17 << 41 << 4 << 0 << false;
         QTest::newRow("order 4, PML 5, an interior") << 40 << 70 << 100 << 4 << 5 << true;
+        QTest::newRow("free surface, order 8, PML 6") << 24 << 20 << 28 << 8 << 6 << false;
+        QTest::newRow("free surface, order 4, PML 5, an interior") << 40 << 70 << 100 << 4 << 5 << true;
     }
     void launches_cover_the_computed_box() {
         QFETCH(int, nz);
@@ -54,10 +57,15 @@ class TestCudaHostTwin3D : public QObject {
         QFETCH(int, nx);
         QFETCH(int, order);
         QFETCH(int, pml);
-        const PropagatorSetup s = setup_3d(order, Grid(nz, ny, nx, 10, 10, 10), pml);
+        PropagatorSetup s = setup_3d(order, Grid(nz, ny, nx, 10, 10, 10), pml);
+        s.free_surface = QString(QTest::currentDataTag()).startsWith("free surface");
         const KernelPlan3D plan = make_kernel_plan_3d(s);
         const GridArgs3D& g = plan.grid;
         QCOMPARE(plan.radius, order / 2);
+        // Under a free surface the planes at and above it are the mirror's, not computed (as on the CPU).
+        const PaddedGrid padded = make_propagator("cpu", s)->padded();
+        const std::int64_t surface_planes = s.free_surface ? padded.origin() + 1 - padded.halo : 0;
+        QCOMPARE(g.z0, int(padded.halo + surface_planes));
         // Every thread of every block: each computed cell exactly once, nothing in the halo.
         std::map<std::int64_t, int> visits;
         for_each_cell_thread(g, [&](int iz, int iy, int ix) { ++visits[cell_index(g, iz, iy, ix)]; });
@@ -72,7 +80,7 @@ class TestCudaHostTwin3D : public QObject {
                     computed += inside;
                 }
         QCOMPARE(std::int64_t(visits.size()), computed);
-        QCOMPARE(computed, make_propagator("cpu", s)->padded().computed_cells());
+        QCOMPARE(computed, padded.computed_cells() - surface_planes * (g.y1 - g.y0) * (g.x1 - g.x0));
         // The layer launch (memory-variable passes): every cell of an x, y or z layer in the computed box
         // once, no cell twice, nothing outside the box; and fewer threads than the cell launch when the grid
         // has an interior.
@@ -195,6 +203,10 @@ class TestCudaHostTwin3D : public QObject {
         PropagatorSetup s2 = s;
         s2.grid = Grid(20, 30, 10, 10);
         QCOMPARE(make_host_twin_propagator(s2)->new_state()->fields().size(), std::size_t(4));
+    }
+
+    void free_surface_matches_cpu() {
+        check_free_surface_matches_cpu(kHostTwinBackend, true, kTolerance, kSnapshotGradientTolerance, 5e-5);
     }
 
     void bad_3d_setups_are_refused_like_the_cpu() {

@@ -75,12 +75,15 @@ inline void check_state_fields_match_cpu(const std::string& backend, double tole
 }
 
 /// Adjoint steps with residual injection and a gradient snapshot: the adjoint field and the gradient match
-/// the CPU.
-inline void check_adjoint_matches_cpu(const std::string& backend, double tolerance) {
+/// the CPU (under a free surface with `free_surface`: the receivers lie 3 cells below it).
+inline void check_adjoint_matches_cpu(const std::string& backend, double tolerance,
+                                      bool free_surface = false) {
     const Model m = blob_model(24, 36, 10);
     const Acquisition acq = one_shot({100, 60}, line_of_points(4, 20, 330, 30));
-    Simulation cpu(m.grid, acq, settings(6, 15, 0.001, 200, 5), 3000, "cpu");
-    Simulation other(m.grid, acq, settings(6, 15, 0.001, 200, 5), 3000, backend);
+    PropagationSettings ps = settings(6, 15, 0.001, 200, 5);
+    ps.free_surface = free_surface;
+    Simulation cpu(m.grid, acq, ps, 3000, "cpu");
+    Simulation other(m.grid, acq, ps, 3000, backend);
     cpu.set_model(m);
     other.set_model(m);
     const std::int64_t nt = 200;

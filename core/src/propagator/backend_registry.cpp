@@ -61,15 +61,7 @@ static std::string resolve(const std::string& backend) {
 
 std::unique_ptr<Propagator> make_propagator(const std::string& backend, const PropagatorSetup& setup) {
     std::lock_guard lock(registry_mutex());
-    std::string name = resolve(backend);
-    // The CUDA kernels have no free surface (free_surface.hpp is the CPU propagators'): auto runs such a
-    // project on the CPU, and asking for the GPU by name is refused rather than run with an absorbing top.
-    if (setup.free_surface && name == "cuda") {
-        if (backend != "auto")
-            throw ConfigError("the free surface runs on the CPU backend only (the CUDA kernels have no free "
-                              "surface yet): use --backend cpu or auto");
-        name = "cpu";
-    }
+    const std::string name = resolve(backend);
     const BackendInfo* b = find(name);
     if (!b)
         throw ConfigError("unknown backend '" + backend + "' (this build has: cpu" +
