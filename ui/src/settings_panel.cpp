@@ -119,8 +119,7 @@ QWidget* SettingsPanel::build_propagation() {
     free_surface_ = new QCheckBox(tr("free surface"), box);
     free_surface_->setObjectName("free_surface");
     free_surface_->setToolTip(tr("A pressure-free top (z = 0) instead of an absorbing one: surface "
-                                 "reflections and ghosts. Sources and receivers must lie below it; runs on "
-                                 "the CPU."));
+                                 "reflections and ghosts. Sources and receivers must lie below it."));
     cfl_ = double_box(box, "cfl_number", 0.05, 1.0, 2, "");
     vmax_ = double_box(box, "max_velocity", 0, 20000, 0, " m/s");
     vmax_->setSpecialValueText(tr("model maximum"));

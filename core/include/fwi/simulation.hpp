@@ -51,6 +51,9 @@ class Simulation {
     /// The inner-rate adjoint source of a user-rate residual (the exact transpose of to_user_rate).
     std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual,
                                              std::int64_t receivers) const;
+    /// The same into `inner` (resized to receivers x inner_nt; its memory is reused from shot to shot).
+    void to_inner_rate_adjoint(const std::vector<float>& user_residual, std::int64_t receivers,
+                               std::vector<float>& inner) const;
     Gather empty_gather(std::size_t shot) const;
     /// The user-rate gather of `shot` from its inner-rate traces (receivers x inner_nt): to_user_rate's,
     /// without zeroing a gather first.

@@ -32,6 +32,11 @@ TimeAxis make_time_axis(const Grid& grid, double max_velocity_mps, const Propaga
 /// copies.
 std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in,
                                  std::int64_t n_out);
+/// The same into `out` (rows x n_out floats, overwritten): a caller that resamples every shot keeps one
+/// buffer, since the fresh pages of a large new one cost more than the resampling. ConfigError for a wrong
+/// size.
+void resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in, std::int64_t n_out,
+                   std::span<float> out);
 
 /// A warning when the minimum wavelength at the source's peak frequency spans fewer than `min_cells` cells of
 /// the coarsest axis; empty when fine.

@@ -144,7 +144,7 @@ void PlanExecutor::begin_reversal(WaveState& state, const Gather& observed, Shot
                                  : l2_misfit(out.modelled, observed, user_adjoint);
     if (user_adjoint.size() != out.modelled.traces.size())
         throw Error("misfit function returned a wrongly sized adjoint source");
-    adjoint_source_ = sim_.to_inner_rate_adjoint(user_adjoint, nrec);
+    sim_.to_inner_rate_adjoint(user_adjoint, nrec, adjoint_source_); // the last shot's memory, reused
 }
 
 void PlanExecutor::reverse(WaveState& state, AdjointState& adj, std::int64_t n) {

@@ -121,12 +121,19 @@ std::vector<float> Simulation::to_user_rate(const std::vector<float>& inner, std
 
 std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& user,
                                                      std::int64_t receivers) const {
+    std::vector<float> inner;
+    to_inner_rate_adjoint(user, receivers, inner);
+    return inner;
+}
+
+void Simulation::to_inner_rate_adjoint(const std::vector<float>& user, std::int64_t receivers,
+                                       std::vector<float>& inner) const {
+    inner.resize(std::size_t(receivers * time_.inner_nt));
     // (downsample)^T = upsample / step_ratio with this FFT pair (see resample_rows).
-    std::vector<float> inner = resample_rows(user, receivers, time_.nt, time_.inner_nt);
+    resample_rows(user, receivers, time_.nt, time_.inner_nt, inner);
     if (time_.step_ratio != 1)
         for (float& v : inner)
             v /= float(time_.step_ratio);
-    return inner;
 }
 
 std::uint64_t Simulation::stencil_bytes() const {

@@ -1,19 +1,13 @@
 #include "fwi/frequency_filter.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/fft_rows.hpp"
 
 #include <cmath>
 #include <complex>
-#include <fftw3.h>
-#include <mutex>
 
 namespace fwi {
 namespace {
-
-std::mutex& planner_mutex() { // FFTW's planner is not thread-safe; execution of a plan on private arrays is
-    static std::mutex m;
-    return m;
-}
 
 /// Smallest 2^a 3^b 5^c >= n (lengths FFTW handles fast).
 std::int64_t fast_length(std::int64_t n) {
@@ -42,37 +36,18 @@ std::vector<float> lowpass_rows(std::span<const float> in, std::int64_t rows, st
     if (rows < 0 || n < 1 || std::int64_t(in.size()) != rows * n)
         throw ConfigError("low-pass: " + std::to_string(in.size()) + " samples are not " +
                           std::to_string(rows) + " rows of " + std::to_string(n));
-    const std::int64_t len = fast_length(2 * n);
-    std::vector<double> x(static_cast<std::size_t>(len));
-    std::vector<std::complex<double>> spec(std::size_t(len / 2 + 1));
-    fftw_plan forward, backward;
-    {
-        std::lock_guard lock(planner_mutex());
-        forward = fftw_plan_dft_r2c_1d(int(len), x.data(), reinterpret_cast<fftw_complex*>(spec.data()),
-                                       FFTW_ESTIMATE);
-        backward = fftw_plan_dft_c2r_1d(int(len), reinterpret_cast<fftw_complex*>(spec.data()), x.data(),
-                                        FFTW_ESTIMATE);
-    }
-    std::vector<double> gain(spec.size());
+    const std::int64_t len = fast_length(2 * n); // zero-padded: the filter's circular wrap-around stays off
+    std::vector<double> gain(std::size_t(len / 2 + 1));
     for (std::size_t k = 0; k < gain.size(); ++k)
         gain[k] = lowpass_gain(double(k) / (double(len) * dt_s), cutoff_hz, order) / double(len);
     std::vector<float> out(in.size());
-    for (std::int64_t r = 0; r < rows; ++r) {
-        std::fill(x.begin(), x.end(), 0.0);
-        for (std::int64_t i = 0; i < n; ++i)
-            x[std::size_t(i)] = in[std::size_t(r * n + i)];
-        fftw_execute(forward);
-        for (std::size_t k = 0; k < spec.size(); ++k)
-            spec[k] *= gain[k];
-        fftw_execute(backward);
-        for (std::int64_t i = 0; i < n; ++i)
-            out[std::size_t(r * n + i)] = float(x[std::size_t(i)]);
-    }
-    {
-        std::lock_guard lock(planner_mutex());
-        fftw_destroy_plan(forward);
-        fftw_destroy_plan(backward);
-    }
+    fft_rows(
+        in, rows, n, len, len, n, 1.0,
+        [&gain](std::span<const std::complex<double>> from, std::span<std::complex<double>> to) {
+            for (std::size_t k = 0; k < gain.size(); ++k)
+                to[k] = from[k] * gain[k];
+        },
+        out);
     return out;
 }
 

@@ -1,20 +1,15 @@
 #include "fwi/time_axis.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/fft_rows.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
-#include <fftw3.h>
-#include <mutex>
 #include <sstream>
+#include <string>
 
 namespace fwi {
-namespace {
-std::mutex& fftw_planner_mutex() { // FFTW's planner is not thread-safe
-    static std::mutex m;
-    return m;
-}
-} // namespace
 
 double stable_dt(const Grid& grid, double max_velocity_mps, double cfl_number) {
     double sum = 1.0 / (grid.dx() * grid.dx()) + 1.0 / (grid.dz() * grid.dz());
@@ -55,38 +50,29 @@ TimeAxis make_time_axis(const Grid& grid, double max_velocity_mps, const Propaga
 std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in,
                                  std::int64_t n_out) {
     if (n_in == n_out) return {in.begin(), in.end()};
-    std::vector<float> out(std::size_t(rows * n_out), 0.0f);
-    std::vector<double> xin(static_cast<std::size_t>(n_in)), xout(static_cast<std::size_t>(n_out));
-    std::vector<std::complex<double>> spec_in(std::size_t(n_in / 2 + 1)),
-        spec_out(std::size_t(n_out / 2 + 1));
-    fftw_plan forward, backward;
-    {
-        std::lock_guard lock(fftw_planner_mutex());
-        forward = fftw_plan_dft_r2c_1d(int(n_in), xin.data(), reinterpret_cast<fftw_complex*>(spec_in.data()),
-                                       FFTW_ESTIMATE);
-        backward = fftw_plan_dft_c2r_1d(int(n_out), reinterpret_cast<fftw_complex*>(spec_out.data()),
-                                        xout.data(), FFTW_ESTIMATE);
+    std::vector<float> out(std::size_t(rows * n_out));
+    resample_rows(in, rows, n_in, n_out, out);
+    return out;
+}
+
+void resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in, std::int64_t n_out,
+                   std::span<float> out) {
+    if (n_in == n_out) { // a copy (the filter below would drop an even length's Nyquist bin)
+        if (in.size() != out.size() || std::int64_t(in.size()) != rows * n_in)
+            throw ConfigError("resample_rows: " + std::to_string(in.size()) + " -> " +
+                              std::to_string(out.size()) + " samples for " + std::to_string(rows) +
+                              " rows of " + std::to_string(n_in));
+        std::copy(in.begin(), in.end(), out.begin());
+        return;
     }
     // Keep the bins strictly below the Nyquist frequency of the shorter length.
     const std::int64_t keep = (std::min(n_in, n_out) - 1) / 2 + 1;
-    const double scale = 1.0 / double(n_in);
-    for (std::int64_t r = 0; r < rows; ++r) {
-        for (std::int64_t i = 0; i < n_in; ++i)
-            xin[std::size_t(i)] = in[std::size_t(r * n_in + i)];
-        fftw_execute(forward);
-        std::fill(spec_out.begin(), spec_out.end(), std::complex<double>(0));
-        for (std::int64_t k = 0; k < keep; ++k)
-            spec_out[std::size_t(k)] = spec_in[std::size_t(k)];
-        fftw_execute(backward);
-        for (std::int64_t i = 0; i < n_out; ++i)
-            out[std::size_t(r * n_out + i)] = float(xout[std::size_t(i)] * scale);
-    }
-    {
-        std::lock_guard lock(fftw_planner_mutex());
-        fftw_destroy_plan(forward);
-        fftw_destroy_plan(backward);
-    }
-    return out;
+    fft_rows(
+        in, rows, n_in, n_in, n_out, n_out, 1.0 / double(n_in),
+        [keep](std::span<const std::complex<double>> from, std::span<std::complex<double>> to) {
+            std::copy_n(from.begin(), keep, to.begin());
+        },
+        out);
 }
 
 namespace {
