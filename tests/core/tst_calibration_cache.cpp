@@ -78,7 +78,7 @@ class TestCalibrationCache : public QObject {
         QCOMPARE(back->codec.state_decompress_s, 6e-3);
     }
 
-    void another_grid_codec_thread_count_or_acquisition_is_a_miss() {
+    void another_grid_codec_thread_count_acquisition_or_top_is_a_miss() {
         store_cached_calibration(key(), sample());
         CalibrationKey k = key();
         k.nx = 1041;
@@ -94,6 +94,9 @@ class TestCalibrationCache : public QObject {
         QVERIFY(!load_cached_calibration(k));
         k = key();
         k.inner_steps = 3004;
+        QVERIFY(!load_cached_calibration(k));
+        k = key();
+        k.free_surface = true; // its steps skip the top layer
         QVERIFY(!load_cached_calibration(k));
         QVERIFY(load_cached_calibration(key()));
     }

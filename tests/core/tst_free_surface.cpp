@@ -3,10 +3,12 @@
 // mirrored image. Both are the same discrete scheme (the mirror model, the same PML at the same distance
 // below the surface), so they agree to float round-off, in 2D and 3D, with sources and receivers off the grid
 // near the surface (their Hicks taps fold about it). Then the adjoint (a Born dot-product test with the
-// surface), the refusal of points on the surface, the backends keeping it, and the project setting.
+// surface), the refusal of points on the surface, the backends and the calibration keeping it apart, and the
+// project setting.
 #include "backend_checks.hpp"
 #include "fwi/error.hpp"
 #include "fwi/project.hpp"
+#include "fwi/run_plan.hpp"
 #include "fwi/simulation.hpp"
 #include "test_setups.hpp"
 
@@ -225,6 +227,21 @@ class TestFreeSurface : public QObject {
         names.push_back("auto");
         for (const std::string& name : names)
             QVERIFY2(make_propagator(name, setup)->padded().free_surface, name.c_str());
+    }
+
+    void the_calibration_tells_the_tops_apart() {
+        // The free surface's kernels skip the top layer, so its steps cost less: a run calibrated on the same
+        // grid with an absorbing top (in this process, or in the calibration cache) does not price it.
+        const Model m = blob_model(20, 30, 10);
+        PropagationSettings s = settings(4, 10, 0.001, 50, 5);
+        Simulation absorbing(m.grid, one_shot({100, 20}, {{50, 20}}), s, 3000, "cpu");
+        absorbing.set_model(m);
+        run_calibration(absorbing, "none");
+        QVERIFY(known_calibration(absorbing, "none"));
+        s.free_surface = true;
+        Simulation surface(m.grid, one_shot({100, 20}, {{50, 20}}), s, 3000, "cpu");
+        surface.set_model(m);
+        QVERIFY(!known_calibration(surface, "none"));
     }
 
     void the_project_keeps_the_setting() {

@@ -118,8 +118,9 @@ std::string CalibrationKey::text() const {
     s << "v" << format_version << " " << backend << " " << nz << "x";
     if (ny != 1) s << ny << "x"; // 2D keys keep their form, so caches written before 3D stay valid
     s << nx << " order " << order << " pml " << pml << " codec " << codec << " threads " << threads
-      << " receivers " << receivers << " steps " << inner_steps << " cpu" << cpu_model() << " build "
-      << detail::program_identity();
+      << " receivers " << receivers << " steps " << inner_steps;
+    if (free_surface) s << " free surface"; // absent from absorbing keys, so caches written before stay valid
+    s << " cpu" << cpu_model() << " build " << detail::program_identity();
     return s.str();
 }
 

@@ -104,7 +104,8 @@ CalibrationKey calibration_key(Simulation& sim, const std::string& codec_spec) {
             omp_get_max_threads(),
             g.ny(),
             receivers,
-            sim.time().inner_nt};
+            sim.time().inner_nt,
+            g.free_surface};
 }
 
 /// This process's calibration under `key`, else the calibration cache's; measures nothing.
