@@ -132,11 +132,8 @@ KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, con
 
 KernelPlan make_kernel_plan(const PropagatorSetup& setup) {
     const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
-    const auto px =
-        make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), 1e-3, 2000, 5, 1e-3);
-    const auto pz = make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), 1e-3, 2000,
-                                     5, 1e-3, !setup.free_surface);
-    return make_kernel_plan(grid, px, pz);
+    return make_kernel_plan(grid, setup_pml_profile(setup, grid.halo, 2),
+                            setup_pml_profile(setup, grid.halo, 0));
 }
 
 } // namespace fwi::gpu

@@ -28,7 +28,7 @@ struct KernelPlan {
 
 /// Throws ConfigError for an order other than 2, 4, 6, 8 or a grid too large for 32-bit padded indices.
 KernelPlan make_kernel_plan(const PaddedGrid& grid, const PmlProfile& pml_x, const PmlProfile& pml_z);
-/// The same plan with the PML layers that make_pml_profile places for `setup` (for tests and tools).
+/// The same plan with the propagators' PML layers for `setup` (setup_pml_profile; for tests and tools).
 KernelPlan make_kernel_plan(const PropagatorSetup& setup);
 
 /// The stencil weights of stencils.hpp for radius 1..4 (ConfigError otherwise), as the kernels take them.

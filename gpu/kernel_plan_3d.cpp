@@ -65,13 +65,9 @@ KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x
 
 KernelPlan3D make_kernel_plan_3d(const PropagatorSetup& setup) {
     const PaddedGrid grid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
-    PmlProfile p[3]; // z, y, x
-    for (int axis = 0; axis < 3; ++axis)
-        p[axis] =
-            make_pml_profile(setup.grid.shape[std::size_t(axis)], setup.pml_width, grid.halo,
-                             setup.grid.spacing_m[std::size_t(axis)], setup.dt_s, setup.pml_velocity_mps,
-                             setup.freq_hz, setup.pml_reflection, axis != 0 || !setup.free_surface);
-    return make_kernel_plan_3d(grid, p[2], p[1], p[0]);
+    return make_kernel_plan_3d(grid, setup_pml_profile(setup, grid.halo, 2),
+                               setup_pml_profile(setup, grid.halo, 1),
+                               setup_pml_profile(setup, grid.halo, 0));
 }
 
 } // namespace fwi::gpu

@@ -32,7 +32,7 @@ struct KernelPlan3D {
 /// blocks of kCellY rows: at most 65535 each).
 KernelPlan3D make_kernel_plan_3d(const PaddedGrid& grid, const PmlProfile& pml_x, const PmlProfile& pml_y,
                                  const PmlProfile& pml_z);
-/// The same plan with the PML layers that the 3D propagators place for `setup` (for tests and tools).
+/// The same plan with the propagators' PML layers for `setup` (setup_pml_profile; for tests and tools).
 KernelPlan3D make_kernel_plan_3d(const PropagatorSetup& setup);
 
 } // namespace fwi::gpu

@@ -6,23 +6,14 @@
 
 namespace fwi::gpu {
 
-namespace detail3d {
-/// CpuPropagator3D's profile of axis 0 (z), 1 (y) or 2 (x): under a free surface the top does not absorb.
-inline PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
-    return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
-                            s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
-                            s.pml_reflection, axis != 0 || !s.free_surface);
-}
-} // namespace detail3d
-
 template <class Device>
 PackedPropagator3D<Device>::PackedPropagator3D(const PropagatorSetup& setup, std::unique_ptr<Device> device,
                                                std::string backend_name)
     : Base(setup, std::move(device), std::move(backend_name), 3) {
     const PaddedGrid& grid = this->grid_;
-    pml_z_ = detail3d::axis_profile(setup, grid.halo, 0);
-    pml_y_ = detail3d::axis_profile(setup, grid.halo, 1);
-    pml_x_ = detail3d::axis_profile(setup, grid.halo, 2);
+    pml_z_ = setup_pml_profile(setup, grid.halo, 0); // the CPU backend's profiles
+    pml_y_ = setup_pml_profile(setup, grid.halo, 1);
+    pml_x_ = setup_pml_profile(setup, grid.halo, 2);
     this->plan_ = make_kernel_plan_3d(grid, pml_x_, pml_y_, pml_z_);
     const float* p = this->allocate({&pml_x_, &pml_y_, &pml_z_}); // a, b, b/a along x, then y, then z
     GridArgs3D& g = this->plan_.grid;

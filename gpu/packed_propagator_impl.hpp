@@ -11,11 +11,8 @@ PackedPropagator<Device>::PackedPropagator(const PropagatorSetup& setup, std::un
                                            std::string backend_name)
     : Base(setup, std::move(device), std::move(backend_name), 2) {
     const PaddedGrid& grid = this->grid_;
-    pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid.halo, setup.grid.dx(), setup.dt_s,
-                              setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
-    pml_z_ =
-        make_pml_profile(setup.grid.nz(), setup.pml_width, grid.halo, setup.grid.dz(), setup.dt_s,
-                         setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection, !setup.free_surface);
+    pml_x_ = setup_pml_profile(setup, grid.halo, 2); // the CPU backend's profiles
+    pml_z_ = setup_pml_profile(setup, grid.halo, 0);
     this->plan_ = make_kernel_plan(grid, pml_x_, pml_z_);
     const float* p = this->allocate({&pml_x_, &pml_z_}); // a, b, b/a along x, then along z
     GridArgs& g = this->plan_.grid;

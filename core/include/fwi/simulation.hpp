@@ -48,10 +48,8 @@ class Simulation {
                                 const CancelToken* cancel = nullptr);
     /// The modelled traces of one shot at the user's rate from inner-rate traces.
     std::vector<float> to_user_rate(const std::vector<float>& inner_traces, std::int64_t receivers) const;
-    /// The inner-rate adjoint source of a user-rate residual (the exact transpose of to_user_rate).
-    std::vector<float> to_inner_rate_adjoint(const std::vector<float>& user_residual,
-                                             std::int64_t receivers) const;
-    /// The same into `inner` (resized to receivers x inner_nt; its memory is reused from shot to shot).
+    /// The inner-rate adjoint source of a user-rate residual (the exact transpose of to_user_rate), into
+    /// `inner` (resized to receivers x inner_nt; a run reuses its memory from shot to shot).
     void to_inner_rate_adjoint(const std::vector<float>& user_residual, std::int64_t receivers,
                                std::vector<float>& inner) const;
     Gather empty_gather(std::size_t shot) const;

@@ -119,13 +119,6 @@ std::vector<float> Simulation::to_user_rate(const std::vector<float>& inner, std
     return resample_rows(inner, receivers, time_.inner_nt, time_.nt);
 }
 
-std::vector<float> Simulation::to_inner_rate_adjoint(const std::vector<float>& user,
-                                                     std::int64_t receivers) const {
-    std::vector<float> inner;
-    to_inner_rate_adjoint(user, receivers, inner);
-    return inner;
-}
-
 void Simulation::to_inner_rate_adjoint(const std::vector<float>& user, std::int64_t receivers,
                                        std::vector<float>& inner) const {
     inner.resize(std::size_t(receivers * time_.inner_nt));

@@ -91,11 +91,8 @@ CpuPropagator::CpuPropagator(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
     if (setup.grid.rank != 2) throw ConfigError("the 2D CPU propagator needs a 2D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
-    pml_x_ = make_pml_profile(setup.grid.nx(), setup.pml_width, grid_.halo, setup.grid.dx(), setup.dt_s,
-                              setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection);
-    pml_z_ =
-        make_pml_profile(setup.grid.nz(), setup.pml_width, grid_.halo, setup.grid.dz(), setup.dt_s,
-                         setup.pml_velocity_mps, setup.freq_hz, setup.pml_reflection, !setup.free_surface);
+    pml_x_ = setup_pml_profile(setup, grid_.halo, 2);
+    pml_z_ = setup_pml_profile(setup, grid_.halo, 0);
     grad_c_.resize(std::size_t(grid_.cells())); // zeros (zeroed_allocator.hpp)
 }
 

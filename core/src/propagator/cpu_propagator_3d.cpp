@@ -101,12 +101,6 @@ class CpuAdjointState3D final : public AdjointState {
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 };
 
-PmlProfile axis_profile(const PropagatorSetup& s, int halo, int axis) {
-    return make_pml_profile(s.grid.shape[std::size_t(axis)], s.pml_width, halo,
-                            s.grid.spacing_m[std::size_t(axis)], s.dt_s, s.pml_velocity_mps, s.freq_hz,
-                            s.pml_reflection, axis != 0 || !s.free_surface);
-}
-
 /// A gradient on this grid holds at least 23 padded arrays at once, whatever the schedule: the propagator's
 /// 4 (velocity, v^2 dt^2, its inverse, the gradient), a forward and an adjoint state of 8 each, and one
 /// checkpoint and one snapshot (about 3 more). A grid whose minimum exceeds the machine's memory is refused
@@ -136,9 +130,9 @@ CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     check_working_memory(grid_);
-    pml_z_ = axis_profile(setup, grid_.halo, 0);
-    pml_y_ = axis_profile(setup, grid_.halo, 1);
-    pml_x_ = axis_profile(setup, grid_.halo, 2);
+    pml_z_ = setup_pml_profile(setup, grid_.halo, 0);
+    pml_y_ = setup_pml_profile(setup, grid_.halo, 1);
+    pml_x_ = setup_pml_profile(setup, grid_.halo, 2);
     grad_c_.resize(std::size_t(grid_.cells())); // zeros: populated once by the kernel (zeroed_allocator.hpp)
 }
 

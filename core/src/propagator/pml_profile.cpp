@@ -1,5 +1,7 @@
 #include "propagator/pml_profile.hpp"
 
+#include "fwi/propagator.hpp"
+
 #include <cmath>
 #include <numbers>
 
@@ -35,6 +37,12 @@ PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_
     for (std::int64_t i = p.hi_begin; i < p.hi_end; ++i)
         set(i, double(i - p.hi_begin + 1));
     return p;
+}
+
+PmlProfile setup_pml_profile(const PropagatorSetup& s, int halo, int axis) {
+    const auto a = std::size_t(axis);
+    return make_pml_profile(s.grid.shape[a], s.pml_width, halo, s.grid.spacing_m[a], s.dt_s,
+                            s.pml_velocity_mps, s.freq_hz, s.pml_reflection, axis != 0 || !s.free_surface);
 }
 
 } // namespace fwi

@@ -11,6 +11,8 @@
 
 namespace fwi {
 
+struct PropagatorSetup; // fwi/propagator.hpp
+
 struct PmlProfile {
     std::vector<float> a, b, b_over_a;     ///< one value per padded index along the axis
     std::int64_t lo_begin = 0, lo_end = 0; ///< padded indices [lo_begin, lo_end) form the low-side layer
@@ -21,5 +23,10 @@ struct PmlProfile {
 /// false the low-side layer keeps its cells but a = 1, b = 0 (a free surface's top: free_surface.hpp).
 PmlProfile make_pml_profile(std::int64_t n_model, int width, int halo, double h_m, double dt_s,
                             double velocity_mps, double freq_hz, double reflection, bool absorb_low = true);
+
+/// The profile every propagator of `setup` uses along axis 0 (z), 1 (y) or 2 (x) (Grid's shape order; a 2D
+/// grid uses 0 and 2): the setup's PML width, time step, reference velocity, frequency and reflection, and
+/// under a free surface a top (low z) layer that does not absorb.
+PmlProfile setup_pml_profile(const PropagatorSetup& setup, int halo, int axis);
 
 } // namespace fwi

@@ -49,7 +49,6 @@ TimeAxis make_time_axis(const Grid& grid, double max_velocity_mps, const Propaga
 
 std::vector<float> resample_rows(std::span<const float> in, std::int64_t rows, std::int64_t n_in,
                                  std::int64_t n_out) {
-    if (n_in == n_out) return {in.begin(), in.end()};
     std::vector<float> out(std::size_t(rows * n_out));
     resample_rows(in, rows, n_in, n_out, out);
     return out;
