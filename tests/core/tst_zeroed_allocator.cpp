@@ -1,9 +1,14 @@
 // ZeroedAllocator: arrays start zeroed and on a cache line; mapped ones start at staggered offsets within
 // their first page (no two of 64 consecutive arrays at the same offset modulo 4 KiB, which would make the
 // kernels' loads and stores alias in the core's 4 KiB check); giving an array back unmaps all of it,
-// huge-page mappings of sizes that are no multiple of a page included.
+// huge-page mappings of sizes that are no multiple of a page included. populate_pages, which faults them in,
+// takes a start inside a page (where those arrays start) to the kernel's call and leaves every page resident.
 #include "runtime/cache_line.hpp"
+#include "runtime/page_population.hpp"
 #include "runtime/zeroed_allocator.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <QtTest>
 
@@ -51,6 +56,41 @@ template <class Vector> void check_unmapped_when_given_back() {
              qPrintable(QString("VmSize grew by %1 kB").arg(virtual_kb() - before)));
 }
 
+/// How many of the pages that [p, p + bytes) overlaps are resident (mincore).
+std::size_t resident_pages(const void* p, std::size_t bytes, std::size_t& pages) {
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    const auto first = reinterpret_cast<std::uintptr_t>(p) / page * page;
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) / page * page;
+    pages = (end - first) / page;
+    std::vector<unsigned char> in_core(pages);
+    if (mincore(reinterpret_cast<void*>(first), end - first, in_core.data()) != 0) return 0;
+    return std::size_t(std::count_if(in_core.begin(), in_core.end(), [](unsigned char c) { return c & 1; }));
+}
+
+/// A fresh anonymous mapping of `bytes`, unmapped at the end of the scope.
+struct Mapping {
+    explicit Mapping(std::size_t length) : bytes(length) {
+        data = static_cast<char*>(
+            mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+    }
+    ~Mapping() {
+        if (data != MAP_FAILED) munmap(data, bytes);
+    }
+    std::size_t bytes;
+    char* data;
+};
+
+/// Whether this kernel populates memory on request (MADV_POPULATE_WRITE, Linux 5.14).
+bool kernel_populates() {
+#ifdef MADV_POPULATE_WRITE
+    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    Mapping m(page);
+    return m.data != MAP_FAILED && madvise(m.data, page, MADV_POPULATE_WRITE) == 0;
+#else
+    return false;
+#endif
+}
+
 } // namespace
 
 class TestZeroedAllocator : public QObject {
@@ -73,6 +113,32 @@ class TestZeroedAllocator : public QObject {
         QCOMPARE(offsets.size(), arrays.size());
         for (std::uintptr_t o : offsets)
             QCOMPARE(o % cache_line_bytes, std::uintptr_t(0));
+    }
+
+    void pages_are_populated_by_the_kernel_from_a_start_inside_a_page() {
+        if (!kernel_populates())
+            QSKIP("this kernel has no MADV_POPULATE_WRITE: pages are touched one by one");
+        const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+        // 40 MB: several chunks for the team; the range starts 17 lines into a page and ends inside one, as a
+        // staggered array does (madvise refused such a start, and every page then faulted alone).
+        const std::size_t bytes = (std::size_t(40) << 20) + 123;
+        Mapping m(bytes + 2 * page);
+        QVERIFY(m.data != MAP_FAILED);
+        char* const start = m.data + 17 * cache_line_bytes;
+        std::size_t pages = 0;
+        QCOMPARE(resident_pages(start, bytes, pages), std::size_t(0));
+        QVERIFY(populate_pages(start, bytes));
+        QCOMPARE(resident_pages(start, bytes, pages), pages);
+        QVERIFY(std::all_of(start, start + bytes, [](char c) { return c == 0; }));
+    }
+
+    void mapped_arrays_are_resident_when_handed_out() {
+        for (const std::size_t n : {std::size_t(1) << 18, (std::size_t(5) << 20) + 7}) {
+            ZeroedVector v;
+            v.resize(n);
+            std::size_t pages = 0;
+            QCOMPARE(resident_pages(v.data(), n * sizeof(float), pages), pages);
+        }
     }
 
     void given_back_arrays_leave_no_mapping() {

@@ -70,12 +70,12 @@ class SnapshotArena {
     std::uint64_t peak_ = 0;
 };
 
-/// Anonymous memory for `bytes`, huge-page backed where the kernel allows (madvise) and first touched by the
-/// OpenMP threads in parallel. The calibration measures fresh memory through this too. Free with
+/// Anonymous memory for `bytes` on 4 KiB pages, faulted in by the kernel in chunks on the OpenMP team
+/// (page_population.hpp). The calibration measures fresh memory through this too. Free with
 /// unmap_touched_memory.
 void* map_touched_memory(std::size_t bytes);
 void unmap_touched_memory(void* p, std::size_t bytes);
-/// Advises huge pages for and first touches (in parallel) `bytes` of a mapping at p.
+/// Faults in (in parallel, page_population.hpp) `bytes` of a mapping at p.
 void touch_mapped_memory(void* p, std::size_t bytes);
 
 } // namespace fwi

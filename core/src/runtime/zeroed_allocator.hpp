@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 
 #include "runtime/cache_line.hpp"
+#include "runtime/page_population.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -101,15 +102,12 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
         constexpr std::size_t lines_per_page = page / cache_line_bytes;
         return (arrays.fetch_add(1, std::memory_order_relaxed) * 17 % lines_per_page) * cache_line_bytes;
     }
-    /// Faults every page in, written (zeroed by the kernel, in one call): measured on the 2-core VM, a
-    /// 2D state's 26 MB took 11 ms this way against 18 ms zeroed by std::vector and 65-80 ms left to the
-    /// kernels' first touch (each page faulted twice: read as the zero page, then written).
+    /// Faults every page in, written and zeroed, in one kernel call per chunk on the team
+    /// (page_population.hpp): measured on the 2-core VM, a 2D state's 26 MB took 11 ms in one call against 18
+    /// ms zeroed by std::vector and 65-80 ms left to the kernels' first touch (each page faulted twice: read
+    /// as the zero page, then written). The pages around the array are the mapping's own (length + a page).
     static void populate(char* p, std::size_t bytes) noexcept {
-#ifdef MADV_POPULATE_WRITE
-        if (::madvise(p, bytes, MADV_POPULATE_WRITE) == 0) return;
-#endif
-        for (std::size_t at = 0; at < bytes; at += page) // an older kernel: touch each page once
-            p[at] = 0;
+        populate_pages(p, bytes);
     }
 };
 
