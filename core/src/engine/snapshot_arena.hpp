@@ -1,11 +1,11 @@
 #pragma once
 // SnapshotArena: where uncompressed gradient snapshots live in memory. One mapping sized for the plan's peak
-// number of live snapshots, backed by transparent huge pages where the kernel allows (madvise), made once per
-// run and reused by every shot; its memory comes from (and goes back to) the process's touched-memory pool,
-// so the next run of the process does not fault it in again. The forward kernel writes a snapshot straight
-// into its slot and the adjoint reads it in place: no copy, no checksum (the bytes never leave memory) and no
-// allocation or page fault per step. A 1000 x 1000 store-all gradient spent most of its time in those
-// (docs/benchmarks.md).
+// number of live snapshots, on 4 KiB pages faulted in by the kernel on the team (page_population.hpp), made
+// once per run and reused by every shot; its memory comes from (and goes back to) the process's
+// touched-memory pool, so the next run of the process does not fault it in again. The forward kernel writes a
+// snapshot straight into its slot and the adjoint reads it in place: no copy, no checksum (the bytes never
+// leave memory) and no allocation or page fault per step. A 1000 x 1000 store-all gradient spent most of its
+// time in those (docs/benchmarks.md).
 //
 // A backend that computes elsewhere (a GPU) may lend its own memory for the slots (Propagator::
 // snapshot_memory): the arena then only hands out addresses in it, which the host never dereferences.
