@@ -2,8 +2,8 @@
 // Faulting fresh anonymous memory in before it is used: the kernel's MADV_POPULATE_WRITE allocates and zeroes
 // every page in one call per chunk, instead of one page fault per page on first touch, and the chunks go to
 // the OpenMP team. On this product's 2-core VM both matter: 4.4 GB populated from one thread took 4.1-6.5 s
-// with the other core idle (1.8 s with it busy), against 0.88-1.2 s from two threads, and touching each page
-// instead of the madvise call made every page fault separately.
+// with the other core idle (1.8 s with it busy), against 0.88-1.2 s from two threads (once 3.1 s), and
+// touching each page instead of the madvise call made every page fault separately.
 #include <cstddef>
 
 namespace fwi {
