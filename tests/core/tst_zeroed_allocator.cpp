@@ -8,7 +8,6 @@
 #include "runtime/zeroed_allocator.hpp"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <QtTest>
 
@@ -58,7 +57,7 @@ template <class Vector> void check_unmapped_when_given_back() {
 
 /// How many of the pages that [p, p + bytes) overlaps are resident (mincore).
 std::size_t resident_pages(const void* p, std::size_t bytes, std::size_t& pages) {
-    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    const auto page = system_page_bytes();
     const auto first = reinterpret_cast<std::uintptr_t>(p) / page * page;
     const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) / page * page;
     pages = (end - first) / page;
@@ -83,7 +82,7 @@ struct Mapping {
 /// Whether this kernel populates memory on request (MADV_POPULATE_WRITE, Linux 5.14).
 bool kernel_populates() {
 #ifdef MADV_POPULATE_WRITE
-    const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+    const auto page = system_page_bytes();
     Mapping m(page);
     return m.data != MAP_FAILED && madvise(m.data, page, MADV_POPULATE_WRITE) == 0;
 #else
@@ -118,7 +117,7 @@ class TestZeroedAllocator : public QObject {
     void pages_are_populated_by_the_kernel_from_a_start_inside_a_page() {
         if (!kernel_populates())
             QSKIP("this kernel has no MADV_POPULATE_WRITE: pages are touched one by one");
-        const auto page = std::size_t(sysconf(_SC_PAGESIZE));
+        const auto page = system_page_bytes();
         // 40 MB: several chunks for the team; the range starts 17 lines into a page and ends inside one, as a
         // staggered array does (madvise refused such a start, and every page then faulted alone).
         const std::size_t bytes = (std::size_t(40) << 20) + 123;

@@ -3,10 +3,10 @@
 #include "engine/snapshot_arena.hpp"
 #include "fwi/error.hpp"
 #include "fwi/gradient_engine.hpp"
+#include "runtime/page_population.hpp"
 #include "runtime/seconds_since.hpp"
 
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -47,11 +47,6 @@ TouchedBlock resized(TouchedBlock block, std::size_t bytes) {
 }
 
 } // namespace
-
-std::size_t system_page_bytes() {
-    static const auto page = std::size_t(sysconf(_SC_PAGESIZE));
-    return page;
-}
 
 TouchedBlock take_touched_memory(std::size_t bytes) {
     if (bytes == 0) return {};

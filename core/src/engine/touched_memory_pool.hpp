@@ -28,8 +28,5 @@ void give_back_touched_memory(TouchedBlock block);
 void release_retained_memory();
 /// Bytes the pool holds now.
 std::size_t retained_touched_bytes();
-/// The system's page size (sysconf): mappings are lengths of whole pages, and a first touch writes once per
-/// page.
-std::size_t system_page_bytes();
 
 } // namespace fwi

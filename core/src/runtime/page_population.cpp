@@ -11,14 +11,6 @@ namespace fwi {
 
 namespace {
 
-std::size_t page_bytes() noexcept {
-    static const std::size_t bytes = [] {
-        const long b = ::sysconf(_SC_PAGESIZE);
-        return b > 0 ? std::size_t(b) : std::size_t(4096);
-    }();
-    return bytes;
-}
-
 /// One chunk: the kernel's call, or one write per page where the kernel cannot (an older kernel).
 bool populate_chunk(char* at, std::size_t length, std::size_t page) noexcept {
 #ifdef MADV_POPULATE_WRITE
@@ -32,9 +24,17 @@ bool populate_chunk(char* at, std::size_t length, std::size_t page) noexcept {
 
 } // namespace
 
+std::size_t system_page_bytes() noexcept {
+    static const std::size_t bytes = [] {
+        const long b = ::sysconf(_SC_PAGESIZE);
+        return b > 0 ? std::size_t(b) : std::size_t(4096);
+    }();
+    return bytes;
+}
+
 bool populate_pages(void* p, std::size_t bytes) noexcept {
     if (bytes == 0) return true;
-    const std::size_t page = page_bytes();
+    const std::size_t page = system_page_bytes();
     // madvise needs a page-aligned start: the arrays of zeroed_allocator.hpp start some cache lines into
     // their first page, and a call from there failed (EINVAL) for every array, unnoticed, so every page
     // faulted alone.

@@ -8,6 +8,10 @@
 
 namespace fwi {
 
+/// The system's page size (sysconf; 4 KiB if it cannot tell): mappings are lengths of whole pages, and a
+/// first touch writes once per page.
+std::size_t system_page_bytes() noexcept;
+
 /// Faults in every page that [p, p + bytes) overlaps, writable and zeroed, from the kernel where it can
 /// (Linux 5.14 and later), in chunks on the OpenMP team (one thread inside a parallel region); otherwise by a
 /// write of zero to each page, which the memory must allow (fresh anonymous memory: zero already). p need not
