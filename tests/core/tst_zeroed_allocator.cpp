@@ -3,6 +3,7 @@
 // kernels' loads and stores alias in the core's 4 KiB check); giving an array back unmaps all of it,
 // huge-page mappings of sizes that are no multiple of a page included. populate_pages, which faults them in,
 // takes a start inside a page (where those arrays start) to the kernel's call and leaves every page resident.
+// An unpopulated array holds memory only where a part of it was populated.
 #include "runtime/cache_line.hpp"
 #include "runtime/page_population.hpp"
 #include "runtime/zeroed_allocator.hpp"
@@ -100,6 +101,8 @@ class TestZeroedAllocator : public QObject {
         check_zeroed_and_aligned<ZeroedVector>(1000 * 1000 + 7);
         check_zeroed_and_aligned<ZeroedHugeVector>(100);
         check_zeroed_and_aligned<ZeroedHugeVector>(1000 * 1000 + 7);
+        check_zeroed_and_aligned<UnpopulatedHugeVector>(100);
+        check_zeroed_and_aligned<UnpopulatedHugeVector>(1000 * 1000 + 7);
     }
 
     void mapped_arrays_start_at_different_offsets_in_their_page() {
@@ -140,9 +143,31 @@ class TestZeroedAllocator : public QObject {
         }
     }
 
+    // What a 3D state does with its z-axis memory variables: an array mapped but not populated holds no
+    // memory until a part of it is populated (there, every page), and reads as zeros everywhere.
+    void unpopulated_arrays_take_memory_only_where_populated() {
+        const auto page = system_page_bytes();
+        const std::size_t n = std::size_t(6) << 20; // 24 MiB
+        UnpopulatedHugeVector v;
+        v.resize(n);
+        std::size_t pages = 0;
+        QCOMPARE(resident_pages(v.data(), n * sizeof(float), pages), std::size_t(0));
+        float* const part = v.data() + n / 3;
+        const std::size_t part_bytes = (std::size_t(4) << 20) + 100, huge_page = std::size_t(2) << 20;
+        populate_pages(part, part_bytes);
+        std::size_t part_pages = 0;
+        QCOMPARE(resident_pages(part, part_bytes, part_pages), part_pages);
+        // Beyond the part, at most the rest of the huge pages its two ends fall in.
+        const std::size_t resident = resident_pages(v.data(), n * sizeof(float), pages);
+        QVERIFY2(resident <= part_pages + 2 * huge_page / page,
+                 qPrintable(QString("%1 pages resident for a part of %2").arg(resident).arg(part_pages)));
+        QVERIFY(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; }));
+    }
+
     void given_back_arrays_leave_no_mapping() {
         check_unmapped_when_given_back<ZeroedVector>();
         check_unmapped_when_given_back<ZeroedHugeVector>();
+        check_unmapped_when_given_back<UnpopulatedHugeVector>();
     }
 };
 

@@ -8,6 +8,7 @@
 #include "propagator/point_sampling.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/machine_memory.hpp"
+#include "runtime/page_population.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
@@ -24,6 +25,20 @@ std::int64_t layer_cells(const PmlProfile& p) {
     return (p.lo_end - p.lo_begin) + (p.hi_end - p.hi_begin);
 }
 
+/// A z-axis memory variable (psi_z, zeta_z, r_z, s_z): the kernels write it only in the z-layer planes and
+/// read it also in the R fringe planes next to them (zeros there), so only the layer planes are populated;
+/// the planes between them, most of the array, are never written and never cost memory
+/// (zeroed_allocator.hpp).
+void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlProfile& pz) {
+    v.resize(std::size_t(g.cells()));
+    // A small array is not a mapping of its own: it is zeroed and resident already, and the population's
+    // page rounding must not reach the heap around it.
+    if (v.size() * sizeof(float) < UnpopulatedHugeVector::allocator_type::mapped_bytes) return;
+    const std::int64_t plane = g.ny() * g.nx();
+    for (auto [b0, b1] : {Span{pz.lo_begin, pz.lo_end}, Span{pz.hi_begin, pz.hi_end}})
+        if (b1 > b0) populate_pages(v.data() + b0 * plane, std::size_t((b1 - b0) * plane) * sizeof(float));
+}
+
 /// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and
 /// the PML variables packed as strips (they are exactly zero outside their layers), so checkpoints hold only
 /// what is needed: x strips (2 nz ny rows of the x-layer width), y strips (2 nz wy rows of nx), z slabs (2 wz
@@ -33,16 +48,16 @@ class CpuWaveState3D final : public WaveState {
     CpuWaveState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
         : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &psi_z, &zeta_x, &zeta_y, &zeta_z})
+        for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &zeta_x, &zeta_y})
             v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
+        make_z_variable(psi_z, g, pz);
+        make_z_variable(zeta_z, g, pz);
         wx_ = layer_cells(px);
         wy_ = layer_cells(py);
         wz_ = layer_cells(pz);
-        packed_x_.assign(std::size_t(2 * nz_ * ny_ * wx_), 0.0f);
-        packed_y_.assign(std::size_t(2 * nz_ * wy_ * nx_), 0.0f);
-        packed_z_.assign(std::size_t(2 * wz_ * ny_ * nx_), 0.0f);
     }
     std::vector<FieldView> fields() override {
+        make_strips();
         // Viewed as volumes (plane_rows, field.hpp) so that ZFP codes them in 4x4x4 blocks.
         return {{u.data(), nz_ * ny_, nx_, ny_},
                 {u_prev.data(), nz_ * ny_, nx_, ny_},
@@ -53,11 +68,22 @@ class CpuWaveState3D final : public WaveState {
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }
 
-    ZeroedHugeVector u, u_prev, psi_x, psi_y, psi_z, zeta_x, zeta_y, zeta_z;
+    ZeroedHugeVector u, u_prev, psi_x, psi_y, zeta_x, zeta_y;
+    UnpopulatedHugeVector psi_z, zeta_z;
 
   private:
+    /// The strips are made when a state is first checkpointed, not with every state: a run that keeps none
+    /// (a forward, store-all) never holds them (another array's worth of memory at 20 PML cells on 128^3).
+    void make_strips() {
+        if (strips_made_) return;
+        packed_x_.assign(std::size_t(2 * nz_ * ny_ * wx_), 0.0f);
+        packed_y_.assign(std::size_t(2 * nz_ * wy_ * nx_), 0.0f);
+        packed_z_.assign(std::size_t(2 * wz_ * ny_ * nx_), 0.0f);
+        strips_made_ = true;
+    }
     // pack (true) or unpack (false) the PML strips
     void transfer(bool pack) {
+        make_strips();
         auto move = [pack](float* full, float*& strip, std::int64_t n) {
             if (pack)
                 std::memcpy(strip, full, std::size_t(n) * sizeof(float));
@@ -88,25 +114,32 @@ class CpuWaveState3D final : public WaveState {
     const PmlProfile& py_;
     const PmlProfile& pz_;
     std::vector<float> packed_x_, packed_y_, packed_z_;
+    bool strips_made_ = false;
 };
 
 class CpuAdjointState3D final : public AdjointState {
   public:
-    explicit CpuAdjointState3D(const PaddedGrid& g) {
+    CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& pz) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &r_z, &s_x, &s_y, &s_z})
+        for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &s_x, &s_y})
             v->resize(n); // zeros (zeroed_allocator.hpp)
+        make_z_variable(r_z, g, pz);
+        make_z_variable(s_z, g, pz);
     }
-    ZeroedHugeVector mu, mu_prev, r_x, r_y, r_z, s_x, s_y, s_z;
+    ZeroedHugeVector mu, mu_prev, r_x, r_y, s_x, s_y;
+    UnpopulatedHugeVector r_z, s_z;
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 };
 
-/// A gradient on this grid holds at least 23 padded arrays at once, whatever the schedule: the propagator's
-/// 4 (velocity, v^2 dt^2, its inverse, the gradient), a forward and an adjoint state of 8 each, and one
-/// checkpoint and one snapshot (about 3 more). A grid whose minimum exceeds the machine's memory is refused
-/// here, before anything large is allocated, instead of failing (or swapping) part-way.
-void check_working_memory(const PaddedGrid& g) {
-    constexpr double arrays = 23;
+/// A gradient on this grid holds at least 19-23 padded arrays' worth at once, whatever the schedule: the
+/// propagator's 4 (velocity, v^2 dt^2, its inverse, the gradient); a forward and an adjoint state of 6 whole
+/// arrays each and 2 z-axis memory variables each, of which only the z-layer planes take memory
+/// (make_z_variable); and one checkpoint and one snapshot (about 3 more). A grid whose minimum exceeds the
+/// machine's memory is refused here, before anything large is allocated, instead of failing (or swapping)
+/// part-way.
+void check_working_memory(const PaddedGrid& g, const PmlProfile& pz) {
+    const double z_variable = double(layer_cells(pz)) / double(g.nz()); // of an array
+    const double arrays = 4 + 2 * (6 + 2 * z_variable) + 3;
     const double need = arrays * double(g.cells()) * sizeof(float);
     const double have = double(detail::physical_memory_bytes());
     if (have > 0 && need > have) {
@@ -116,8 +149,9 @@ void check_working_memory(const PaddedGrid& g) {
           << " cells (PML included) needs at least " << need / double(1 << 30)
           << " GiB for a gradient with any checkpoint schedule (wavefields, C-PML memory variables, one "
              "checkpoint and one snapshot: "
-          << arrays << " arrays of " << double(g.cells()) * sizeof(float) / double(1 << 30)
-          << " GiB); this machine has " << have / double(1 << 30)
+          << "the equivalent of " << arrays << " arrays of "
+          << double(g.cells()) * sizeof(float) / double(1 << 30) << " GiB); this machine has "
+          << have / double(1 << 30)
           << " GiB. Use a coarser grid (fwi new --resample), a smaller model or a machine with more memory";
         throw ResourceError(m.str());
     }
@@ -129,8 +163,8 @@ CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     validate_propagator_setup(setup);
     if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
-    check_working_memory(grid_);
     pml_z_ = setup_pml_profile(setup, grid_.halo, 0);
+    check_working_memory(grid_, pml_z_);
     pml_y_ = setup_pml_profile(setup, grid_.halo, 1);
     pml_x_ = setup_pml_profile(setup, grid_.halo, 2);
     grad_c_.resize(std::size_t(grid_.cells())); // zeros: populated once by the kernel (zeroed_allocator.hpp)
@@ -150,7 +184,7 @@ std::unique_ptr<WaveState> CpuPropagator3D::new_state() const {
     return std::make_unique<CpuWaveState3D>(grid_, pml_x_, pml_y_, pml_z_);
 }
 std::unique_ptr<AdjointState> CpuPropagator3D::new_adjoint_state() const {
-    return std::make_unique<CpuAdjointState3D>(grid_);
+    return std::make_unique<CpuAdjointState3D>(grid_, pml_z_);
 }
 
 void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometry, float* traces,

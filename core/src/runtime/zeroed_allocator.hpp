@@ -7,6 +7,11 @@
 // arrays come from aligned_alloc, zeroed. Every array starts on a cache line. Only `resize` of an empty
 // vector is zero-filling here; assign() and insert() write their values as with std::allocator.
 //
+// With `Populate` false a large array is mapped but not populated: its pages fault in, zeroed, where they are
+// first touched, and a page only read maps the kernel's shared zero page (no memory). For arrays the
+// kernels write only in small parts (the 3D z-layer memory variables): the owner populates those parts
+// (populate_pages) and the rest never costs memory or a zeroing pass.
+//
 // A mapped array starts a different number of cache lines into its first page (page_stagger): arrays that
 // all start on a page boundary have u[i], u_next[i], c[i] and the snapshot's B[i] at the same address modulo
 // 4 KiB, and the core's store-to-load check, which compares only those 12 bits, then makes the next
@@ -28,15 +33,15 @@
 
 namespace fwi {
 
-template <class T, bool Huge = false> struct ZeroedAllocator {
+template <class T, bool Huge = false, bool Populate = true> struct ZeroedAllocator {
     using value_type = T;
-    template <class U> struct rebind { using other = ZeroedAllocator<U, Huge>; };
+    template <class U> struct rebind { using other = ZeroedAllocator<U, Huge, Populate>; };
     static constexpr std::size_t mapped_bytes = std::size_t(1) << 20; ///< from here on, a mapping of its own
     static constexpr std::size_t huge_page = std::size_t(2) << 20;
     static constexpr std::size_t page = 4096;
 
     ZeroedAllocator() = default;
-    template <class U> ZeroedAllocator(const ZeroedAllocator<U, Huge>&) noexcept {}
+    template <class U> ZeroedAllocator(const ZeroedAllocator<U, Huge, Populate>&) noexcept {}
 
     T* allocate(std::size_t n) {
         const std::size_t bytes = n * sizeof(T);
@@ -70,7 +75,7 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
 #endif
         }
         char* array = p + page_stagger();
-        populate(array, bytes);
+        if constexpr (Populate) populate(array, bytes);
         return reinterpret_cast<T*>(array);
     }
     void deallocate(T* p, std::size_t n) noexcept {
@@ -89,7 +94,7 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
     template <class U, class... Args> void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
-    template <class U> bool operator==(const ZeroedAllocator<U, Huge>&) const noexcept {
+    template <class U> bool operator==(const ZeroedAllocator<U, Huge, Populate>&) const noexcept {
         return true;
     }
 
@@ -115,5 +120,8 @@ template <class T, bool Huge = false> struct ZeroedAllocator {
 using ZeroedVector = std::vector<float, ZeroedAllocator<float>>;
 /// The same on huge pages where it is large enough (the 3D states).
 using ZeroedHugeVector = std::vector<float, ZeroedAllocator<float, true>>;
+/// A ZeroedHugeVector whose pages are left to the first touch (large arrays; small ones are zeroed anyway):
+/// its owner populates the parts it writes.
+using UnpopulatedHugeVector = std::vector<float, ZeroedAllocator<float, true, false>>;
 
 } // namespace fwi
