@@ -168,6 +168,7 @@ class TestZeroedAllocator : public QObject {
         check_unmapped_when_given_back<ZeroedVector>();
         check_unmapped_when_given_back<ZeroedHugeVector>();
         check_unmapped_when_given_back<UnpopulatedHugeVector>();
+        check_unmapped_when_given_back<UnpopulatedVector>();
     }
 };
 

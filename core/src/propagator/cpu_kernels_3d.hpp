@@ -19,8 +19,8 @@
 // the surface mirror those below; these kernels are the same). A halo of R zero cells around the padded grid
 // is never written by the kernels, which makes D2^T = D2 and D1^T = -D1 hold exactly. MEMORY VARIABLES are
 // full padded arrays (simple indexing; they are only read and written inside their layers and the R-cell
-// fringes next to them: the rest costs little bandwidth, and for z no memory, the state populating only z
-// layers; an x layer costs whole cache lines of each row). The state packs them into strips for checkpoints
+// fringes next to them: the rest costs little bandwidth, and no memory for y and z, the state populating
+// their layers; an x layer costs whole cache lines of rows). The state packs them into strips for checkpoints
 // (cpu_propagator_3d.cpp). A forward step is ONE blocked sweep (2) over the rows, then (3) source injection
 // (by the caller). Per row: psi_x in the row's x layers (row-local), the interior update, then the PML terms
 // on the cells whose stencil touches a layer (the layer plus R cells) for x, y and z in that order, then the

@@ -26,9 +26,9 @@ std::int64_t layer_cells(const PmlProfile& p) {
 }
 
 /// A z-axis memory variable (psi_z, zeta_z, r_z, s_z): the kernels write it only in the z-layer planes and
-/// read it also in the R fringe planes next to them (zeros there), so only the layer planes are populated;
-/// the planes between them, most of the array, are never written and never cost memory
-/// (zeroed_allocator.hpp).
+/// read it also in the R fringe planes next to them (zeros there: the kernel's zero page), so only the layer
+/// planes are populated; the planes between them, most of the array, are never written and never cost
+/// memory (zeroed_allocator.hpp).
 void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlProfile& pz) {
     v.resize(std::size_t(g.cells()));
     // A small array is not a mapping of its own: it is zeroed and resident already, and the population's
@@ -37,6 +37,21 @@ void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlPro
     const std::int64_t plane = g.ny() * g.nx();
     for (auto [b0, b1] : {Span{pz.lo_begin, pz.lo_end}, Span{pz.hi_begin, pz.hi_end}})
         if (b1 > b0) populate_pages(v.data() + b0 * plane, std::size_t((b1 - b0) * plane) * sizeof(float));
+}
+
+/// A y-axis memory variable (psi_y, zeta_y, r_y, s_y): written only in the y-layer rows of each plane, so it
+/// is on 4 KiB pages (every huge page would hold some plane's layer rows) and only those rows are populated.
+/// Only layer rows are read and written by the sweep, a few pages at a time: no TLB cost was measurable (fwi
+/// bench --dims 3, 200 x 220 x 220, one and two threads).
+void make_y_variable(UnpopulatedVector& v, const PaddedGrid& g, const PmlProfile& py) {
+    v.resize(std::size_t(g.cells()));
+    if (v.size() * sizeof(float) < UnpopulatedVector::allocator_type::mapped_bytes) return;
+    const std::int64_t nx = g.nx(), ny = g.ny();
+#pragma omp parallel for schedule(static)
+    for (std::int64_t iz = 0; iz < g.nz(); ++iz)
+        for (auto [b0, b1] : {Span{py.lo_begin, py.lo_end}, Span{py.hi_begin, py.hi_end}})
+            if (b1 > b0)
+                populate_pages(v.data() + (iz * ny + b0) * nx, std::size_t((b1 - b0) * nx) * sizeof(float));
 }
 
 /// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and
@@ -48,8 +63,10 @@ class CpuWaveState3D final : public WaveState {
     CpuWaveState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
         : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&u, &u_prev, &psi_x, &psi_y, &zeta_x, &zeta_y})
+        for (auto* v : {&u, &u_prev, &psi_x, &zeta_x})
             v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
+        make_y_variable(psi_y, g, py);
+        make_y_variable(zeta_y, g, py);
         make_z_variable(psi_z, g, pz);
         make_z_variable(zeta_z, g, pz);
         wx_ = layer_cells(px);
@@ -68,7 +85,8 @@ class CpuWaveState3D final : public WaveState {
     void to_host() override { transfer(true); }
     void from_host() override { transfer(false); }
 
-    ZeroedHugeVector u, u_prev, psi_x, psi_y, zeta_x, zeta_y;
+    ZeroedHugeVector u, u_prev, psi_x, zeta_x;
+    UnpopulatedVector psi_y, zeta_y;
     UnpopulatedHugeVector psi_z, zeta_z;
 
   private:
@@ -119,27 +137,31 @@ class CpuWaveState3D final : public WaveState {
 
 class CpuAdjointState3D final : public AdjointState {
   public:
-    CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& pz) {
+    CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& py, const PmlProfile& pz) {
         const auto n = std::size_t(g.cells());
-        for (auto* v : {&mu, &mu_prev, &r_x, &r_y, &s_x, &s_y})
+        for (auto* v : {&mu, &mu_prev, &r_x, &s_x})
             v->resize(n); // zeros (zeroed_allocator.hpp)
+        make_y_variable(r_y, g, py);
+        make_y_variable(s_y, g, py);
         make_z_variable(r_z, g, pz);
         make_z_variable(s_z, g, pz);
     }
-    ZeroedHugeVector mu, mu_prev, r_x, r_y, s_x, s_y;
+    ZeroedHugeVector mu, mu_prev, r_x, s_x;
+    UnpopulatedVector r_y, s_y;
     UnpopulatedHugeVector r_z, s_z;
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 };
 
-/// A gradient on this grid holds at least 19-23 padded arrays' worth at once, whatever the schedule: the
-/// propagator's 4 (velocity, v^2 dt^2, its inverse, the gradient); a forward and an adjoint state of 6 whole
-/// arrays each and 2 z-axis memory variables each, of which only the z-layer planes take memory
-/// (make_z_variable); and one checkpoint and one snapshot (about 3 more). A grid whose minimum exceeds the
-/// machine's memory is refused here, before anything large is allocated, instead of failing (or swapping)
-/// part-way.
-void check_working_memory(const PaddedGrid& g, const PmlProfile& pz) {
-    const double z_variable = double(layer_cells(pz)) / double(g.nz()); // of an array
-    const double arrays = 4 + 2 * (6 + 2 * z_variable) + 3;
+/// A gradient on this grid holds at least 15-23 padded arrays' worth at once, whatever the schedule: the
+/// propagator's 4 (velocity, v^2 dt^2, its inverse, the gradient); a forward and an adjoint state of 4 whole
+/// arrays each, 2 y-axis memory variables each of which only the y-layer rows take memory, and 2 z-axis ones
+/// of which only the z-layer planes do (make_y_variable, make_z_variable); and one checkpoint and one
+/// snapshot (about 3 more). A grid whose minimum exceeds the machine's memory is refused here, before
+/// anything large is allocated, instead of failing (or swapping) part-way.
+void check_working_memory(const PaddedGrid& g, const PmlProfile& py, const PmlProfile& pz) {
+    const double y_variable = double(layer_cells(py)) / double(g.ny()); // of an array
+    const double z_variable = double(layer_cells(pz)) / double(g.nz());
+    const double arrays = 4 + 2 * (4 + 2 * y_variable + 2 * z_variable) + 3;
     const double need = arrays * double(g.cells()) * sizeof(float);
     const double have = double(detail::physical_memory_bytes());
     if (have > 0 && need > have) {
@@ -164,8 +186,8 @@ CpuPropagator3D::CpuPropagator3D(const PropagatorSetup& setup) : setup_(setup) {
     if (setup.grid.rank != 3) throw ConfigError("the 3D CPU propagator needs a 3D grid");
     grid_ = PaddedGrid{setup.grid, setup.order, setup.pml_width, setup.order / 2, setup.free_surface};
     pml_z_ = setup_pml_profile(setup, grid_.halo, 0);
-    check_working_memory(grid_, pml_z_);
     pml_y_ = setup_pml_profile(setup, grid_.halo, 1);
+    check_working_memory(grid_, pml_y_, pml_z_);
     pml_x_ = setup_pml_profile(setup, grid_.halo, 2);
     grad_c_.resize(std::size_t(grid_.cells())); // zeros: populated once by the kernel (zeroed_allocator.hpp)
 }
@@ -184,7 +206,7 @@ std::unique_ptr<WaveState> CpuPropagator3D::new_state() const {
     return std::make_unique<CpuWaveState3D>(grid_, pml_x_, pml_y_, pml_z_);
 }
 std::unique_ptr<AdjointState> CpuPropagator3D::new_adjoint_state() const {
-    return std::make_unique<CpuAdjointState3D>(grid_, pml_z_);
+    return std::make_unique<CpuAdjointState3D>(grid_, pml_y_, pml_z_);
 }
 
 void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometry, float* traces,

@@ -9,7 +9,7 @@
 //
 // With `Populate` false a large array is mapped but not populated: its pages fault in, zeroed, where they are
 // first touched, and a page only read maps the kernel's shared zero page (no memory). For arrays the
-// kernels write only in small parts (the 3D z-layer memory variables): the owner populates those parts
+// kernels write only in small parts (the 3D y- and z-layer memory variables): the owner populates those parts
 // (populate_pages) and the rest never costs memory or a zeroing pass.
 //
 // A mapped array starts a different number of cache lines into its first page (page_stagger): arrays that
@@ -123,5 +123,7 @@ using ZeroedHugeVector = std::vector<float, ZeroedAllocator<float, true>>;
 /// A ZeroedHugeVector whose pages are left to the first touch (large arrays; small ones are zeroed anyway):
 /// its owner populates the parts it writes.
 using UnpopulatedHugeVector = std::vector<float, ZeroedAllocator<float, true, false>>;
+/// The same on 4 KiB pages: for arrays written in many small parts (the 3D y-layer rows of every plane).
+using UnpopulatedVector = std::vector<float, ZeroedAllocator<float, false, false>>;
 
 } // namespace fwi
