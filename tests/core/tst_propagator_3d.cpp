@@ -58,6 +58,17 @@ DirectWave direct_wave(int order, double h) {
             relative_l2(t_off, analytic_trace_3d(e.source, dt, distance(off_grid), v, q))};
 }
 
+/// Order 8, 20 PML cells, 1 ms: a set-up for the propagator's memory, never stepped.
+PropagatorSetup order_8_setup(const Grid& grid) {
+    PropagatorSetup s;
+    s.grid = grid;
+    s.order = 8;
+    s.pml_width = 20;
+    s.dt_s = 0.001;
+    s.pml_velocity_mps = 3000;
+    return s;
+}
+
 } // namespace
 
 class TestPropagator3D : public QObject {
@@ -201,12 +212,7 @@ class TestPropagator3D : public QObject {
     // in the z layers (9%; 17% with the huge pages at the slabs' ends), 4.7-5.0 arrays' worth, and no
     // checkpoint strips before a checkpoint (1.1 more). Measured as the process's resident memory.
     void a_state_holds_memory_only_where_its_kernels_write() {
-        PropagatorSetup s;
-        s.grid = Grid(400, 120, 120, 10, 10, 10);
-        s.order = 8;
-        s.pml_width = 20;
-        s.dt_s = 0.001;
-        s.pml_velocity_mps = 3000;
+        const PropagatorSetup s = order_8_setup(Grid(400, 120, 120, 10, 10, 10));
         CpuPropagator3D p(s);
         QCOMPARE(p.padded().nz() * p.padded().ny() * p.padded().nx(), std::int64_t(448) * 168 * 168);
         const double array = double(p.padded().cells()) * sizeof(float);
@@ -261,12 +267,7 @@ class TestPropagator3D : public QObject {
     // only the 40 layer rows or planes of 2048 take memory: 15.16 arrays, 485 GiB, refused before anything is
     // allocated, with the minimum named (no machine running these tests has 480 GiB).
     void a_grid_beyond_this_machine_is_refused_naming_the_minimum() {
-        PropagatorSetup s;
-        s.grid = Grid(2000, 2000, 2000, 10, 10, 10);
-        s.order = 8;
-        s.pml_width = 20;
-        s.dt_s = 0.001;
-        s.pml_velocity_mps = 3000;
+        const PropagatorSetup s = order_8_setup(Grid(2000, 2000, 2000, 10, 10, 10));
         try {
             CpuPropagator3D p(s);
             QFAIL("a 2000^3 grid was accepted");
