@@ -67,6 +67,26 @@ std::size_t resident_pages(const void* p, std::size_t bytes, std::size_t& pages)
     return std::size_t(std::count_if(in_core.begin(), in_core.end(), [](unsigned char c) { return c & 1; }));
 }
 
+/// An unpopulated array of 24 MiB with 4 MiB of it populated: those pages resident, beyond them at most the
+/// rest of the huge pages the part's two ends fall in, and zeros everywhere.
+template <class Vector> void check_populated_only_in_part() {
+    const auto page = system_page_bytes();
+    const std::size_t n = std::size_t(6) << 20;
+    Vector v;
+    v.resize(n);
+    std::size_t pages = 0;
+    QCOMPARE(resident_pages(v.data(), n * sizeof(float), pages), std::size_t(0));
+    float* const part = v.data() + n / 3;
+    const std::size_t part_bytes = (std::size_t(4) << 20) + 100, huge_page = std::size_t(2) << 20;
+    populate_pages(part, part_bytes);
+    std::size_t part_pages = 0;
+    QCOMPARE(resident_pages(part, part_bytes, part_pages), part_pages);
+    const std::size_t resident = resident_pages(v.data(), n * sizeof(float), pages);
+    QVERIFY2(resident <= part_pages + 2 * huge_page / page,
+             qPrintable(QString("%1 pages resident for a part of %2").arg(resident).arg(part_pages)));
+    QVERIFY(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; }));
+}
+
 /// A fresh anonymous mapping of `bytes`, unmapped at the end of the scope.
 struct Mapping {
     explicit Mapping(std::size_t length) : bytes(length) {
@@ -143,25 +163,11 @@ class TestZeroedAllocator : public QObject {
         }
     }
 
-    // What a 3D state does with its z-axis memory variables: an array mapped but not populated holds no
-    // memory until a part of it is populated (there, every page), and reads as zeros everywhere.
+    // What a 3D state does with its y- and z-axis memory variables: an array mapped but not populated holds
+    // no memory until a part of it is populated (there, every page), and reads as zeros everywhere.
     void unpopulated_arrays_take_memory_only_where_populated() {
-        const auto page = system_page_bytes();
-        const std::size_t n = std::size_t(6) << 20; // 24 MiB
-        UnpopulatedHugeVector v;
-        v.resize(n);
-        std::size_t pages = 0;
-        QCOMPARE(resident_pages(v.data(), n * sizeof(float), pages), std::size_t(0));
-        float* const part = v.data() + n / 3;
-        const std::size_t part_bytes = (std::size_t(4) << 20) + 100, huge_page = std::size_t(2) << 20;
-        populate_pages(part, part_bytes);
-        std::size_t part_pages = 0;
-        QCOMPARE(resident_pages(part, part_bytes, part_pages), part_pages);
-        // Beyond the part, at most the rest of the huge pages its two ends fall in.
-        const std::size_t resident = resident_pages(v.data(), n * sizeof(float), pages);
-        QVERIFY2(resident <= part_pages + 2 * huge_page / page,
-                 qPrintable(QString("%1 pages resident for a part of %2").arg(resident).arg(part_pages)));
-        QVERIFY(std::all_of(v.begin(), v.end(), [](float x) { return x == 0.0f; }));
+        check_populated_only_in_part<UnpopulatedHugeVector>();
+        check_populated_only_in_part<UnpopulatedVector>();
     }
 
     void given_back_arrays_leave_no_mapping() {
