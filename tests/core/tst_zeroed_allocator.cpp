@@ -77,8 +77,9 @@ template <class Vector> void check_populated_only_in_part() {
     std::size_t pages = 0;
     QCOMPARE(resident_pages(v.data(), n * sizeof(float), pages), std::size_t(0));
     float* const part = v.data() + n / 3;
-    const std::size_t part_bytes = (std::size_t(4) << 20) + 100, huge_page = std::size_t(2) << 20;
-    populate_pages(part, part_bytes);
+    const std::size_t part_bytes = (std::size_t(4) << 20) + 100 * sizeof(float), huge_page = std::size_t(2)
+                                                                                             << 20;
+    Vector::allocator_type::populate_part(v.data(), n, n / 3, part_bytes / sizeof(float));
     std::size_t part_pages = 0;
     QCOMPARE(resident_pages(part, part_bytes, part_pages), part_pages);
     const std::size_t resident = resident_pages(v.data(), n * sizeof(float), pages);

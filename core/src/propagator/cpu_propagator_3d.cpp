@@ -8,7 +8,6 @@
 #include "propagator/point_sampling.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/machine_memory.hpp"
-#include "runtime/page_population.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
@@ -25,33 +24,29 @@ std::int64_t layer_cells(const PmlProfile& p) {
     return (p.lo_end - p.lo_begin) + (p.hi_end - p.hi_begin);
 }
 
-/// A z-axis memory variable (psi_z, zeta_z, r_z, s_z): the kernels write it only in the z-layer planes and
-/// read it also in the R fringe planes next to them (zeros there: the kernel's zero page), so only the layer
-/// planes are populated; the planes between them, most of the array, are never written and never cost
-/// memory (zeroed_allocator.hpp).
-void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlProfile& pz) {
+/// A memory variable of the y or z axis (psi, zeta; the adjoint's r, s): the kernels write it only in the
+/// axis's layers and read it also in the R fringe cells next to them (zeros there: the kernel's zero page),
+/// so only the layers are populated and the rest, most of the array, never costs memory
+/// (zeroed_allocator.hpp). The array is `blocks` blocks of equal size, each holding the profile's layers as
+/// `line` cells per padded index: along z one block of planes (huge pages), along y every plane's rows (4 KiB
+/// pages, since every huge page would hold some plane's layer rows; no TLB cost was measurable, fwi bench
+/// --dims 3, 200 x 220 x 220, one and two threads).
+template <class Vector>
+void make_layer_variable(Vector& v, const PaddedGrid& g, const PmlProfile& p, std::int64_t blocks,
+                         std::int64_t line) {
     v.resize(std::size_t(g.cells()));
-    // A small array is not a mapping of its own: it is zeroed and resident already, and the population's
-    // page rounding must not reach the heap around it.
-    if (v.size() * sizeof(float) < UnpopulatedHugeVector::allocator_type::mapped_bytes) return;
-    const std::int64_t plane = g.ny() * g.nx();
-    for (auto [b0, b1] : {Span{pz.lo_begin, pz.lo_end}, Span{pz.hi_begin, pz.hi_end}})
-        if (b1 > b0) populate_pages(v.data() + b0 * plane, std::size_t((b1 - b0) * plane) * sizeof(float));
+    const std::int64_t block = g.cells() / blocks;
+#pragma omp parallel for schedule(static) if (blocks > 1)
+    for (std::int64_t k = 0; k < blocks; ++k)
+        for (auto [b0, b1] : {Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}})
+            Vector::allocator_type::populate_part(v.data(), v.size(), std::size_t(k * block + b0 * line),
+                                                  std::size_t(std::max<std::int64_t>(0, b1 - b0) * line));
 }
-
-/// A y-axis memory variable (psi_y, zeta_y, r_y, s_y): written only in the y-layer rows of each plane, so it
-/// is on 4 KiB pages (every huge page would hold some plane's layer rows) and only those rows are populated.
-/// Only layer rows are read and written by the sweep, a few pages at a time: no TLB cost was measurable (fwi
-/// bench --dims 3, 200 x 220 x 220, one and two threads).
 void make_y_variable(UnpopulatedVector& v, const PaddedGrid& g, const PmlProfile& py) {
-    v.resize(std::size_t(g.cells()));
-    if (v.size() * sizeof(float) < UnpopulatedVector::allocator_type::mapped_bytes) return;
-    const std::int64_t nx = g.nx(), ny = g.ny();
-#pragma omp parallel for schedule(static)
-    for (std::int64_t iz = 0; iz < g.nz(); ++iz)
-        for (auto [b0, b1] : {Span{py.lo_begin, py.lo_end}, Span{py.hi_begin, py.hi_end}})
-            if (b1 > b0)
-                populate_pages(v.data() + (iz * ny + b0) * nx, std::size_t((b1 - b0) * nx) * sizeof(float));
+    make_layer_variable(v, g, py, g.nz(), g.nx());
+}
+void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlProfile& pz) {
+    make_layer_variable(v, g, pz, 1, g.ny() * g.nx());
 }
 
 /// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and

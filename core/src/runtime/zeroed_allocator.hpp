@@ -10,7 +10,7 @@
 // With `Populate` false a large array is mapped but not populated: its pages fault in, zeroed, where they are
 // first touched, and a page only read maps the kernel's shared zero page (no memory). For arrays the
 // kernels write only in small parts (the 3D y- and z-layer memory variables): the owner populates those parts
-// (populate_pages) and the rest never costs memory or a zeroing pass.
+// (populate_part) and the rest never costs memory or a zeroing pass.
 //
 // A mapped array starts a different number of cache lines into its first page (page_stagger): arrays that
 // all start on a page boundary have u[i], u_next[i], c[i] and the snapshot's B[i] at the same address modulo
@@ -93,6 +93,13 @@ template <class T, bool Huge = false, bool Populate = true> struct ZeroedAllocat
     }
     template <class U, class... Args> void construct(U* p, Args&&... args) {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+    /// Faults in elements [from, from + count) of an array of n elements from this allocator (made with
+    /// Populate false): a mapped array's pages there; nothing for a small one, which is zeroed and resident
+    /// already and whose page rounding would reach the heap around it.
+    static void populate_part(T* array, std::size_t n, std::size_t from, std::size_t count) noexcept {
+        if (count > 0 && n * sizeof(T) >= mapped_bytes)
+            populate(reinterpret_cast<char*>(array + from), count * sizeof(T));
     }
     template <class U> bool operator==(const ZeroedAllocator<U, Huge, Populate>&) const noexcept {
         return true;
