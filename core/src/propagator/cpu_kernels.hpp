@@ -21,7 +21,8 @@
 // without AVX-512's masked stores; the x-layer pieces of the next row are prefetched (a piece is one or two
 // cache lines a row apart, which the hardware prefetchers do not follow); a row's interior loop runs a short
 // head, then its main part from the first cell where u_next starts a cache line (cache_line_split: no vector
-// of it straddles two lines). The row pieces are shared with the 3D twin (cpu_row_terms.hpp).
+// of it straddles two lines); that loop is interior_cells.hpp's (AVX2 intrinsics where the compiler targets
+// them, the same bits as its portable loop). The row pieces are shared with the 3D twin (cpu_row_terms.hpp).
 //
 // ADJOINT (the exact transpose of the step above, derived by reversing its three assignments). With mu := c *
 // lambda_u, r_ax := lambda_psi_ax, s_ax := lambda_zeta_ax, mu = mu^(n+1), mu_prev = mu^(n+2), the adjoint of
@@ -42,6 +43,7 @@
 // same gradient bit for bit.
 #include "propagator/cpu_row_terms.hpp"
 #include "propagator/denormals.hpp"
+#include "propagator/interior_cells.hpp"
 #include "propagator/pml_profile.hpp"
 #include "propagator/stencils.hpp"
 #include "propagator/stream_store.hpp"
@@ -93,16 +95,7 @@ struct AdjointFields {
 template <int R, bool Snap>
 [[gnu::always_inline]] inline void interior_cells(const KernelGrid& g, const ForwardFields& f, Index b,
                                                   Index e, float* __restrict out) {
-    const float* __restrict u = f.u;
-    float* __restrict un = f.u_next;
-    const float* __restrict c = g.c;
-    const Index nx = g.nx;
-#pragma omp simd
-    for (Index i = b; i < e; ++i) {
-        const float lap = stencil::laplacian<R>(u, i, nx, g.inv_dx2, g.inv_dz2);
-        un[i] = 2.0f * u[i] - un[i] + c[i] * lap;
-        if constexpr (Snap) out[i - b] = lap;
-    }
+    interior::forward_cells<R, Snap>(f.u, f.u_next, g.c, out, b, e, g.nx, g.inv_dx2, g.inv_dz2);
 }
 
 /// The interior update of cells [b, e) of a row: u_next, and B^n into the snapshot (PML terms added after).
@@ -200,26 +193,8 @@ template <int R> void forward_step(const KernelGrid& g, const ForwardFields& f) 
 template <int R, bool Snap>
 [[gnu::always_inline]] inline void adjoint_cells(const KernelGrid& g, const AdjointFields& f, Index b,
                                                  Index e) {
-    const float* __restrict mu = f.mu;
-    float* __restrict mn = f.mu_next;
-    const float* __restrict c = g.c;
-    const Index nx = g.nx;
-    if constexpr (Snap) {
-        const float* __restrict snap = f.snapshot;
-        float* __restrict gr = f.grad_c;
-        const float w = f.weight;
-        // 1 / c is divided here rather than read from g.inv_c: the same correctly rounded float (set_model
-        // divides the same way), one stream of 4 bytes per cell less.
-#pragma omp simd
-        for (Index i = b; i < e; ++i) {
-            gr[i] += w * (mu[i] * snap[i] * (1.0f / c[i]));
-            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * stencil::laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
-        }
-    } else {
-#pragma omp simd
-        for (Index i = b; i < e; ++i)
-            mn[i] = 2.0f * mu[i] - mn[i] + c[i] * stencil::laplacian<R>(mu, i, nx, g.inv_dx2, g.inv_dz2);
-    }
+    interior::adjoint_cells<R, Snap>(f.mu, f.mu_next, g.c, f.snapshot, f.grad_c, f.weight, b, e, g.nx,
+                                     g.inv_dx2, g.inv_dz2);
 }
 
 /// Pass (C) on row iz: s_x and r_x, gradient (Snap: a snapshot is given), interior adjoint update, PML terms.
