@@ -71,8 +71,7 @@ nlohmann::json sweep(Simulation& sim, const Project& p, const StepCosts& costs, 
     }
     SweepRequest request;
     request.uncompressed = calibrated_codec(sim, "none");
-    for (const std::string& spec : names)
-        request.codecs.push_back(calibrated_codec(sim, spec));
+    request.codecs = calibrated_codecs(sim, names, costs); // one propagation of the run's fields for all
     if (request.codecs.empty()) throw ConfigError("--codecs names no codec");
     const PlanRequest plan = make_plan_request(sim, current, costs, {request.uncompressed});
     request.steps = plan.steps;
@@ -146,9 +145,7 @@ void add_plan_command(CommandRegistry& r) {
                              current_settings(p, o->budget, interval_option, o->settings.sampling_interval),
                              o->sweep_budgets, writes_outputs() ? o->plot : std::string(), o->project,
                              !r.json && writes_outputs());
-            std::vector<CodecEstimate> codecs;
-            for (const std::string& spec : split_list(o->codecs))
-                codecs.push_back(calibrated_codec(*sim, spec));
+            const std::vector<CodecEstimate> codecs = calibrated_codecs(*sim, split_list(o->codecs), costs);
             if (codecs.empty()) throw ConfigError("--codecs names no codec");
             const PlanRequest request = make_plan_request(*sim, settings, costs, codecs);
             const std::vector<PlanRow> rows = plan_table(request);

@@ -205,6 +205,44 @@ class TestPredictionFeedback : public QObject {
         QCOMPARE(wavefield_probe_budget(synthetic, 1000), wavefield_probe_seconds);
     }
 
+    // `fwi plan` compares codecs on one propagation of the run's wavefields: a codec listed first whose probe
+    // cannot pay for the propagation codes the fields that the probe of a costlier codec listed after it
+    // propagates (priced in the order listed alone, it kept the synthetic fields' figures). Known
+    // calibrations are answered as they are, and every answer comes back in the order asked.
+    void codecs_compared_share_one_wavefield_probe() {
+        // A grid of its own (60 x 130): no other test's calibration or kept fields apply to it.
+        Simulation sim = small_simulation(blob_model(60, 130, 10));
+        const auto probe = [&sim](const std::string& spec) {
+            return probe_codec(sim, spec, spec == "lz4" ? 0.0 : 60.0); // lz4 may not propagate at all
+        };
+        QCOMPARE(probe("lz4").source, std::string("synthetic")); // alone
+        const StepCosts steps = measure_step_costs(sim);
+        const std::vector<CodecEstimate> all =
+            calibrated_codecs(sim, {"lz4", "none", "zfp-accuracy:1e-5"}, steps, probe);
+        QCOMPARE(int(all.size()), 3);
+        QCOMPARE(all[0].codec, std::string("lz4"));
+        QCOMPARE(all[0].source, std::string("wavefields"));
+        QCOMPARE(all[1].codec, std::string("none"));
+        QCOMPARE(all[2].source, std::string("wavefields"));
+        QVERIFY(all[2].codec.rfind("zfp-accuracy", 0) == 0);
+        // On the same fields, alone or compared, a codec gets the same ratio.
+        QCOMPARE(probe("lz4").ratio, all[0].ratio);
+        // Kept as the run's calibration: a gradient with lz4 prices what `fwi plan` showed.
+        const std::optional<Calibration> kept = known_calibration(sim, "lz4");
+        QVERIFY(kept.has_value());
+        QCOMPARE(kept->codec.source, std::string("wavefields"));
+        QCOMPARE(kept->codec.ratio, all[0].ratio);
+        QCOMPARE(kept->steps.forward_step_s, steps.forward_step_s);
+        // A calibration this process holds (here refined by a run) is the answer, not a new probe.
+        RunMeasurement m;
+        m.items_stored = m.items_loaded = 8;
+        m.compression_ratio = 1.25;
+        learn_from_run(sim, "lz4", m);
+        const CodecEstimate learnt = calibrated_codecs(sim, {"zfp-accuracy:1e-5", "lz4"}, steps, probe)[1];
+        QCOMPARE(learnt.source, std::string("learnt"));
+        QCOMPARE(learnt.ratio, 1.25);
+    }
+
     // A worker's compression beside a CPU team that fills every core is charged 1.5x its time alone (between
     // sharing the cores' time, 1x, and stalling the team's barrier, 2x); beside a GPU propagation, or with a
     // core left free per worker, 1x.

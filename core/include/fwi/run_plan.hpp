@@ -7,6 +7,7 @@
 #include "fwi/settings.hpp"
 #include "fwi/simulation.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,21 @@ std::optional<Calibration> known_calibration(Simulation& sim, const std::string&
 /// process on this machine (within a day), else probe_codec's. Measures no step times.
 CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec);
 
+/// calibrated_codec for several codecs, as `fwi plan` compares them, answered in the order of `specs`. The
+/// run's own wavefields are propagated once for all of them (estimate_codec_on_wavefields keeps them for the
+/// process): a codec whose probe could not pay for the propagation and fell back to synthetic fields, listed
+/// before one whose probe could (a costlier codec is allowed more: wavefield_probe_budget), codes the fields
+/// that probe propagated. Priced in the order listed alone, the 3D demo's `fwi plan` had zstd, LZ4 and Blosc
+/// on synthetic fields (ratios 8.8, 5.5, 8.7; the ZFP rows after them on the run's own), where the run's own
+/// fields give 3.3, 2.3 and 3.4. Where four snapshots are too large to keep, each codec has only its own
+/// probe. A codec probed here is kept as run_calibration keeps one, with `steps` (measure_step_costs of
+/// `sim`), so that a later run with it prices what `fwi plan` showed. `probe(spec)`: probe_codec by default.
+std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<std::string>& specs,
+                                             const StepCosts& steps);
+std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<std::string>& specs,
+                                             const StepCosts& steps,
+                                             const std::function<CodecEstimate(const std::string&)>& probe);
+
 /// A codec's ratio and per-item times on the run's own gradient snapshots: the middle shot of `sim` (its
 /// model, geometry and wavelet) propagated to the middle of the run's eighths 1, 3, 5 and 7, B^n taken there;
 /// the states at those steps (all their fields) give the per-state times. The fields a codec sees decide its
@@ -73,6 +89,10 @@ constexpr double probe_warm_up_seconds = 0.15;
 /// at most wavefield_probe_seconds, or at most wavefield_probe_budget of the synthetic estimate; else
 /// estimate_codec's synthetic probe ("none" always the probe: it codes nothing).
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec);
+
+/// probe_codec with one attempt on the run's own wavefields, allowed `budget_s` of propagation (or none
+/// where the fields an earlier probe kept serve), else the synthetic probe.
+CodecEstimate probe_codec(Simulation& sim, const std::string& spec, double budget_s);
 
 /// The propagation a codec probe may take on the run's own wavefields whatever the codec. The synthetic
 /// fields price codecs 0.4x to 4x what the run's own fields cost (zstd on the salt 3D project, ZFP fixed

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -118,6 +119,19 @@ std::optional<Calibration> known(const CalibrationKey& key) {
     return load_cached_calibration(key);
 }
 
+/// Into this process's calibrations (where it may be already), for learn_from_run to refine.
+Calibration into_session(const CalibrationKey& key, const Calibration& c) {
+    SessionCalibrations& session = session_calibrations();
+    const std::lock_guard lock(session.mutex);
+    return session.entries.emplace(key.text(), c).first->second;
+}
+
+/// A calibration just measured: kept in the calibration cache for later processes and in this process's.
+Calibration keep_measured(const CalibrationKey& key, const Calibration& c) {
+    store_cached_calibration(key, c);
+    return into_session(key, c);
+}
+
 } // namespace
 
 /// Costs depend on the backend, grid shape, order, codec and thread count, not on the velocities: an
@@ -125,15 +139,8 @@ std::optional<Calibration> known(const CalibrationKey& key) {
 /// run measures), and later processes on the same machine reuse it from the calibration cache.
 Calibration run_calibration(Simulation& sim, const std::string& codec_spec) {
     const CalibrationKey key = calibration_key(sim, codec_spec);
-    std::optional<Calibration> c = known(key);
-    if (!c) {
-        c = Calibration{measure_step_costs(sim), probe_codec(sim, codec_spec)};
-        store_cached_calibration(key, *c);
-    }
-    // Into this process's calibrations (where it may be already), for learn_from_run to refine.
-    SessionCalibrations& session = session_calibrations();
-    const std::lock_guard lock(session.mutex);
-    return session.entries.emplace(key.text(), *c).first->second;
+    if (const std::optional<Calibration> c = known(key)) return into_session(key, *c);
+    return keep_measured(key, Calibration{measure_step_costs(sim), probe_codec(sim, codec_spec)});
 }
 
 std::optional<Calibration> known_calibration(Simulation& sim, const std::string& codec_spec) {
@@ -280,26 +287,52 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
     return probe_codec(sim, spec);
 }
 
+std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<std::string>& specs,
+                                             const StepCosts& steps) {
+    return calibrated_codecs(sim, specs, steps,
+                             [&sim](const std::string& spec) { return probe_codec(sim, spec); });
+}
+
+std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<std::string>& specs,
+                                             const StepCosts& steps,
+                                             const std::function<CodecEstimate(const std::string&)>& probe) {
+    std::vector<CodecEstimate> estimates(specs.size());
+    std::vector<std::size_t> probed;
+    std::vector<std::size_t> before_fields; // probed on synthetic fields before any probe had the run's own
+    bool fields = false;
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (const std::optional<Calibration> c = known_calibration(sim, specs[i])) {
+            estimates[i] = c->codec;
+            continue;
+        }
+        probed.push_back(i);
+        estimates[i] = probe(specs[i]);
+        if (estimates[i].source == "wavefields")
+            fields = true;
+        else if (!fields && estimates[i].codec != "none")
+            before_fields.push_back(i);
+    }
+    // A later codec's probe propagated the run's fields, which estimate_codec_on_wavefields keeps for the
+    // process: the codecs probed before it code those now (allowed no propagation of their own).
+    if (fields)
+        for (const std::size_t i : before_fields)
+            if (CodecEstimate e = probe_codec(sim, specs[i], 0.0); e.source == "wavefields") estimates[i] = e;
+    // What `fwi plan` showed is what the next `fwi gradient` with that codec prices, not a probe of its own.
+    for (const std::size_t i : probed)
+        keep_measured(calibration_key(sim, specs[i]), Calibration{steps, estimates[i]});
+    return estimates;
+}
+
 double wavefield_probe_budget(const CodecEstimate& synthetic, std::int64_t steps) {
     return std::max(wavefield_probe_seconds,
                     0.25 * double(steps) * (synthetic.compress_s + synthetic.decompress_s));
 }
 
-CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
-    const PaddedGrid& grid = sim.propagator().padded();
-    std::optional<CodecEstimate> real;
-    std::optional<CodecEstimate> synthetic;
-    if (make_codec(spec)->name() != "none") {
-        real = estimate_codec_on_wavefields(sim, spec, wavefield_probe_seconds);
-        if (!real) {
-            // Too slow for that (it gave up after its first steps): still worth it where the run's coding
-            // costs far more than the propagation, as the synthetic fields tell.
-            synthetic = estimate_codec(spec, grid);
-            const double budget_s = wavefield_probe_budget(*synthetic, sim.time().inner_nt);
-            if (budget_s > wavefield_probe_seconds) real = estimate_codec_on_wavefields(sim, spec, budget_s);
-        }
-    }
-    CodecEstimate e = real ? *real : synthetic ? *synthetic : estimate_codec(spec, grid);
+namespace {
+
+/// A probed estimate as the run will pay it: compression charged for sharing the cores, and a state's
+/// coding priced by its fields where the probe coded no state.
+CodecEstimate as_run_pays(Simulation& sim, CodecEstimate e) {
     if (e.codec != "none") { // "none" copies on the caller's thread (no workers without a disk tier)
         const double sharing = store_codec_core_sharing(sim.propagator().backend() == "cpu");
         e.compress_s *= sharing;
@@ -316,6 +349,31 @@ CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
     e.state_compress_s = e.compress_s * fields_per_state;
     e.state_decompress_s = e.decompress_s * fields_per_state;
     return e;
+}
+
+} // namespace
+
+CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
+    const PaddedGrid& grid = sim.propagator().padded();
+    std::optional<CodecEstimate> real;
+    std::optional<CodecEstimate> synthetic;
+    if (make_codec(spec)->name() != "none") {
+        real = estimate_codec_on_wavefields(sim, spec, wavefield_probe_seconds);
+        if (!real) {
+            // Too slow for that (it gave up after its first steps): still worth it where the run's coding
+            // costs far more than the propagation, as the synthetic fields tell.
+            synthetic = estimate_codec(spec, grid);
+            const double budget_s = wavefield_probe_budget(*synthetic, sim.time().inner_nt);
+            if (budget_s > wavefield_probe_seconds) real = estimate_codec_on_wavefields(sim, spec, budget_s);
+        }
+    }
+    return as_run_pays(sim, real ? *real : synthetic ? *synthetic : estimate_codec(spec, grid));
+}
+
+CodecEstimate probe_codec(Simulation& sim, const std::string& spec, double budget_s) {
+    std::optional<CodecEstimate> real;
+    if (make_codec(spec)->name() != "none") real = estimate_codec_on_wavefields(sim, spec, budget_s);
+    return as_run_pays(sim, real ? *real : estimate_codec(spec, sim.propagator().padded()));
 }
 
 void check_sampling_interval(const Simulation& sim, int interval) {
