@@ -243,6 +243,29 @@ class TestPredictionFeedback : public QObject {
         QCOMPARE(learnt.ratio, 1.25);
     }
 
+    // The fields a probe keeps for the next codec are those of the simulation's current model and wavelet:
+    // after set_model or set_wavelet a probe allowed no propagation finds none (keyed by the simulation's
+    // address, they were the old model's, also for the next simulation built at the same place).
+    void kept_wavefields_follow_the_model_and_wavelet() {
+        Simulation sim = small_simulation(blob_model(60, 140, 10));
+        const std::optional<CodecEstimate> first =
+            estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 60.0);
+        QVERIFY(first.has_value());
+        QCOMPARE(estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 0.0)->ratio, first->ratio); // kept
+        sim.set_model(constant_model(60, 140, 10, 2000));
+        QVERIFY(!estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 0.0));
+        const std::optional<CodecEstimate> other =
+            estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 60.0);
+        QVERIFY(other.has_value() && other->ratio != first->ratio);
+        std::vector<float> weaker = sim.wavelet();
+        for (float& w : weaker)
+            w *= 0.25f;
+        sim.set_wavelet(weaker);
+        QVERIFY(!estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 0.0));
+        // Under an absolute tolerance a weaker source codes better.
+        QVERIFY(estimate_codec_on_wavefields(sim, "zfp-accuracy:1e-5", 60.0)->ratio > other->ratio);
+    }
+
     // A worker's compression beside a CPU team that fills every core is charged 1.5x its time alone (between
     // sharing the cores' time, 1x, and stalling the team's barrier, 2x); beside a GPU propagation, or with a
     // core left free per worker, 1x.

@@ -43,6 +43,10 @@ class Simulation {
     std::string warnings() const { return warnings_; }
 
     void set_model(const Model& model);
+    /// A number that changes whenever this simulation's wavefields would (set_model, set_wavelet) and that no
+    /// other simulation of the process has had: what a cache of its wavefields is keyed by (the object's
+    /// address outlives neither a new model nor the object: the next simulation may take it).
+    std::uint64_t wavefield_serial() const { return wavefield_serial_; }
     /// Models the given shots (all when empty); gathers at the user's sampling.
     std::vector<Gather> forward(const std::vector<int>& shots = {}, Observer* observer = nullptr,
                                 const CancelToken* cancel = nullptr);
@@ -75,6 +79,8 @@ class Simulation {
     std::vector<ShotGeometry> geometries_;
     std::vector<float> wavelet_, inner_source_;
     std::string warnings_;
+    static std::uint64_t next_wavefield_serial();
+    std::uint64_t wavefield_serial_ = next_wavefield_serial();
 };
 
 } // namespace fwi

@@ -7,6 +7,7 @@
 #include "runtime/machine_memory.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 
@@ -81,12 +82,19 @@ void Simulation::set_wavelet(std::vector<float> wavelet) {
         if (!std::isfinite(w)) throw ConfigError("wavelet contains a non-finite sample");
     wavelet_ = std::move(wavelet);
     inner_source_ = resample_rows(wavelet_, 1, time_.nt, time_.inner_nt);
+    wavefield_serial_ = next_wavefield_serial();
 }
 
 void Simulation::set_model(const Model& model) {
     // Every backend checks the model (validate_model_for_setup: values, grid, the reference velocity that
     // fixed the time step) before it takes it: one scan of each kind, not two.
     propagator_->set_model(model);
+    wavefield_serial_ = next_wavefield_serial();
+}
+
+std::uint64_t Simulation::next_wavefield_serial() {
+    static std::atomic<std::uint64_t> serial{0};
+    return ++serial;
 }
 
 namespace {

@@ -27,10 +27,11 @@ struct ProbeFields {
 };
 
 /// The fields of the last probe in this process, so that `fwi plan` over several codecs (and the auto
-/// choice beside them) propagates once. Keyed by what decides them short of the velocities, which a
-/// propagator does not expose: the simulation, its padded grid, step count and source stencil.
+/// choice beside them) propagates once. Keyed by what decides them: the simulation's wavefield serial (its
+/// model and wavelet; keyed by its address, a probe after set_model, or of the next simulation built at the
+/// same place, coded the old model's fields), its padded grid, step count and source stencil.
 struct ProbeSnapshots {
-    const Simulation* sim = nullptr;
+    std::uint64_t serial = 0;
     std::int64_t cells = 0, steps = 0;
     PointStencil source;
     ProbeFields fields;
@@ -107,9 +108,9 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     ProbeSnapshots& last = last_probe;
     // A probe that gave up is not kept: a later call may allow more time.
     const PointStencil& source = sim.geometry(probe_shot(sim)).source;
-    if (last.fields.snapshots.empty() || last.sim != &sim || last.cells != g.cells() ||
+    if (last.fields.snapshots.empty() || last.serial != sim.wavefield_serial() || last.cells != g.cells() ||
         last.steps != sim.time().inner_nt || !(last.source == source)) {
-        last = {&sim, g.cells(), sim.time().inner_nt, source, run_snapshots(sim, budget_s)};
+        last = {sim.wavefield_serial(), g.cells(), sim.time().inner_nt, source, run_snapshots(sim, budget_s)};
     }
     const std::vector<std::vector<float>>& snapshots = last.fields.snapshots;
     if (snapshots.empty()) return std::nullopt;
