@@ -98,7 +98,10 @@ class TestPerformanceModel : public QObject {
             }
     }
 
-    // O_S = W (S / (F B) + t_c) + R (S / (F B) + t_d), with W writes and R reads of S-byte states at ratio F.
+    // O_S = W (S / (F B) + t_c) + R (S / (F B) + t_d), with W writes and R reads of S-byte states at ratio F,
+    // plus what this store adds to Kukreja's synchronous one: each write first copies the raw S bytes into
+    // staging for the workers (S / B), and only the uncompressed in-memory store (snapshots in place, one
+    // tier: no workers) copies inline.
     void storage_overhead_matches_kukreja() {
         StepCosts c = unit_costs(1, 1);
         c.state_bytes = 8'000'000;
@@ -111,12 +114,21 @@ class TestPerformanceModel : public QObject {
         const std::int64_t l = 700;
         const Prediction p = predict(RevolveSchedule(12).plan(l), l, c);
         const double w = double(p.counts.writes[0]), r = double(p.counts.reads[0]);
-        const double per_item = 8'000'000.0 / 16 / bandwidth;
-        QVERIFY(close(p.store_s, w * per_item));
+        const double per_item = 8'000'000.0 / 16 / bandwidth, staging = 8'000'000.0 / bandwidth;
+        QVERIFY(close(p.store_s, w * (staging + per_item)));
         QVERIFY(close(p.load_s, r * per_item));
         QVERIFY(close(p.codec_s, w * 0.02 + r * 0.01));
         QVERIFY(close(p.total_s, double(revolve_advance_steps(l, 12) + l) + double(l) +
-                                     w * (per_item + 0.02) + r * (per_item + 0.01)));
+                                     w * (staging + per_item + 0.02) + r * (per_item + 0.01)));
+        // Uncompressed in memory (the codec "none": snapshots in place) a state is copied once, inline.
+        c.snapshots_in_place = true;
+        c.compression_ratio = 1;
+        c.state_compress_s = c.state_decompress_s = 0;
+        const Prediction inline_copy = predict(RevolveSchedule(12).plan(l), l, c);
+        QVERIFY(close(inline_copy.store_s, w * staging));
+        // With a disk tier the store has workers again: tier-0 writes are staged too.
+        c.tiers.push_back(TierCosts{0, 0, 0, 0});
+        QVERIFY(close(predict(RevolveSchedule(12).plan(l), l, c).store_s, w * 2 * staging));
     }
 
     void first_touch_is_charged_on_memory_not_kept() {
