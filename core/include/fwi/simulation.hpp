@@ -44,8 +44,8 @@ class Simulation {
 
     void set_model(const Model& model);
     /// A number that changes whenever this simulation's wavefields would (set_model, set_wavelet) and that no
-    /// other simulation of the process has had: what a cache of its wavefields is keyed by (the object's
-    /// address outlives neither a new model nor the object: the next simulation may take it).
+    /// other simulation of the process has had: what a cache of its wavefields is keyed by (not its address:
+    /// set_model keeps the object, and the next simulation may be built where this one was).
     std::uint64_t wavefield_serial() const { return wavefield_serial_; }
     /// Models the given shots (all when empty); gathers at the user's sampling.
     std::vector<Gather> forward(const std::vector<int>& shots = {}, Observer* observer = nullptr,
