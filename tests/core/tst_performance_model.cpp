@@ -126,9 +126,16 @@ class TestPerformanceModel : public QObject {
         c.state_compress_s = c.state_decompress_s = 0;
         const Prediction inline_copy = predict(RevolveSchedule(12).plan(l), l, c);
         QVERIFY(close(inline_copy.store_s, w * staging));
-        // With a disk tier the store has workers again: tier-0 writes are staged too.
+        // A disk tier's prices alone (measured costs always carry them) change nothing: the plan writes none.
         c.tiers.push_back(TierCosts{0, 0, 0, 0});
-        QVERIFY(close(predict(RevolveSchedule(12).plan(l), l, c).store_s, w * 2 * staging));
+        QVERIFY(close(predict(RevolveSchedule(12).plan(l), l, c).store_s, w * staging));
+        // A plan that writes the disk tier gives the store workers again: every write is staged, tier-0 ones
+        // copied into their slot besides.
+        const auto two_tiers = MultiLevelSchedule(2, 30, c).plan(l);
+        const Prediction m = predict(two_tiers, l, c);
+        QVERIFY(m.counts.writes.size() == 2 && m.counts.writes[1] > 0);
+        QVERIFY(close(m.store_s,
+                      double(m.counts.writes[0]) * 2 * staging + double(m.counts.writes[1]) * staging));
     }
 
     void first_touch_is_charged_on_memory_not_kept() {

@@ -66,7 +66,8 @@ std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<
 /// the states at those steps (all their fields) give the per-state times. The fields a codec sees decide its
 /// ratio and time, above all under an absolute tolerance (zfp-accuracy), and a synthetic front codes unlike
 /// them. nullopt when the propagation would take more than `budget_s` (checked as it goes: a large 3D grid
-/// gives up after a few steps), when the propagator has no model yet, or when a snapshot is exactly zero.
+/// gives up after a few steps; with a budget of 0 only the fields an earlier probe kept serve), when the
+/// propagator has no model yet, or when a snapshot is exactly zero.
 std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const std::string& spec,
                                                           double budget_s);
 

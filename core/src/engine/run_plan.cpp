@@ -287,6 +287,31 @@ CodecEstimate calibrated_codec(Simulation& sim, const std::string& spec) {
     return probe_codec(sim, spec);
 }
 
+namespace {
+
+/// A probed estimate as the run will pay it: compression charged for sharing the cores, and a state's
+/// coding priced by its fields where the probe coded no state.
+CodecEstimate as_run_pays(Simulation& sim, CodecEstimate e) {
+    if (e.codec != "none") { // "none" copies on the caller's thread (no workers without a disk tier)
+        const double sharing = store_codec_core_sharing(sim.propagator().backend() == "cpu");
+        e.compress_s *= sharing;
+        e.state_compress_s *= sharing;
+    }
+    if (e.state_compress_s > 0) return e; // states coded (a coded item always takes some time)
+    // No state was coded (the synthetic probe, or states too large to keep): one is priced as that many
+    // probed fields' worth of floats (exact for "none"'s copy; an over-estimate for codecs, whose PML strips
+    // and u^(n-1) code faster than a front).
+    double state_floats = 0;
+    for (const FieldView& f : sim.propagator().new_state()->fields())
+        state_floats += double(f.size());
+    const double fields_per_state = state_floats / double(sim.propagator().padded().cells());
+    e.state_compress_s = e.compress_s * fields_per_state;
+    e.state_decompress_s = e.decompress_s * fields_per_state;
+    return e;
+}
+
+} // namespace
+
 std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<std::string>& specs,
                                              const StepCosts& steps) {
     return calibrated_codecs(sim, specs, steps,
@@ -316,7 +341,8 @@ std::vector<CodecEstimate> calibrated_codecs(Simulation& sim, const std::vector<
     // process: the codecs probed before it code those now (allowed no propagation of their own).
     if (fields)
         for (const std::size_t i : before_fields)
-            if (CodecEstimate e = probe_codec(sim, specs[i], 0.0); e.source == "wavefields") estimates[i] = e;
+            if (const std::optional<CodecEstimate> real = estimate_codec_on_wavefields(sim, specs[i], 0.0))
+                estimates[i] = as_run_pays(sim, *real);
     // What `fwi plan` showed is what the next `fwi gradient` with that codec prices, not a probe of its own.
     for (const std::size_t i : probed)
         keep_measured(calibration_key(sim, specs[i]), Calibration{steps, estimates[i]});
@@ -327,31 +353,6 @@ double wavefield_probe_budget(const CodecEstimate& synthetic, std::int64_t steps
     return std::max(wavefield_probe_seconds,
                     0.25 * double(steps) * (synthetic.compress_s + synthetic.decompress_s));
 }
-
-namespace {
-
-/// A probed estimate as the run will pay it: compression charged for sharing the cores, and a state's
-/// coding priced by its fields where the probe coded no state.
-CodecEstimate as_run_pays(Simulation& sim, CodecEstimate e) {
-    if (e.codec != "none") { // "none" copies on the caller's thread (no workers without a disk tier)
-        const double sharing = store_codec_core_sharing(sim.propagator().backend() == "cpu");
-        e.compress_s *= sharing;
-        e.state_compress_s *= sharing;
-    }
-    if (e.state_compress_s > 0) return e; // states coded (a coded item always takes some time)
-    // No state was coded (the synthetic probe, or states too large to keep): one is priced as that many
-    // probed fields' worth of floats (exact for "none"'s copy; an over-estimate for codecs, whose PML strips
-    // and u^(n-1) code faster than a front).
-    double state_floats = 0;
-    for (const FieldView& f : sim.propagator().new_state()->fields())
-        state_floats += double(f.size());
-    const double fields_per_state = state_floats / double(sim.propagator().padded().cells());
-    e.state_compress_s = e.compress_s * fields_per_state;
-    e.state_decompress_s = e.decompress_s * fields_per_state;
-    return e;
-}
-
-} // namespace
 
 CodecEstimate probe_codec(Simulation& sim, const std::string& spec) {
     const PaddedGrid& grid = sim.propagator().padded();

@@ -110,6 +110,8 @@ std::optional<CodecEstimate> estimate_codec_on_wavefields(Simulation& sim, const
     const PointStencil& source = sim.geometry(probe_shot(sim)).source;
     if (last.fields.snapshots.empty() || last.serial != sim.wavefield_serial() || last.cells != g.cells() ||
         last.steps != sim.time().inner_nt || !(last.source == source)) {
+        // No time at all: only kept fields serve (no state made and stepped once before giving up).
+        if (budget_s <= 0) return std::nullopt;
         last = {sim.wavefield_serial(), g.cells(), sim.time().inner_nt, source, run_snapshots(sim, budget_s)};
     }
     const std::vector<std::vector<float>>& snapshots = last.fields.snapshots;
