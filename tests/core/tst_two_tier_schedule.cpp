@@ -114,6 +114,71 @@ class TestTwoTierSchedule : public QObject {
         QVERIFY(used_disk_and_ram > 0); // the instances do exercise mixed plans
     }
 
+    void unbounded_disk_is_the_optimum_for_any_d_its_plan_fits() {
+        // With the disk slots left out of the programme: on every small instance its cost equals the brute
+        // force with as many disk slots as steps, and the bounded programme's for every D at least its plan's
+        // peak on disk (and no less for a smaller D).
+        const std::vector<std::array<double, 4>> cost_sets{{0, 0, 1, 1}, {0, 0, 3, 2}, {1, 0, 0, 5},
+                                                           {0, 1, 2, 0}, {1, 1, 7, 4}, {0, 0, 0, 0}};
+        int checked = 0;
+        for (const auto& cs : cost_sets)
+            for (int l = 1; l <= 6; ++l)
+                for (int R = 1; R <= 3; ++R) {
+                    const StepCosts costs = costs_of(cs[0], cs[1], cs[2], cs[3]);
+                    const double w[2] = {cs[0], cs[2]}, rd[2] = {cs[1], cs[3]};
+                    const detail::TwoTierOptimum opt(l, R, detail::TwoTierOptimum::UnboundedDisk{}, costs);
+                    QCOMPARE(opt.predicted_s(), brute_force(l, R, l, 1, w, rd, 2));
+                    const auto plan = opt.plan();
+                    const PlanCounts c = simulate_plan(plan, l, {R, l});
+                    QVERIFY(c.peak_slots[0] <= R);
+                    QCOMPARE(predict(plan, l, costs).total_s, opt.predicted_s());
+                    for (int D = 0; D <= l; ++D) {
+                        const double bounded = detail::TwoTierOptimum(l, R, D, costs).predicted_s();
+                        if (D >= c.peak_slots[1])
+                            QCOMPARE(bounded, opt.predicted_s());
+                        else
+                            QVERIFY(bounded >= opt.predicted_s());
+                    }
+                    ++checked;
+                }
+        QCOMPARE(checked, 6 * 6 * 3);
+        // Longer chains, where brute force cannot go: the bounded programme with D = l agrees.
+        const StepCosts costs = costs_of(0.25, 0.25, 3, 2);
+        for (std::int64_t l : {30, 75})
+            for (std::int64_t R : {1, 2, 4}) {
+                const detail::TwoTierOptimum opt(l, R, detail::TwoTierOptimum::UnboundedDisk{}, costs);
+                QCOMPARE(opt.predicted_s(), detail::TwoTierOptimum(l, R, l, costs).predicted_s());
+            }
+    }
+
+    void long_runs_get_the_unbounded_optimum_not_the_multistage_family() {
+        // Past the bounded table's size limit (here 1200^2 x 5 x 151 = 1.1e9), multilevel:R,D takes the
+        // unbounded-disk optimum when its plan fits D: an exact optimum, never dearer than the multistage
+        // family it replaces, and strictly cheaper with these costs (RAM 1 step a state, disk 8 to write and
+        // 5 to read, the Marmousi bench's proportions).
+        StepCosts costs = costs_of(1, 1, 8, 5);
+        const std::int64_t l = 1200, R = 4, D = 150;
+        QVERIFY(detail::TwoTierOptimum::table_work(l, R, D) > MultiLevelSchedule::kExactWork);
+        const MultiLevelSchedule ml(R, D, costs);
+        const auto choice = ml.choose(l);
+        QVERIFY(choice.exact);
+        QVERIFY(choice.plan != nullptr);
+        const auto plan = ml.plan(l);
+        const PlanCounts c = simulate_plan(plan, l, {int(R), int(D)});
+        QVERIFY(c.peak_slots[0] <= R);
+        QVERIFY(c.peak_slots[1] <= D);
+        QCOMPARE(predict(plan, l, costs).total_s, choice.predicted_s);
+        const auto family = ml.multistage_choice(l);
+        QVERIFY(!family.exact);
+        QCOMPARE(predict(ml.plan_for(l, family), l, costs).total_s, family.predicted_s);
+        QVERIFY(choice.predicted_s < family.predicted_s);
+        // Too few disk slots for the unbounded plan: the multistage family answers.
+        const MultiLevelSchedule tight(R, 2, costs);
+        const auto fallback = tight.choose(l);
+        QVERIFY(!fallback.exact);
+        QVERIFY(simulate_plan(tight.plan(l), l, {int(R), 2}).peak_slots[1] <= 2);
+    }
+
     void beats_ram_only_revolve_when_disk_pays() {
         // Disk a few steps per item: the optimum is never dearer than RAM-only Revolve(R), strictly cheaper
         // somewhere, and MultiLevelSchedule picks it (exact) at these sizes.

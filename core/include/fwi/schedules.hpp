@@ -81,16 +81,24 @@ class MultiLevelSchedule final : public Schedule {
     /// The chosen candidate for `steps` (for tests and reports): disk interval q and count n (n = 0:
     /// RAM-only), or disk_only = true; and its predicted seconds.
     /// exact = true: the optimal two-tier plan of the exact dynamic programme (used when l^2 (R+1) (D+1) <=
-    /// kExactWork, tens of ms), which may interleave tiers freely; the other fields are then unused.
+    /// kExactWork, tens of ms), which may interleave tiers freely; the other fields are then unused. Above
+    /// that, the same programme with unbounded disk slots (when l^2 (R+1) <= kUnboundedDiskWork, under a
+    /// second for 2403 steps and 10 RAM slots) is the exact optimum whenever its plan holds at most D states
+    /// on disk at once: then exact = true too, and `plan` holds that plan. Only where neither applies is the
+    /// choice the best of the multistage family (interval, disk_intervals), RAM-only or disk-only Revolve.
     struct Choice {
         bool exact = false;
         bool disk_only = false;
         std::int64_t interval = 0;
         std::int64_t disk_intervals = 0;
         double predicted_s = 0;
+        std::shared_ptr<const std::vector<Action>> plan; ///< the unbounded-disk optimum's plan, when chosen
     };
     Choice choose(std::int64_t steps) const;
+    /// The best of the multistage family, RAM-only and disk-only Revolve alone (what choose() falls back to).
+    Choice multistage_choice(std::int64_t steps) const;
     static constexpr double kExactWork = 4e6;
+    static constexpr double kUnboundedDiskWork = 1.5e8;
     std::vector<Action> plan_for(std::int64_t steps, const Choice& choice) const;
 
   private:

@@ -30,8 +30,22 @@ std::string MultiLevelSchedule::name() const {
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
     if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork)
-        return {true, false, 0, 0,
-                detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s()};
+        return {
+            true,   false, 0, 0, detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s(),
+            nullptr};
+    if (disk_slots_ >= 1 &&
+        detail::TwoTierOptimum::unbounded_table_work(steps, ram_slots_) <= kUnboundedDiskWork) {
+        const detail::TwoTierOptimum opt(steps, ram_slots_, detail::TwoTierOptimum::UnboundedDisk{}, costs_);
+        auto plan = std::make_shared<const std::vector<Action>>(opt.plan());
+        if (simulate_plan(*plan, steps, {static_cast<int>(ram_slots_), static_cast<int>(steps)})
+                .peak_slots[1] <= disk_slots_)
+            return {true, false, 0, 0, opt.predicted_s(), std::move(plan)};
+    }
+    return multistage_choice(steps);
+}
+
+MultiLevelSchedule::Choice MultiLevelSchedule::multistage_choice(std::int64_t steps) const {
+    if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
     const std::int64_t l = steps;
     const std::uint64_t bytes = costs_.stored_state_bytes();
     const double f = costs_.recompute_price(); // advance steps are recomputations but for l of them
@@ -54,12 +68,12 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     // Every candidate reverses l steps, each with one internal forward step: a common term.
     const double common_s = static_cast<double>(l) * (costs_.forward_step_s + costs_.adjoint_step_s);
 
-    Choice best{false, false, 0, 0, common_s + ram(l)}; // RAM-only Revolve(R)
+    Choice best{false, false, 0, 0, common_s + ram(l), nullptr}; // RAM-only Revolve(R)
     if (disk_slots_ >= 1) {
         const double disk_only =
             common_s +
             (l == 1 ? 0.0 : revolve_s(detail::SegmentCounter().count(l, disk_slots_), w_disk, r_disk));
-        if (disk_only < best.predicted_s) best = {false, true, 0, 0, disk_only};
+        if (disk_only < best.predicted_s) best = {false, true, 0, 0, disk_only, nullptr};
     }
     for (std::int64_t q = 1; q < l; ++q) {
         const std::int64_t max_n = std::min(disk_slots_, (l - 1) / q);
@@ -70,7 +84,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
             const double cost = common_s +
                                 static_cast<double>(n) * (w_disk + f * static_cast<double>(q) + interval_s) +
                                 ram(l - n * q);
-            if (cost < best.predicted_s) best = {false, false, q, n, cost};
+            if (cost < best.predicted_s) best = {false, false, q, n, cost, nullptr};
         }
     }
     return best;
@@ -79,6 +93,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
 std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choice& choice) const {
     using namespace detail;
     std::vector<Action> out;
+    if (choice.exact && choice.plan) return *choice.plan;
     if (choice.exact) return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan();
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;

@@ -13,15 +13,14 @@ namespace {
 constexpr int kRam = 0;
 constexpr int kDisk = 1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+} // namespace
 
-// Free slots after taking (-1) or giving back (+1) one slot of `tier`.
-std::int64_t ram_after(int tier, std::int64_t r, int delta) {
+std::int64_t TwoTierOptimum::ram_after(int tier, std::int64_t r, int delta) const {
     return tier == kRam ? r + delta : r;
 }
-std::int64_t disk_after(int tier, std::int64_t d, int delta) {
-    return tier == kDisk ? d + delta : d;
+std::int64_t TwoTierOptimum::disk_after(int tier, std::int64_t d, int delta) const {
+    return tier == kDisk && !unbounded_disk_ ? d + delta : d;
 }
-} // namespace
 
 double TwoTierOptimum::table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots) {
     const double l = static_cast<double>(steps);
@@ -29,8 +28,14 @@ double TwoTierOptimum::table_work(std::int64_t steps, std::int64_t ram_slots, st
            static_cast<double>(std::min(disk_slots, steps) + 1);
 }
 
+double TwoTierOptimum::unbounded_table_work(std::int64_t steps, std::int64_t ram_slots) {
+    const double l = static_cast<double>(steps);
+    return l * l * static_cast<double>(std::min(ram_slots, steps) + 1);
+}
+
 std::size_t TwoTierOptimum::index(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
-    return static_cast<std::size_t>(((tier * (steps_ + 1) + m) * (ram_ + 1) + r) * (disk_ + 1) + d);
+    // m fastest: the programme's inner loop walks one table forward in j and the other backward in m - j.
+    return static_cast<std::size_t>(((tier * (ram_ + 1) + r) * (disk_ + 1) + d) * (steps_ + 1) + m);
 }
 double TwoTierOptimum::b(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
     return b_[index(tier, m, r, d)];
@@ -44,6 +49,18 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
     : steps_(steps), ram_(std::min(ram_slots, steps)), disk_(std::min(disk_slots, steps)) {
     if (steps < 1 || ram_slots < 1 || disk_slots < 0)
         throw ConfigError("two-tier schedule needs steps >= 1, R >= 1, D >= 0");
+    fill_table(costs);
+}
+
+TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, UnboundedDisk,
+                               const StepCosts& costs)
+    : steps_(steps), ram_(std::min(ram_slots, steps)), disk_(0), unbounded_disk_(true) {
+    if (steps < 1 || ram_slots < 1) throw ConfigError("two-tier schedule needs steps >= 1, R >= 1");
+    fill_table(costs);
+}
+
+void TwoTierOptimum::fill_table(const StepCosts& costs) {
+    const std::int64_t steps = steps_;
     const std::uint64_t bytes = costs.stored_state_bytes();
     f_ = costs.recompute_price(); // every advance step beyond the first sweep, as predict() charges them
     for (int t : {kRam, kDisk}) {
@@ -51,7 +68,7 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
         r_[t] = costs.read_s(t, bytes);
     }
     common_s_ = static_cast<double>(steps) * (costs.forward_step_s + costs.adjoint_step_s);
-    b_.assign(index(1, steps_, ram_, disk_) + 1, kInf);
+    b_.assign(std::size_t(2 * (ram_ + 1) * (disk_ + 1) * (steps_ + 1)), kInf);
     a_.assign(b_.size(), kInf);
     const std::int64_t caps[2] = {ram_, disk_};
     for (std::int64_t m = 1; m <= steps_; ++m) {
@@ -66,11 +83,24 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
                     for (int u : {kRam, kDisk}) {
                         const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
                         if (r2 < 0 || d2 < 0) continue;
-                        for (std::int64_t j = 1; j < m; ++j) {
-                            const double c = static_cast<double>(j) * f_ + w_[u] + b(u, m - j, r2, d2) +
-                                             r_[t] + a(t, j, r, d);
-                            best = std::min(best, c);
+                        const double* bu = &b_[index(u, 0, r2, d2)];
+                        const double* at = &a_[index(t, 0, r, d)];
+                        // Four running minima (a minimum is exact in any order), so that the loop is
+                        // not one chain of dependent comparisons (1.5x on 2403 steps and 10 RAM slots).
+                        double best4[4] = {best, kInf, kInf, kInf};
+                        std::int64_t j = 1;
+                        for (; j + 3 < m; j += 4)
+                            for (int k = 0; k < 4; ++k) {
+                                const std::int64_t i = j + k;
+                                const double c =
+                                    static_cast<double>(i) * f_ + w_[u] + bu[m - i] + r_[t] + at[i];
+                                best4[k] = std::min(best4[k], c);
+                            }
+                        for (; j < m; ++j) {
+                            const double c = static_cast<double>(j) * f_ + w_[u] + bu[m - j] + r_[t] + at[j];
+                            best4[0] = std::min(best4[0], c);
                         }
+                        best = std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
                     }
                     b_[index(t, m, r, d)] = best;
                 }
@@ -100,7 +130,8 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::
 
 std::vector<Action> TwoTierOptimum::plan() const {
     std::vector<Action> out;
-    SlotPool pools[2] = {SlotPool(kRam, static_cast<int>(ram_)), SlotPool(kDisk, static_cast<int>(disk_))};
+    SlotPool pools[2] = {SlotPool(kRam, static_cast<int>(ram_)),
+                         SlotPool(kDisk, static_cast<int>(unbounded_disk_ ? steps_ : disk_))};
     // Emits B_t(m, r, d): state `at` is in hand and stored in `base`. Returns the slot that holds state `at`
     // at the end (the base, or where A moved it).
     auto emit_b = [&](auto& self_b, auto& self_a, std::int64_t at, std::int64_t m, std::int64_t r,
