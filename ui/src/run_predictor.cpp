@@ -197,7 +197,7 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.alternatives = plan_table(request);
         std::string chosen = schedule_spec;
         if (chosen == "auto") {
-            chosen = choose_auto(request).schedule; // ResourceError: nothing fits
+            chosen = choose_auto(request, p.alternatives).schedule; // ResourceError: nothing fits
             p.automatic = true;
         }
         const auto plan = make_schedule(chosen, costs)->plan(p.inner_steps);

@@ -169,5 +169,8 @@ std::vector<PlanRow> plan_table(const PlanRequest& request);
 /// The fastest predicted row of plan_table() that fits (ties go to the simpler schedule, listed first).
 /// Throws ResourceError naming the budget and the least memory any schedule needs when nothing fits.
 PlanRow choose_auto(const PlanRequest& request);
+/// The same choice among `rows`, plan_table(request) already computed (a multilevel row's exact plan takes
+/// up to a few tenths of a second to find).
+PlanRow choose_auto(const PlanRequest& request, const std::vector<PlanRow>& rows);
 
 } // namespace fwi

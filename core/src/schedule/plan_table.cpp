@@ -125,7 +125,11 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
 }
 
 PlanRow choose_auto(const PlanRequest& r) {
-    const std::vector<PlanRow> rows = plan_table(r);
+    return choose_auto(r, plan_table(r));
+}
+
+PlanRow choose_auto(const PlanRequest& r, const std::vector<PlanRow>& rows) {
+    if (rows.empty()) throw ConfigError("plan table: no rows to choose from");
     const PlanRow* best = nullptr;
     for (const PlanRow& row : rows)
         if (row.fits_budget && (!best || row.predicted_s < best->predicted_s)) best = &row;
