@@ -172,11 +172,14 @@ class TestTwoTierSchedule : public QObject {
         QVERIFY(!family.exact);
         QCOMPARE(predict(ml.plan_for(l, family), l, costs).total_s, family.predicted_s);
         QVERIFY(choice.predicted_s < family.predicted_s);
-        // Too few disk slots for the unbounded plan: the multistage family answers.
+        // Too few disk slots for the unbounded plan, and too long a run for the bounded table: the multistage
+        // family answers.
+        const std::int64_t longer = 1500;
+        QVERIFY(detail::TwoTierOptimum::table_work(longer, R, 2) > MultiLevelSchedule::kExactWork);
         const MultiLevelSchedule tight(R, 2, costs);
-        const auto fallback = tight.choose(l);
+        const auto fallback = tight.choose(longer);
         QVERIFY(!fallback.exact);
-        QVERIFY(simulate_plan(tight.plan(l), l, {int(R), 2}).peak_slots[1] <= 2);
+        QVERIFY(simulate_plan(tight.plan(longer), longer, {int(R), 2}).peak_slots[1] <= 2);
     }
 
     void beats_ram_only_revolve_when_disk_pays() {
