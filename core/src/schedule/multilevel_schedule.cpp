@@ -29,10 +29,10 @@ std::string MultiLevelSchedule::name() const {
 
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
-    if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork)
-        return {
-            true,   false, 0, 0, detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).predicted_s(),
-            nullptr};
+    if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork) {
+        const detail::TwoTierOptimum opt(steps, ram_slots_, disk_slots_, costs_);
+        return {true, false, 0, 0, opt.predicted_s(), nullptr};
+    }
     if (disk_slots_ >= 1 &&
         detail::TwoTierOptimum::unbounded_table_work(steps, ram_slots_) <= kUnboundedDiskWork) {
         const detail::TwoTierOptimum opt(steps, ram_slots_, detail::TwoTierOptimum::UnboundedDisk{}, costs_);
