@@ -29,8 +29,7 @@ double TwoTierOptimum::table_work(std::int64_t steps, std::int64_t ram_slots, st
 }
 
 double TwoTierOptimum::unbounded_table_work(std::int64_t steps, std::int64_t ram_slots) {
-    const double l = static_cast<double>(steps);
-    return l * l * static_cast<double>(std::min(ram_slots, steps) + 1);
+    return table_work(steps, ram_slots, 0); // the disk dimension has one value
 }
 
 std::size_t TwoTierOptimum::index(int tier, std::int64_t m, std::int64_t r, std::int64_t d) const {
@@ -60,14 +59,13 @@ TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, Unbou
 }
 
 void TwoTierOptimum::fill_table(const StepCosts& costs) {
-    const std::int64_t steps = steps_;
     const std::uint64_t bytes = costs.stored_state_bytes();
     f_ = costs.recompute_price(); // every advance step beyond the first sweep, as predict() charges them
     for (int t : {kRam, kDisk}) {
         w_[t] = costs.write_s(t, bytes);
         r_[t] = costs.read_s(t, bytes);
     }
-    common_s_ = static_cast<double>(steps) * (costs.forward_step_s + costs.adjoint_step_s);
+    common_s_ = static_cast<double>(steps_) * (costs.forward_step_s + costs.adjoint_step_s);
     b_.assign(std::size_t(2 * (ram_ + 1) * (disk_ + 1) * (steps_ + 1)), kInf);
     a_.assign(b_.size(), kInf);
     const std::int64_t caps[2] = {ram_, disk_};
