@@ -223,9 +223,10 @@ class TestSchedules : public QObject {
         const StepCosts costs = disk_costs(4, 4);
         const std::int64_t l = 1000;
         const MultiLevelSchedule schedule(3, 40, costs);
-        const auto choice = schedule.choose(l);
-        QVERIFY(!choice.disk_only);
-        QVERIFY(choice.disk_intervals >= 1 && choice.disk_intervals <= 40);
+        const auto family = schedule.multistage_choice(l);
+        QVERIFY(!family.disk_only);
+        QVERIFY(family.disk_intervals >= 1 && family.disk_intervals <= 40);
+        QVERIFY(schedule.choose(l).predicted_s <= family.predicted_s);
         const auto plan = schedule.plan(l);
         const PlanCounts c = simulate_plan(plan, l, {3, 40});
         QVERIFY(c.writes[1] >= 1);

@@ -172,14 +172,47 @@ class TestTwoTierSchedule : public QObject {
         QVERIFY(!family.exact);
         QCOMPARE(predict(ml.plan_for(l, family), l, costs).total_s, family.predicted_s);
         QVERIFY(choice.predicted_s < family.predicted_s);
-        // Too few disk slots for the unbounded plan, and too long a run for the bounded table: the multistage
-        // family answers.
-        const std::int64_t longer = 1500;
-        QVERIFY(detail::TwoTierOptimum::table_work(longer, R, 2) > MultiLevelSchedule::kExactWork);
-        const MultiLevelSchedule tight(R, 2, costs);
+        // Too few disk slots for the unbounded plan, and too long a run for the bounded table: the cheaper of
+        // the multistage family and the bounded optimum for fewer disk slots answers, a plan that fits.
+        const std::int64_t longer = 3000, tight_d = 3;
+        QVERIFY(detail::TwoTierOptimum::table_work(longer, R, tight_d) > MultiLevelSchedule::kExactWork);
+        const MultiLevelSchedule tight(R, tight_d, costs);
         const auto fallback = tight.choose(longer);
         QVERIFY(!fallback.exact);
-        QVERIFY(simulate_plan(tight.plan(longer), longer, {int(R), 2}).peak_slots[1] <= 2);
+        const auto fallback_plan = tight.plan(longer);
+        const PlanCounts fc = simulate_plan(fallback_plan, longer, {int(R), int(tight_d)});
+        QVERIFY(fc.peak_slots[0] <= R);
+        QVERIFY(fc.peak_slots[1] <= tight_d);
+        QCOMPARE(predict(fallback_plan, longer, costs).total_s, fallback.predicted_s);
+        QVERIFY(fallback.predicted_s <= tight.multistage_choice(longer).predicted_s);
+        // Never below the optimum (the bounded table, run here once, slowly).
+        QVERIFY(fallback.predicted_s >= detail::TwoTierOptimum(longer, R, tight_d, costs).predicted_s());
+    }
+
+    void past_the_tables_fewer_disk_slots_beat_the_multistage_family() {
+        // 2403 steps (the Marmousi bench), 3 RAM slots at 0.2 steps a state, 10 disk slots at 8 steps to
+        // write and 5 to read: the unbounded optimum holds more than 10 states on disk and the bounded table
+        // (2.5e8) is past kExactWork. The multistage family is 33% above the optimum here; the exact optimum
+        // for the 5 disk slots the table allows is 10% above it, and choose() takes that plan.
+        const StepCosts costs = costs_of(0.2, 0.2, 8, 5);
+        const std::int64_t l = 2403, R = 3, D = 10, fewer = 5;
+        QVERIFY(detail::TwoTierOptimum::table_work(l, R, D) > MultiLevelSchedule::kExactWork);
+        QVERIFY(detail::TwoTierOptimum::table_work(l, R, fewer) <= MultiLevelSchedule::kExactWork);
+        QVERIFY(detail::TwoTierOptimum::table_work(l, R, fewer + 1) > MultiLevelSchedule::kExactWork);
+        const MultiLevelSchedule ml(R, D, costs);
+        const auto choice = ml.choose(l);
+        QVERIFY(!choice.exact);
+        QVERIFY(choice.plan != nullptr);
+        QCOMPARE(choice.predicted_s, detail::TwoTierOptimum(l, R, fewer, costs).predicted_s());
+        const PlanCounts c = simulate_plan(*choice.plan, l, {int(R), int(D)});
+        QVERIFY(c.peak_slots[0] <= R);
+        QVERIFY(c.peak_slots[1] <= fewer);
+        QCOMPARE(predict(*choice.plan, l, costs).total_s, choice.predicted_s);
+        const double family = ml.multistage_choice(l).predicted_s;
+        const double optimum = detail::TwoTierOptimum(l, R, D, costs).predicted_s();
+        QVERIFY(choice.predicted_s >= optimum);
+        QVERIFY(choice.predicted_s < 1.15 * optimum);
+        QVERIFY(family > 1.25 * optimum);
     }
 
     void beats_ram_only_revolve_when_disk_pays() {

@@ -58,20 +58,19 @@ class RevolveSchedule final : public Schedule {
 };
 
 /// "multilevel:R,D": tier 0 (R slots, fast) + tier 1 (D slots, e.g. disk, with the write/read costs of
-/// `costs`). Candidates, each priced exactly with the cost model of fwi/performance_model.hpp:
-///   - multistage(q, n): the first sweep writes states 0, q, ..., (n-1)q to tier 1 (n <= D) and then
-///     reverses the final range [nq, l) with Revolve(R) in tier 0; each tier-1 interval is then read back
-///     once, copied to tier 0 and reversed with Revolve(R). n = 0 is plain Revolve(R); q = 1, n = l-1 is
-///     store-all on tier 1;
-///   - Revolve(D) entirely in tier 1.
-/// It returns the candidate of least predicted time, searching every (q, n) with n q < l, n <= D: O(l log l)
-/// candidates, each O(1) once Revolve's actions are counted for every range length (O(min(R, l) l log r));
-/// about 10-50 ms for l = 10 000. This is optimal within that family under the model - so never worse than
-/// RAM-only Revolve(R) or disk-only Revolve(D) - but not the optimal two-level schedule in general
-/// (Disk-Revolve / H-Revolve also reuse tier-1 slots and vary interval lengths). So for small problems
-/// (l^2 (R+1) (D+1) <= kExactWork) it uses the exact two-tier optimum instead
-/// (schedule/two_tier_optimum.hpp), proved equal to a brute-force shortest path over all plans on small
-/// instances. Requires R >= 1, D >= 0.
+/// `costs`). The plan of least predicted time under the cost model of fwi/performance_model.hpp, found by
+/// (choose() below, in this order):
+///   1. the exact two-tier programme with unbounded disk slots (schedule/two_tier_optimum.hpp, O(l^2 R)):
+///      the optimum whenever its plan holds at most D states on disk at once;
+///   2. else the exact programme bounded by D (O(l^2 R D)), where that is small enough; both are proved
+///      equal to a brute-force shortest path over all plans on small instances;
+///   3. past both, the cheaper of two heuristics: the multistage family - the first sweep writes states 0,
+///      q, ..., (n-1)q to tier 1 (n <= D) and reverses the final range [nq, l) with Revolve(R) in tier 0;
+///      each tier-1 interval is then read back once and reversed with Revolve(R) (n = 0 is plain
+///      Revolve(R), q = 1, n = l-1 store-all on tier 1), or Revolve(D) in tier 1 alone; O(l log l)
+///      candidates, optimal within that family, so never worse than RAM-only or disk-only Revolve - and the
+///      bounded programme's optimum for fewer disk slots D' < D.
+/// Requires R >= 1, D >= 0.
 class MultiLevelSchedule final : public Schedule {
   public:
     MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs = {});
@@ -80,28 +79,36 @@ class MultiLevelSchedule final : public Schedule {
 
     /// The chosen candidate for `steps` (for tests and reports): disk interval q and count n (n = 0:
     /// RAM-only), or disk_only = true; and its predicted seconds.
-    /// exact = true: the optimal two-tier plan of the exact dynamic programme (used when l^2 (R+1) (D+1) <=
-    /// kExactWork, tens of ms), which may interleave tiers freely; the other fields are then unused. Above
-    /// that, the same programme with unbounded disk slots (when l^2 (R+1) <= kUnboundedDiskWork, under a
-    /// second for 2403 steps and 10 RAM slots) is the exact optimum whenever its plan holds at most D states
-    /// on disk at once: then exact = true too, and `plan` holds that plan. Only where neither applies is the
-    /// choice the best of the multistage family (interval, disk_intervals), RAM-only or disk-only Revolve.
+    /// exact = true: the optimal two-tier plan of the exact dynamic programme
+    /// (schedule/two_tier_optimum.hpp), which may interleave tiers freely. Tried first, the same programme
+    /// with unbounded disk slots (when l^2 (R+1) <= kUnboundedDiskWork, under a second for 2403 steps and
+    /// 10 RAM slots) is the exact optimum whenever its plan holds at most D states on disk at once: then
+    /// `plan` holds that plan. Else the bounded programme when l^2 (R+1) (D+1) <= kExactWork (`plan` empty:
+    /// plan_for() runs it again). Past both, the cheaper of the best of the multistage family (interval,
+    /// disk_intervals; RAM-only or disk-only Revolve) and the bounded programme's optimum for as many disk
+    /// slots D' < D as kExactWork allows (exact = false, `plan` set; run only when the multistage plan is
+    /// more than kNearOptimum above the unbounded optimum).
     struct Choice {
         bool exact = false;
         bool disk_only = false;
         std::int64_t interval = 0;
         std::int64_t disk_intervals = 0;
         double predicted_s = 0;
-        std::shared_ptr<const std::vector<Action>> plan; ///< the unbounded-disk optimum's plan, when chosen
+        std::shared_ptr<const std::vector<Action>> plan; ///< the plan itself, when choose() made it
     };
     Choice choose(std::int64_t steps) const;
     /// The best of the multistage family, RAM-only and disk-only Revolve alone (what choose() falls back to).
     Choice multistage_choice(std::int64_t steps) const;
-    static constexpr double kExactWork = 2.5e7; ///< 53 ms for 450 steps, R = D = 10 on the 2-core VM
-    static constexpr double kUnboundedDiskWork = 1.5e8;
+    static constexpr double kExactWork = 1.5e8; ///< 0.2-0.4 s (800 steps, R = 10, D = 20; the 2-core VM)
+    static constexpr double kUnboundedDiskWork = 1.5e8; ///< one unbounded programme, the same
+    /// Past both exact tables, choose() keeps the multistage plan without running the fewer-slots table when
+    /// it is within this factor of the unbounded optimum (a lower bound on every plan for D slots).
+    static constexpr double kNearOptimum = 1.02;
     std::vector<Action> plan_for(std::int64_t steps, const Choice& choice) const;
 
   private:
+    std::int64_t peak_disk_slots(const std::vector<Action>& plan, std::int64_t steps) const;
+
     std::int64_t ram_slots_, disk_slots_;
     StepCosts costs_;
 };

@@ -29,19 +29,43 @@ std::string MultiLevelSchedule::name() const {
 
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
-    if (detail::TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork) {
-        const detail::TwoTierOptimum opt(steps, ram_slots_, disk_slots_, costs_);
+    using detail::TwoTierOptimum;
+    // The unbounded-disk optimum first: (D+1) times cheaper than the bounded table, and exact whenever its
+    // plan fits D (more slots never cost more).
+    const bool unbounded_fits_work =
+        disk_slots_ >= 1 && TwoTierOptimum::unbounded_table_work(steps, ram_slots_) <= kUnboundedDiskWork;
+    double lower_bound = 0; // no plan for D slots is cheaper than the unbounded optimum
+    if (unbounded_fits_work) {
+        const TwoTierOptimum opt(steps, ram_slots_, TwoTierOptimum::UnboundedDisk{}, costs_);
+        auto plan = std::make_shared<const std::vector<Action>>(opt.plan());
+        if (peak_disk_slots(*plan, steps) <= disk_slots_)
+            return {true, false, 0, 0, opt.predicted_s(), std::move(plan)};
+        lower_bound = opt.predicted_s();
+    }
+    if (TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork) {
+        const TwoTierOptimum opt(steps, ram_slots_, disk_slots_, costs_);
         return {true, false, 0, 0, opt.predicted_s(), nullptr};
     }
-    if (disk_slots_ >= 1 &&
-        detail::TwoTierOptimum::unbounded_table_work(steps, ram_slots_) <= kUnboundedDiskWork) {
-        const detail::TwoTierOptimum opt(steps, ram_slots_, detail::TwoTierOptimum::UnboundedDisk{}, costs_);
-        auto plan = std::make_shared<const std::vector<Action>>(opt.plan());
-        if (simulate_plan(*plan, steps, {static_cast<int>(ram_slots_), static_cast<int>(steps)})
-                .peak_slots[1] <= disk_slots_)
-            return {true, false, 0, 0, opt.predicted_s(), std::move(plan)};
+    // Past both: the cheaper of the multistage plan and the exact optimum for fewer disk slots, as many as
+    // the bounded table allows (a plan for D' < D slots is one for D). That table takes tenths of a second:
+    // not run where the multistage plan is within kNearOptimum of the unbounded optimum, a lower bound.
+    Choice best = multistage_choice(steps);
+    if (best.predicted_s <= kNearOptimum * lower_bound) return best;
+    const std::int64_t l = steps, r1 = std::min(ram_slots_, steps) + 1;
+    const auto fewer = static_cast<std::int64_t>(kExactWork / (double(l) * double(l) * double(r1))) - 1;
+    if (fewer >= 1) {
+        const TwoTierOptimum opt(steps, ram_slots_, std::min(fewer, disk_slots_ - 1), costs_);
+        if (opt.predicted_s() < best.predicted_s) {
+            best = Choice{};
+            best.predicted_s = opt.predicted_s();
+            best.plan = std::make_shared<const std::vector<Action>>(opt.plan());
+        }
     }
-    return multistage_choice(steps);
+    return best;
+}
+
+std::int64_t MultiLevelSchedule::peak_disk_slots(const std::vector<Action>& plan, std::int64_t steps) const {
+    return simulate_plan(plan, steps, {static_cast<int>(ram_slots_), static_cast<int>(steps)}).peak_slots[1];
 }
 
 MultiLevelSchedule::Choice MultiLevelSchedule::multistage_choice(std::int64_t steps) const {
@@ -93,7 +117,7 @@ MultiLevelSchedule::Choice MultiLevelSchedule::multistage_choice(std::int64_t st
 std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choice& choice) const {
     using namespace detail;
     std::vector<Action> out;
-    if (choice.exact && choice.plan) return *choice.plan;
+    if (choice.plan) return *choice.plan;
     if (choice.exact) return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan();
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;
