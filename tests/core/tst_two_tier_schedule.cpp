@@ -213,6 +213,13 @@ class TestTwoTierSchedule : public QObject {
         QVERIFY(choice.predicted_s >= optimum);
         QVERIFY(choice.predicted_s < 1.15 * optimum);
         QVERIFY(family > 1.25 * optimum);
+        // The choice is kept: another schedule with the same arguments gets the same plan without planning
+        // again (the plan table's row and the run's schedule); other costs get their own.
+        QCOMPARE(MultiLevelSchedule(R, D, costs).choose(l).plan.get(), choice.plan.get());
+        const auto other = MultiLevelSchedule(R, D, costs_of(0.2, 0.2, 8, 6)).choose(l);
+        QVERIFY(other.plan != nullptr);
+        QVERIFY(other.plan.get() != choice.plan.get());
+        QVERIFY(other.predicted_s > choice.predicted_s); // dearer disk reads
     }
 
     void beats_ram_only_revolve_when_disk_pays() {

@@ -76,6 +76,7 @@ struct StepCosts {
     /// header).
     bool snapshots_in_place = false;
 
+    bool operator==(const StepCosts&) const = default;
     double recompute_price() const { return recompute_step_s >= 0 ? recompute_step_s : forward_step_s; }
     std::uint64_t stored_state_bytes() const;                   ///< ceil(state_bytes / compression_ratio)
     std::uint64_t stored_snapshot_bytes() const;                ///< ceil(snapshot_bytes / compression_ratio)

@@ -83,8 +83,8 @@ class MultiLevelSchedule final : public Schedule {
     /// (schedule/two_tier_optimum.hpp), which may interleave tiers freely. Tried first, the same programme
     /// with unbounded disk slots (when l^2 (R+1) <= kUnboundedDiskWork, under a second for 2403 steps and
     /// 10 RAM slots) is the exact optimum whenever its plan holds at most D states on disk at once: then
-    /// `plan` holds that plan. Else the bounded programme when l^2 (R+1) (D+1) <= kExactWork (`plan` empty:
-    /// plan_for() runs it again). Past both, the cheaper of the best of the multistage family (interval,
+    /// `plan` holds that plan. Else the bounded programme when l^2 (R+1) (D+1) <= kExactWork (`plan` holds
+    /// its plan too). Past both, the cheaper of the best of the multistage family (interval,
     /// disk_intervals; RAM-only or disk-only Revolve) and the bounded programme's optimum for as many disk
     /// slots D' < D as kExactWork allows (exact = false, `plan` set; run only when the multistage plan is
     /// more than kNearOptimum above the unbounded optimum).
@@ -96,6 +96,8 @@ class MultiLevelSchedule final : public Schedule {
         double predicted_s = 0;
         std::shared_ptr<const std::vector<Action>> plan; ///< the plan itself, when choose() made it
     };
+    /// The last few choices are kept (per steps, R, D and costs, across objects): the plan table and the
+    /// run it picks ask for the same one.
     Choice choose(std::int64_t steps) const;
     /// The best of the multistage family, RAM-only and disk-only Revolve alone (what choose() falls back to).
     Choice multistage_choice(std::int64_t steps) const;
@@ -107,6 +109,7 @@ class MultiLevelSchedule final : public Schedule {
     std::vector<Action> plan_for(std::int64_t steps, const Choice& choice) const;
 
   private:
+    Choice compute_choice(std::int64_t steps) const;
     std::int64_t peak_disk_slots(const std::vector<Action>& plan, std::int64_t steps) const;
 
     std::int64_t ram_slots_, disk_slots_;

@@ -6,6 +6,8 @@
 #include "schedule/two_tier_optimum.hpp"
 
 #include <algorithm>
+#include <deque>
+#include <mutex>
 #include <string>
 
 namespace fwi {
@@ -13,6 +15,25 @@ namespace fwi {
 namespace {
 constexpr int kRam = 0;
 constexpr int kDisk = 1;
+
+/// choose() is a pure function of (steps, R, D, costs) and takes tenths of a second on long runs; `auto` and
+/// the desktop's prediction ask for the same choice twice (the plan table's row, then the chosen schedule's
+/// plan, on separate objects), so the last few answers are kept, newest first.
+struct ChoiceMemo {
+    struct Entry {
+        std::int64_t steps, ram_slots, disk_slots;
+        StepCosts costs;
+        MultiLevelSchedule::Choice choice;
+    };
+    static constexpr std::size_t kEntries = 8;
+    std::mutex mutex;
+    std::deque<Entry> entries;
+};
+
+ChoiceMemo& choice_memo() {
+    static ChoiceMemo memo;
+    return memo;
+}
 } // namespace
 
 MultiLevelSchedule::MultiLevelSchedule(std::int64_t ram_slots, std::int64_t disk_slots, StepCosts costs)
@@ -29,6 +50,22 @@ std::string MultiLevelSchedule::name() const {
 
 MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const {
     if (steps < 1) throw ConfigError(name() + ": step count must be >= 1, got " + std::to_string(steps));
+    ChoiceMemo& memo = choice_memo();
+    {
+        const std::lock_guard lock(memo.mutex);
+        for (const ChoiceMemo::Entry& e : memo.entries)
+            if (e.steps == steps && e.ram_slots == ram_slots_ && e.disk_slots == disk_slots_ &&
+                e.costs == costs_)
+                return e.choice;
+    }
+    Choice choice = compute_choice(steps); // outside the lock: other schedules need not wait for it
+    const std::lock_guard lock(memo.mutex);
+    memo.entries.push_front({steps, ram_slots_, disk_slots_, costs_, choice});
+    if (memo.entries.size() > ChoiceMemo::kEntries) memo.entries.pop_back();
+    return choice;
+}
+
+MultiLevelSchedule::Choice MultiLevelSchedule::compute_choice(std::int64_t steps) const {
     using detail::TwoTierOptimum;
     // The unbounded-disk optimum first: (D+1) times cheaper than the bounded table, and exact whenever its
     // plan fits D (more slots never cost more).
@@ -44,7 +81,8 @@ MultiLevelSchedule::Choice MultiLevelSchedule::choose(std::int64_t steps) const 
     }
     if (TwoTierOptimum::table_work(steps, ram_slots_, disk_slots_) <= kExactWork) {
         const TwoTierOptimum opt(steps, ram_slots_, disk_slots_, costs_);
-        return {true, false, 0, 0, opt.predicted_s(), nullptr};
+        return {
+            true, false, 0, 0, opt.predicted_s(), std::make_shared<const std::vector<Action>>(opt.plan())};
     }
     // Past both: the cheaper of the multistage plan and the exact optimum for fewer disk slots, as many as
     // the bounded table allows (a plan for D' < D slots is one for D). That table takes tenths of a second:
@@ -118,7 +156,8 @@ std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choic
     using namespace detail;
     std::vector<Action> out;
     if (choice.plan) return *choice.plan;
-    if (choice.exact) return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan();
+    if (choice.exact)
+        return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan(); // a copied Choice
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;
     if (n < 0 || n > disk_slots_ || (n > 0 && (q < 1 || n * q >= steps)))
