@@ -156,8 +156,8 @@ std::vector<Action> MultiLevelSchedule::plan_for(std::int64_t steps, const Choic
     using namespace detail;
     std::vector<Action> out;
     if (choice.plan) return *choice.plan;
-    if (choice.exact)
-        return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan(); // a copied Choice
+    if (choice.exact) // a Choice the caller built without its plan
+        return detail::TwoTierOptimum(steps, ram_slots_, disk_slots_, costs_).plan();
     if (choice.disk_only) return RevolveSchedule(disk_slots_, kDisk).plan(steps);
     const std::int64_t q = choice.interval, n = choice.disk_intervals;
     if (n < 0 || n > disk_slots_ || (n > 0 && (q < 1 || n * q >= steps)))
