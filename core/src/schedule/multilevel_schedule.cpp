@@ -89,8 +89,9 @@ MultiLevelSchedule::Choice MultiLevelSchedule::compute_choice(std::int64_t steps
     // not run where the multistage plan is within kNearOptimum of the unbounded optimum, a lower bound.
     Choice best = multistage_choice(steps);
     if (best.predicted_s <= kNearOptimum * lower_bound) return best;
-    const std::int64_t l = steps, r1 = std::min(ram_slots_, steps) + 1;
-    const auto fewer = static_cast<std::int64_t>(kExactWork / (double(l) * double(l) * double(r1))) - 1;
+    // table_work grows with D + 1: the most slots whose table fits kExactWork.
+    const auto fewer =
+        static_cast<std::int64_t>(kExactWork / TwoTierOptimum::table_work(steps, ram_slots_, 0)) - 1;
     if (fewer >= 1) {
         const TwoTierOptimum opt(steps, ram_slots_, std::min(fewer, disk_slots_ - 1), costs_);
         if (opt.predicted_s() < best.predicted_s) {
