@@ -1,13 +1,11 @@
 #include "fwi/ui/image_view.hpp"
 
-#include "fwi/figure.hpp"
-
+#include "image_frame.hpp"
 #include "image_underlay.hpp"
 
 #include <QMouseEvent>
 #include <QWheelEvent>
 
-#include <vtkAxisActor2D.h>
 #include <vtkCamera.h>
 #include <vtkFloatArray.h>
 #include <vtkImageActor.h>
@@ -17,11 +15,7 @@
 #include <vtkLookupTable.h>
 #include <vtkNew.h>
 #include <vtkPointData.h>
-#include <vtkProperty2D.h>
 #include <vtkRenderer.h>
-#include <vtkScalarBarActor.h>
-#include <vtkTextActor.h>
-#include <vtkTextProperty.h>
 
 #include <algorithm>
 #include <cmath>
@@ -30,26 +24,6 @@
 namespace fwi::ui {
 namespace {
 constexpr ViewMargins full_margins{70, 48, 110, 16}; // left: z axis, top: x axis, right: colour bar
-
-void style_text(vtkTextProperty* p, double size, bool bold = false) {
-    p->SetColor(0.1, 0.1, 0.12);
-    p->SetFontSize(int(size));
-    p->SetBold(bold);
-    p->SetItalic(false);
-    p->SetShadow(false);
-    p->SetFontFamilyToArial();
-}
-
-/// The first and last of round tick values (core's nice_ticks, the same as the product's figures) and
-/// their count: VTK's axis actor spaces labels evenly between the two.
-struct AxisTicks {
-    explicit AxisTicks(const std::vector<double>& ticks)
-        : first(ticks.empty() ? 0 : ticks.front()), last(ticks.empty() ? 0 : ticks.back()),
-          count(int(ticks.size())) {}
-    double first, last;
-    int count;
-};
-
 } // namespace
 
 struct ImageView::Impl {
@@ -57,13 +31,8 @@ struct ImageView::Impl {
     vtkNew<vtkFloatArray> scalars;
     vtkNew<vtkLookupTable> table;
     vtkNew<vtkImageActor> actor;
-    vtkNew<vtkScalarBarActor> bar;
-    vtkNew<vtkAxisActor2D> x_axis;
-    vtkNew<vtkAxisActor2D> z_axis;
-    vtkNew<vtkTextActor>
-        z_title; // vertical, left of the z axis labels (the axis' own title would be clipped)
+    ImageFrame frame; // axes, colour bar, clip caption
     ImageUnderlay underlay;
-    vtkNew<vtkTextActor> caption; // states a symmetric scale's clip, so that a saved picture says it
     double opacity = 0.8;
     std::vector<float> values;
     std::int64_t rows = 0, cols = 0;
@@ -103,50 +72,12 @@ ImageView::ImageView(QWidget* parent) : VtkWidget(parent), d_(std::make_unique<I
     d_->actor->GetProperty()->SetInterpolationTypeToNearest();
     d_->actor->SetVisibility(false);
 
-    d_->bar->SetLookupTable(d_->table);
-    d_->bar->SetNumberOfLabels(5);
-    d_->bar->SetMaximumWidthInPixels(60);
-    d_->bar->SetBarRatio(0.3);
-    d_->bar->SetLabelFormat("%.4g");
-    d_->bar->UnconstrainedFontSizeOn();
-    style_text(d_->bar->GetLabelTextProperty(), 12);
-    style_text(d_->bar->GetTitleTextProperty(), 13, true);
-    d_->bar->SetVisibility(false);
-
-    for (vtkAxisActor2D* axis : {d_->x_axis.Get(), d_->z_axis.Get()}) {
-        axis->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
-        axis->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
-        axis->SetNumberOfLabels(6);
-        axis->AdjustLabelsOff();
-        axis->SetLabelFormat("%g");
-        axis->SetTickLength(6);
-        axis->SetFontFactor(1.0);
-        axis->UseFontSizeFromPropertyOn();
-        axis->GetProperty()->SetColor(0.1, 0.1, 0.12);
-        style_text(axis->GetLabelTextProperty(), 12);
-        style_text(axis->GetTitleTextProperty(), 13, true);
-        axis->SetVisibility(false);
-    }
-    d_->x_axis->SetTitle("x (m)");
-    d_->z_axis->TitleVisibilityOff();
-    d_->z_title->SetInput("z (m)");
-    style_text(d_->z_title->GetTextProperty(), 13, true);
-    d_->z_title->GetTextProperty()->SetOrientation(90);
-    d_->z_title->GetTextProperty()->SetJustificationToCentered();
-    d_->z_title->GetTextProperty()->SetVerticalJustificationToTop();
-    d_->z_title->SetVisibility(false);
-    d_->bar->SetTitle("");
+    d_->frame.set_lookup_table(d_->table);
 
     renderer()->SetBackground(0.96, 0.96, 0.97);
     renderer()->AddActor(d_->underlay.actor());
     renderer()->AddActor(d_->actor);
-    renderer()->AddActor2D(d_->bar);
-    renderer()->AddActor2D(d_->x_axis);
-    renderer()->AddActor2D(d_->z_axis);
-    renderer()->AddActor2D(d_->z_title);
-    style_text(d_->caption->GetTextProperty(), 11);
-    d_->caption->SetVisibility(false);
-    renderer()->AddActor2D(d_->caption);
+    d_->frame.add_to(renderer());
     vtkCamera* camera = renderer()->GetActiveCamera();
     camera->ParallelProjectionOn();
 }
@@ -176,10 +107,7 @@ void ImageView::set_image(std::span<const float> values, std::int64_t rows, std:
     d_->scalars->Modified();
     d_->image->Modified();
     d_->actor->SetVisibility(true);
-    d_->bar->SetVisibility(d_->colorbar);
-    d_->x_axis->SetVisibility(true);
-    d_->z_axis->SetVisibility(true);
-    d_->z_title->SetVisibility(true);
+    d_->frame.show(true, d_->colorbar);
     update_range();
     if (geometry_changed) d_->automatic_view = true;
     fit_if_automatic();
@@ -279,13 +207,12 @@ std::pair<double, double> ImageView::value_range() const {
 
 QString ImageView::caption() const {
     if (d_->mode != RangeMode::Symmetric || d_->values.empty()) return {};
-    return QString::fromUtf8(d_->caption->GetInput());
+    return QString::fromUtf8(d_->frame.caption());
 }
 
 void ImageView::set_titles(const QString& x_title, const QString& z_title, const QString& value_title) {
-    d_->x_axis->SetTitle(x_title.toUtf8().constData());
-    d_->z_title->SetInput(z_title.toUtf8().constData());
-    d_->bar->SetTitle(value_title.toUtf8().constData());
+    d_->frame.set_titles(x_title.toUtf8().constData(), z_title.toUtf8().constData(),
+                         value_title.toUtf8().constData());
     request_render();
 }
 
@@ -314,7 +241,7 @@ void ImageView::update_range() {
         d_->low = -m;
         d_->high = m;
     }
-    d_->caption->SetInput(
+    d_->frame.set_caption(
         QObject::tr("colour scale symmetric about 0, clipped at \u00b1%1 (the 99.5th percentile of |value|)")
             .arg(d_->high, 0, 'g', 3)
             .toUtf8()
@@ -329,7 +256,7 @@ std::array<double, 4> ImageView::image_bounds() const {
 
 void ImageView::set_colorbar_visible(bool visible) {
     d_->colorbar = visible;
-    d_->bar->SetVisibility(visible && has_image());
+    d_->frame.set_colorbar_visible(visible && has_image());
     fit_if_automatic();
     request_render();
 }
@@ -406,49 +333,13 @@ void ImageView::prepare_render(int width_px, int height_px) {
 
 void ImageView::update_axes() {
     if (!has_image()) return;
-    const double dpr = devicePixelRatioF();
-    const ViewTransform& v = d_->view;
-    const auto b = image_bounds();
-    const ViewMargins margins = d_->margins();
-    // Axes follow the visible part of the image and stay inside the margins' area.
-    const double left = margins.left, right = v.width_px - margins.right;
-    const double top = margins.top, bottom = v.height_px - margins.bottom;
-    const double px0 = std::clamp(v.to_pixels({b[0], 0}).x_px, left, right);
-    const double px1 = std::clamp(v.to_pixels({b[1], 0}).x_px, left, right);
-    const double py0 = std::clamp(v.to_pixels({0, b[2]}).y_px, top, bottom);
-    const double py1 = std::clamp(v.to_pixels({0, b[3]}).y_px, top, bottom);
-    const double h = v.height_px;
-    // Ticks at round values inside the visible range; the axis line spans exactly those ticks, so every label
-    // sits where its value is (VTK's AdjustLabels would instead stretch the labels over the line).
-    const MetresPoint m0 = v.to_metres({px0, py0}), m1 = v.to_metres({px1, py1});
-    const double sx = d_->x_scale, sz = d_->z_scale;
-    const AxisTicks tx(nice_ticks(m0.x_m * sx, m1.x_m * sx)), tz(nice_ticks(m0.z_m * sz, m1.z_m * sz));
-    const double ax0 = v.to_pixels({tx.first / sx, 0}).x_px, ax1 = v.to_pixels({tx.last / sx, 0}).x_px;
-    const double az0 = v.to_pixels({0, tz.first / sz}).y_px, az1 = v.to_pixels({0, tz.last / sz}).y_px;
-    // Display coordinates have y up. The x axis runs right to left so that VTK puts its labels above it.
-    d_->x_axis->GetPositionCoordinate()->SetValue(ax1 * dpr, (h - py0 + 2) * dpr);
-    d_->x_axis->GetPosition2Coordinate()->SetValue(ax0 * dpr, (h - py0 + 2) * dpr);
-    d_->x_axis->SetRange(tx.last, tx.first);
-    d_->x_axis->SetNumberOfLabels(tx.count);
-    d_->z_axis->GetPositionCoordinate()->SetValue((px0 - 2) * dpr, (h - az0) * dpr);
-    d_->z_axis->GetPosition2Coordinate()->SetValue((px0 - 2) * dpr, (h - az1) * dpr);
-    d_->z_axis->SetRange(tz.first, tz.last);
-    d_->z_axis->SetNumberOfLabels(tz.count);
-    d_->x_axis->SetVisibility(px1 - px0 > 20 && tx.count >= 2);
-    d_->z_axis->SetVisibility(py1 - py0 > 20 && tz.count >= 2);
-    d_->z_title->SetVisibility(py1 - py0 > 20);
-    d_->z_title->SetDisplayPosition(int(4 * dpr), int((h - 0.5 * (py0 + py1)) * dpr));
-    d_->caption->SetVisibility(d_->mode == RangeMode::Symmetric && !d_->compact);
-    d_->caption->SetDisplayPosition(int(margins.left * dpr), int(6 * dpr));
-    // Colour bar in the right margin, as tall as the drawn image (but readable when the image is flat), plus
-    // room for its title above.
-    const double bar_h = std::max(py1 - py0, std::min(220.0, bottom - top));
-    const double bar_bottom = std::min(bottom, std::max(py1, py0 + bar_h));
-    d_->bar->GetPositionCoordinate()->SetCoordinateSystemToDisplay();
-    d_->bar->GetPositionCoordinate()->SetValue((v.width_px - margins.right + 12) * dpr,
-                                               (h - bar_bottom) * dpr);
-    d_->bar->GetPosition2Coordinate()->SetCoordinateSystemToDisplay();
-    d_->bar->GetPosition2Coordinate()->SetValue((margins.right - 16) * dpr, (bar_h + 26) * dpr);
+    d_->frame.place({.view = d_->view,
+                     .bounds = image_bounds(),
+                     .margins = d_->margins(),
+                     .device_pixel_ratio = devicePixelRatioF(),
+                     .x_scale = d_->x_scale,
+                     .z_scale = d_->z_scale,
+                     .caption = d_->mode == RangeMode::Symmetric && !d_->compact});
 }
 
 void ImageView::mousePressEvent(QMouseEvent* event) {
