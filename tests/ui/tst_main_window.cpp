@@ -115,8 +115,14 @@ void TestMainWindow::forward_run_changes_wavefield_pixels() {
     connect(w.job_runner(), &JobRunner::field, this, [&](FieldFramePtr f) {
         if (f->kind == FieldKind::ForwardWavefield) ++frames;
     });
+    // Frames are throttled by the GUI's pace (a frame waits until the last one is drawn): on a loaded
+    // machine a short run may end after one. Four times the demo's 401 samples give several when quiet.
+    PropagationSettings longer = w.document()->experiment().propagation;
+    longer.nt = 1601;
+    w.document()->edit_propagation(longer);
     QVERIFY(w.run_forward());
-    QTRY_VERIFY_WITH_TIMEOUT(frames >= 2, 60000);
+    QTRY_VERIFY_WITH_TIMEOUT(frames >= 2 || !w.job_runner()->running(), 60000);
+    QVERIFY2(frames >= 1, "no wavefield frame reached the view during the run");
     const QImage during = wave->snapshot();
     during.save(test::output_path("tst_main_window_wavefield.png"));
     const int changed = test::differing_pixels(before, during);
@@ -138,9 +144,10 @@ void TestMainWindow::cancel_mid_run_keeps_gui_responsive_and_project_unchanged()
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(w.open_demo("toy"));
-    // Long enough (8 s of data) that the run is still going when we cancel it.
+    // Long enough (32 s of data, about 10 s of run on a quiet machine) that the run is still going when we
+    // cancel it after the two seconds watched below.
     PropagationSettings longer = w.document()->experiment().propagation;
-    longer.nt = 4001;
+    longer.nt = 16001;
     w.document()->edit_propagation(longer);
     const Project before = w.document()->project();
     const int undo_count = w.document()->undo_stack()->count();
@@ -157,18 +164,21 @@ void TestMainWindow::cancel_mid_run_keeps_gui_responsive_and_project_unchanged()
     QTRY_VERIFY_WITH_TIMEOUT(frames >= 1, 60000);
     // The event loop keeps turning while the engine runs and the views repaint live. The bar is set for
     // software OpenGL under Xvfb on 2 busy cores, where one window repaint takes ~60-200 ms and a 10 ms timer
-    // cannot keep its rate: the timer must keep firing, and the GUI thread must never be held for long.
+    // cannot keep its rate: the timer must keep firing, and the GUI thread must never be held for long. A GUI
+    // thread that waited on the engine would show one gap over the whole window; a loaded machine (the suite
+    // runs two tests at once on 2 cores) starved it for up to a second in an 800 ms window, so the window is
+    // two seconds and the bar three quarters of it.
     const std::size_t first = ticks.size();
     const qint64 t0 = clock.elapsed();
-    QTest::qWait(800);
+    QTest::qWait(2000);
     QVERIFY(w.job_runner()->running());
     qint64 longest_gap = 0, previous = t0;
     for (std::size_t i = first; i < ticks.size(); ++i)
         longest_gap = std::max(longest_gap, ticks[i] - previous), previous = ticks[i];
     longest_gap = std::max(longest_gap, clock.elapsed() - previous);
-    qInfo() << "10 ms timer fired" << ticks.size() - first << "times in 800 ms of the run; longest gap"
+    qInfo() << "10 ms timer fired" << ticks.size() - first << "times in 2000 ms of the run; longest gap"
             << longest_gap << "ms";
-    QVERIFY2(ticks.size() - first >= 3 && longest_gap < 1000, "the event loop keeps turning during the run");
+    QVERIFY2(ticks.size() - first >= 3 && longest_gap < 1500, "the event loop keeps turning during the run");
     QVERIFY(w.job_runner()->running());
     w.job_runner()->cancel();
     QVERIFY(w.job_runner()->wait(10000));
