@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <omp.h>
 #include <vector>
 
 using namespace fwi;
@@ -440,6 +441,35 @@ class TestPerformanceModel : public QObject {
         QVERIFY(rows.back().peak_bytes[1] <= r.disk_budget_bytes);
         QVERIFY(rows.back().predicted_s < rows[2].predicted_s); // beats revolve:3 in RAM alone
         QCOMPARE(choose_auto(r).schedule, std::string("multilevel:3,60"));
+    }
+
+    void plan_table_is_the_same_on_any_thread_count() {
+        // Multilevel rows fill their tables on the OpenMP threads of idle cores (tst_two_tier_schedule forces
+        // the thread counts): the table equals the one-thread table row for row, bit for bit, in codec order.
+        PlanRequest r = fwi_request();
+        r.steps = 900;
+        r.budget_bytes = 3'000'000;
+        r.disk_tier = true;
+        r.disk_budget_bytes = 30'000'000;
+        r.costs.tiers.push_back(TierCosts{2, 2, 0, 0});
+        r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0}, CodecEstimate{"lz4", 2, 0.01, 0.005, 0.01, 0.005},
+                    CodecEstimate{"zfp-accuracy:1e-5", 8, 0.05, 0.03, 0.05, 0.03}};
+        const int threads = omp_get_max_threads();
+        omp_set_num_threads(1);
+        const auto alone = plan_table(r);
+        omp_set_num_threads(2);
+        const auto shared = plan_table(r);
+        omp_set_num_threads(threads);
+        QCOMPARE(shared.size(), alone.size());
+        QCOMPARE(alone.size(), std::size_t(3 * 5)); // all, uniform, revolve, online, multilevel per codec
+        for (std::size_t i = 0; i < alone.size(); ++i) {
+            QCOMPARE(shared[i].schedule, alone[i].schedule);
+            QCOMPARE(shared[i].codec, alone[i].codec);
+            QCOMPARE(shared[i].predicted_s, alone[i].predicted_s);
+            QVERIFY(shared[i].peak_bytes == alone[i].peak_bytes);
+            QCOMPARE(shared[i].fits_budget, alone[i].fits_budget);
+        }
+        QCOMPARE(alone[14].schedule.rfind("multilevel:", 0), std::size_t(0));
     }
 
     void nothing_fits() {

@@ -6,12 +6,16 @@
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
+#include "runtime/idle_cores.hpp"
 #include "schedule/two_tier_optimum.hpp"
 
 #include <QtTest>
+#include <omp.h>
+
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <queue>
 #include <tuple>
 #include <vector>
@@ -220,6 +224,39 @@ class TestTwoTierSchedule : public QObject {
         QVERIFY(other.plan != nullptr);
         QVERIFY(other.plan.get() != choice.plan.get());
         QVERIFY(other.predicted_s > choice.predicted_s); // dearer disk reads
+    }
+
+    void the_table_is_the_same_on_any_thread_count() {
+        // Large tables share each step count's cells among threads; every cell is computed by one thread as
+        // alone, so the optimum and the plan (found by equality with the table) are the same bit for bit.
+        const StepCosts costs = costs_of(0.2, 0.2, 8, 5);
+        const std::int64_t l = 1200, R = 4, D = 3;
+        const detail::TwoTierOptimum bounded_1(l, R, D, costs, 1);
+        const detail::TwoTierOptimum unbounded_1(l, R, detail::TwoTierOptimum::UnboundedDisk{}, costs, 1);
+        for (int threads : {2, 3}) {
+            const detail::TwoTierOptimum bounded(l, R, D, costs, threads);
+            const detail::TwoTierOptimum unbounded(l, R, detail::TwoTierOptimum::UnboundedDisk{}, costs,
+                                                   threads);
+            QCOMPARE(bounded.predicted_s(), bounded_1.predicted_s());
+            QVERIFY(bounded.plan() == bounded_1.plan());
+            QCOMPARE(unbounded.predicted_s(), unbounded_1.predicted_s());
+            QVERIFY(unbounded.plan() == unbounded_1.plan());
+        }
+        QVERIFY(unbounded_1.predicted_s() < bounded_1.predicted_s()); // more disk slots pay with these costs
+        // The default (the threads of idle cores) gives the same.
+        QCOMPARE(detail::TwoTierOptimum(l, R, D, costs).predicted_s(), bounded_1.predicted_s());
+    }
+
+    void idle_cores_read_from_loadavg() {
+        QCOMPARE(detail::runnable_tasks("0.88 1.54 2.07 2/345 12345\n"), std::optional<int>(2));
+        QCOMPARE(detail::runnable_tasks("0.00 0.01 0.05 1/97 4242"), std::optional<int>(1));
+        QCOMPARE(detail::runnable_tasks("12.50  9.80 7.10 17/1200 99"), std::optional<int>(17));
+        QVERIFY(!detail::runnable_tasks(""));
+        QVERIFY(!detail::runnable_tasks("0.88 1.54 2.07"));
+        QVERIFY(!detail::runnable_tasks("0.88 1.54 2.07 x/345 1"));
+        QVERIFY(!detail::runnable_tasks("0.88 1.54 2.07 /345 1"));
+        const int idle = detail::idle_cores();
+        QVERIFY(idle >= 1 && idle <= omp_get_num_procs());
     }
 
     void beats_ram_only_revolve_when_disk_pays() {

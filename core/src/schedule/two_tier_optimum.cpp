@@ -1,8 +1,11 @@
 #include "schedule/two_tier_optimum.hpp"
 
 #include "fwi/error.hpp"
+#include "runtime/idle_cores.hpp"
 #include "schedule/plan_builders.hpp"
 #include "schedule/revolve_emitter.hpp"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <limits>
@@ -13,6 +16,8 @@ namespace {
 constexpr int kRam = 0;
 constexpr int kDisk = 1;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+/// Table work l^2 (R+1) (D+1) from which the cells of each m are shared among threads (about 10 ms alone).
+constexpr double kParallelWork = 4e6;
 } // namespace
 
 std::int64_t TwoTierOptimum::ram_after(int tier, std::int64_t r, int delta) const {
@@ -44,21 +49,21 @@ double TwoTierOptimum::a(int tier, std::int64_t m, std::int64_t r, std::int64_t 
 }
 
 TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots,
-                               const StepCosts& costs)
+                               const StepCosts& costs, int threads)
     : steps_(steps), ram_(std::min(ram_slots, steps)), disk_(std::min(disk_slots, steps)) {
     if (steps < 1 || ram_slots < 1 || disk_slots < 0)
         throw ConfigError("two-tier schedule needs steps >= 1, R >= 1, D >= 0");
-    fill_table(costs);
+    fill_table(costs, threads);
 }
 
 TwoTierOptimum::TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, UnboundedDisk,
-                               const StepCosts& costs)
+                               const StepCosts& costs, int threads)
     : steps_(steps), ram_(std::min(ram_slots, steps)), disk_(0), unbounded_disk_(true) {
     if (steps < 1 || ram_slots < 1) throw ConfigError("two-tier schedule needs steps >= 1, R >= 1");
-    fill_table(costs);
+    fill_table(costs, threads);
 }
 
-void TwoTierOptimum::fill_table(const StepCosts& costs) {
+void TwoTierOptimum::fill_table(const StepCosts& costs, int threads) {
     const std::uint64_t bytes = costs.stored_state_bytes();
     f_ = costs.recompute_price(); // every advance step beyond the first sweep, as predict() charges them
     for (int t : {kRam, kDisk}) {
@@ -69,50 +74,77 @@ void TwoTierOptimum::fill_table(const StepCosts& costs) {
     b_.assign(std::size_t(2 * (ram_ + 1) * (disk_ + 1) * (steps_ + 1)), kInf);
     a_.assign(b_.size(), kInf);
     const std::int64_t caps[2] = {ram_, disk_};
-    for (std::int64_t m = 1; m <= steps_; ++m) {
-        for (int t : {kRam, kDisk})
-            for (std::int64_t r = 0; r <= ram_; ++r)
-                for (std::int64_t d = 0; d <= disk_; ++d) {
-                    if (m == 1) {
-                        b_[index(t, m, r, d)] = 0;
-                        continue;
-                    }
-                    double best = static_cast<double>(m - 1) * f_ + r_[t] + a(t, m - 1, r, d);
-                    for (int u : {kRam, kDisk}) {
-                        const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
-                        if (r2 < 0 || d2 < 0) continue;
-                        const double* bu = &b_[index(u, 0, r2, d2)];
-                        const double* at = &a_[index(t, 0, r, d)];
-                        // Four running minima (a minimum is exact in any order), so that the loop is
-                        // not one chain of dependent comparisons (1.5x on 2403 steps and 10 RAM slots).
-                        double best4[4] = {best, kInf, kInf, kInf};
-                        std::int64_t j = 1;
-                        for (; j + 3 < m; j += 4)
-                            for (int k = 0; k < 4; ++k) {
-                                const std::int64_t i = j + k;
-                                const double c =
-                                    static_cast<double>(i) * f_ + w_[u] + bu[m - i] + r_[t] + at[i];
-                                best4[k] = std::min(best4[k], c);
-                            }
-                        for (; j < m; ++j) {
-                            const double c = static_cast<double>(j) * f_ + w_[u] + bu[m - j] + r_[t] + at[j];
-                            best4[0] = std::min(best4[0], c);
-                        }
-                        best = std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
-                    }
-                    b_[index(t, m, r, d)] = best;
+    // B_t(m, r, d) and A_t(m, r, d) of one cell: B reads smaller m only, A reads B at this m.
+    const auto b_cell = [&](int t, std::int64_t m, std::int64_t r, std::int64_t d) {
+        if (m == 1) {
+            b_[index(t, m, r, d)] = 0;
+            return;
+        }
+        double best = static_cast<double>(m - 1) * f_ + r_[t] + a(t, m - 1, r, d);
+        for (int u : {kRam, kDisk}) {
+            const std::int64_t r2 = ram_after(u, r, -1), d2 = disk_after(u, d, -1);
+            if (r2 < 0 || d2 < 0) continue;
+            const double* bu = &b_[index(u, 0, r2, d2)];
+            const double* at = &a_[index(t, 0, r, d)];
+            // Four running minima (a minimum is exact in any order), so that the loop is not one chain of
+            // dependent comparisons (1.5x on 2403 steps and 10 RAM slots).
+            double best4[4] = {best, kInf, kInf, kInf};
+            std::int64_t j = 1;
+            for (; j + 3 < m; j += 4)
+                for (int k = 0; k < 4; ++k) {
+                    const std::int64_t i = j + k;
+                    const double c = static_cast<double>(i) * f_ + w_[u] + bu[m - i] + r_[t] + at[i];
+                    best4[k] = std::min(best4[k], c);
                 }
-        for (int t : {kRam, kDisk})
-            for (std::int64_t r = 0; r <= ram_; ++r)
-                for (std::int64_t d = 0; d <= disk_; ++d) {
-                    double best = b(t, m, r, d);
-                    const int u = 1 - t;
-                    const std::int64_t r2 = ram_after(t, ram_after(u, r, -1), +1);
-                    const std::int64_t d2 = disk_after(t, disk_after(u, d, -1), +1);
-                    if (r2 >= 0 && d2 >= 0 && r2 <= caps[kRam] && d2 <= caps[kDisk])
-                        best = std::min(best, w_[u] + b(u, m, r2, d2));
-                    a_[index(t, m, r, d)] = best;
-                }
+            for (; j < m; ++j) {
+                const double c = static_cast<double>(j) * f_ + w_[u] + bu[m - j] + r_[t] + at[j];
+                best4[0] = std::min(best4[0], c);
+            }
+            best = std::min(std::min(best4[0], best4[1]), std::min(best4[2], best4[3]));
+        }
+        b_[index(t, m, r, d)] = best;
+    };
+    const auto a_cell = [&](int t, std::int64_t m, std::int64_t r, std::int64_t d) {
+        double best = b(t, m, r, d);
+        const int u = 1 - t;
+        const std::int64_t r2 = ram_after(t, ram_after(u, r, -1), +1);
+        const std::int64_t d2 = disk_after(t, disk_after(u, d, -1), +1);
+        if (r2 >= 0 && d2 >= 0 && r2 <= caps[kRam] && d2 <= caps[kDisk])
+            best = std::min(best, w_[u] + b(u, m, r2, d2));
+        a_[index(t, m, r, d)] = best;
+    };
+    // Large tables on the threads of idle cores: beside a busy process a barrier per m waits on a shared
+    // core.
+    const std::int64_t per_tier = (ram_ + 1) * (disk_ + 1), cells = 2 * per_tier;
+    const bool large =
+        static_cast<double>(steps_) * static_cast<double>(steps_) * static_cast<double>(per_tier) >=
+        kParallelWork;
+    const int team = threads > 0                   ? threads
+                     : large && !omp_in_parallel() ? std::min(omp_get_max_threads(), idle_cores())
+                                                   : 1;
+    if (team <= 1) {
+        for (std::int64_t m = 1; m <= steps_; ++m) {
+            for (int t : {kRam, kDisk})
+                for (std::int64_t r = 0; r <= ram_; ++r)
+                    for (std::int64_t d = 0; d <= disk_; ++d)
+                        b_cell(t, m, r, d);
+            for (int t : {kRam, kDisk})
+                for (std::int64_t r = 0; r <= ram_; ++r)
+                    for (std::int64_t d = 0; d <= disk_; ++d)
+                        a_cell(t, m, r, d);
+        }
+    } else {
+        // The cells of one m are shared among the threads, each computed by one thread exactly as alone: the
+        // table is the same bit for bit (plan() finds its choices by equality with it).
+#pragma omp parallel num_threads(team)
+        for (std::int64_t m = 1; m <= steps_; ++m) {
+#pragma omp for schedule(static)
+            for (std::int64_t cell = 0; cell < cells; ++cell)
+                b_cell(int(cell / per_tier), m, (cell % per_tier) / (disk_ + 1), cell % (disk_ + 1));
+#pragma omp for schedule(static)
+            for (std::int64_t cell = 0; cell < cells; ++cell)
+                a_cell(int(cell / per_tier), m, (cell % per_tier) / (disk_ + 1), cell % (disk_ + 1));
+        }
     }
     best_s_ = kInf;
     if (steps_ == 1)

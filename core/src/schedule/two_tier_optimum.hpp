@@ -23,13 +23,16 @@ namespace fwi::detail {
 
 class TwoTierOptimum {
   public:
-    /// ram_slots >= 1 (state 0 counts as a slot when stored), disk_slots >= 0, steps >= 1.
+    /// ram_slots >= 1 (state 0 counts as a slot when stored), disk_slots >= 0, steps >= 1. `threads`: how
+    /// many fill a large table; 0 = the OpenMP threads on idle cores (idle_cores.hpp). The result is the same
+    /// bit for bit on any number.
     TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots,
-                   const StepCosts& costs);
+                   const StepCosts& costs, int threads = 0);
 
     struct UnboundedDisk {};
     /// As many disk slots as the plan wants: plan()'s peak disk slots (simulate_plan) say which D it serves.
-    TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, UnboundedDisk, const StepCosts& costs);
+    TwoTierOptimum(std::int64_t steps, std::int64_t ram_slots, UnboundedDisk, const StepCosts& costs,
+                   int threads = 0);
 
     /// Work of the table, l^2 (R+1) (D+1): callers fall back to a heuristic above a limit.
     static double table_work(std::int64_t steps, std::int64_t ram_slots, std::int64_t disk_slots);
@@ -41,7 +44,7 @@ class TwoTierOptimum {
     std::vector<Action> plan() const;
 
   private:
-    void fill_table(const StepCosts& costs);
+    void fill_table(const StepCosts& costs, int threads);
     /// Free slots (r, d) after taking (-1) or giving back (+1) one slot of `tier`; an unbounded disk keeps d
     /// at 0 (its one value).
     std::int64_t ram_after(int tier, std::int64_t r, int delta) const;
