@@ -122,29 +122,20 @@ void TwoTierOptimum::fill_table(const StepCosts& costs, int threads) {
     const int team = threads > 0                   ? threads
                      : large && !omp_in_parallel() ? std::min(omp_get_max_threads(), idle_cores())
                                                    : 1;
-    if (team <= 1) {
-        for (std::int64_t m = 1; m <= steps_; ++m) {
-            for (int t : {kRam, kDisk})
-                for (std::int64_t r = 0; r <= ram_; ++r)
-                    for (std::int64_t d = 0; d <= disk_; ++d)
-                        b_cell(t, m, r, d);
-            for (int t : {kRam, kDisk})
-                for (std::int64_t r = 0; r <= ram_; ++r)
-                    for (std::int64_t d = 0; d <= disk_; ++d)
-                        a_cell(t, m, r, d);
-        }
-    } else {
-        // The cells of one m are shared among the threads, each computed by one thread exactly as alone: the
-        // table is the same bit for bit (plan() finds its choices by equality with it).
-#pragma omp parallel num_threads(team)
-        for (std::int64_t m = 1; m <= steps_; ++m) {
+    // The cells of one m are shared among the threads (one thread: the region runs serially), each computed
+    // by one thread exactly as alone: the table is the same bit for bit (plan() finds its choices by
+    // equality).
+    const auto cell_at = [&](std::int64_t cell, std::int64_t m, const auto& fill) {
+        fill(static_cast<int>(cell / per_tier), m, (cell % per_tier) / (disk_ + 1), cell % (disk_ + 1));
+    };
+#pragma omp parallel num_threads(team) if (team > 1)
+    for (std::int64_t m = 1; m <= steps_; ++m) {
 #pragma omp for schedule(static)
-            for (std::int64_t cell = 0; cell < cells; ++cell)
-                b_cell(int(cell / per_tier), m, (cell % per_tier) / (disk_ + 1), cell % (disk_ + 1));
+        for (std::int64_t cell = 0; cell < cells; ++cell)
+            cell_at(cell, m, b_cell);
 #pragma omp for schedule(static)
-            for (std::int64_t cell = 0; cell < cells; ++cell)
-                a_cell(int(cell / per_tier), m, (cell % per_tier) / (disk_ + 1), cell % (disk_ + 1));
-        }
+        for (std::int64_t cell = 0; cell < cells; ++cell)
+            cell_at(cell, m, a_cell);
     }
     best_s_ = kInf;
     if (steps_ == 1)
