@@ -1,8 +1,8 @@
 // The performance model: Kukreja's formulas hold for the plans it prices (T = 2CN without recomputation,
 // recompute + adjoint for Revolve with free storage, the storage overhead W(S/(F B) + t_c) + R(S/(F B) +
 // t_d)); peak bytes count compressed states and sampled snapshots per tier; budgets give slot counts; the
-// plan table and auto choice pick the fastest plan that fits, and fail loudly when nothing fits; the first
-// touch is charged on the peak less the in-place snapshot memory the process kept from its previous run.
+// first touch is charged on the peak less the in-place snapshot memory the process kept from its previous
+// run. The plan table built on it: tst_plan_table.cpp.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/run_plan.hpp"
@@ -13,7 +13,6 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <omp.h>
 #include <vector>
 
 using namespace fwi;
@@ -29,20 +28,6 @@ StepCosts unit_costs(double forward_s, double adjoint_s) {
     c.forward_step_s = forward_s;
     c.adjoint_step_s = adjoint_s;
     return c;
-}
-
-PlanRequest fwi_request() {
-    PlanRequest r;
-    r.steps = 500;
-    r.costs.forward_step_s = 1;
-    r.costs.adjoint_step_s = 1.2;
-    r.costs.state_bytes = 1'000'000;
-    r.costs.snapshot_bytes = 250'000;
-    r.costs.tiers = {TierCosts{0.001, 0.001, 1e-9, 1e-9}};
-    r.budget_bytes = 20'000'000;
-    r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0},
-                CodecEstimate{"zfp-accuracy:1e-5", 8, 0.05, 0.03, 0.05, 0.03}};
-    return r;
 }
 
 } // namespace
@@ -323,190 +308,6 @@ class TestPerformanceModel : public QObject {
         c.state_bytes = 0;
         QVERIFY_THROWS_EXCEPTION(ConfigError, predict({}, 0, c));
         QVERIFY_THROWS_EXCEPTION(PlanError, predict(RevolveSchedule(3).plan(10), 11, StepCosts{}));
-    }
-
-    void rows_that_fit_only_at_the_probed_ratio_are_marked() {
-        // A budget, a codec that guarantees less than its probe measured, and a schedule that keeps states:
-        // the run stops if its data compress worse. Store-all, unlimited budgets and the guaranteed ratio of
-        // zfp-rate are never marked.
-        PlanRequest r = fwi_request();
-        r.codecs = {CodecEstimate{"none"}, CodecEstimate{"zstd", 3, 1e-3, 1e-3, 1e-3, 1e-3},
-                    CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
-        for (const PlanRow& row : plan_table(r))
-            QCOMPARE(row.fits_only_at_probed_ratio,
-                     row.codec == "zstd" && row.schedule != "all" && row.fits_budget);
-        r.budget_bytes = 0;
-        for (const PlanRow& row : plan_table(r))
-            QVERIFY(!row.fits_only_at_probed_ratio);
-    }
-
-    void plan_table_rows() {
-        const PlanRequest r = fwi_request();
-        const auto rows = plan_table(r);
-        QCOMPARE(rows.size(), std::size_t(8)); // 4 schedules x 2 codecs
-        QCOMPARE(rows[0].schedule, std::string("all"));
-        QCOMPARE(rows[0].codec, std::string("none"));
-        QCOMPARE(rows[0].speedup_vs_store_all, 1.0);
-        QVERIFY(!rows[0].fits_budget);                         // 500 snapshots of 250 kB = 125 MB > 20 MB
-        QCOMPARE(rows[2].schedule, std::string("revolve:20")); // 20 MB / 1 MB
-        QCOMPARE(rows[3].schedule, std::string("online:20"));
-        QCOMPARE(rows[4].schedule, std::string("all"));
-        QCOMPARE(rows[4].codec, std::string("zfp-accuracy:1e-5"));
-        QVERIFY(rows[4].fits_budget);                           // 500 x 31.25 kB = 15.6 MB
-        QCOMPARE(rows[6].schedule, std::string("revolve:160")); // 8 times more states fit
-        for (const PlanRow& row : rows) {
-            QCOMPARE(row.fits_budget, row.peak_bytes[0] <= r.budget_bytes);
-            QCOMPARE(row.predicted_s, row.prediction.total_s);
-            QVERIFY(close(row.speedup_vs_store_all, rows[0].predicted_s / row.predicted_s));
-            // The spec rebuilds the plan that was priced.
-            StepCosts c = r.costs;
-            c.snapshots_in_place = row.codec == "none"; // uncompressed snapshots are kept in place
-            for (const CodecEstimate& e : r.codecs)
-                if (e.codec == row.codec) {
-                    c.compression_ratio = e.ratio;
-                    e.price(c);
-                }
-            QVERIFY(close(predict(make_schedule(row.schedule, c)->plan(r.steps), r.steps, c).total_s,
-                          row.predicted_s));
-        }
-        // Each uniform row is the fastest uniform:K that fits (uniform:K-1 does not), or no K fits at all.
-        for (const PlanRow& row : {rows[1], rows[5]}) {
-            StepCosts c = r.costs;
-            c.compression_ratio = row.codec == "none" ? 1 : 8;
-            auto fits = [&](std::int64_t k) {
-                return predict(UniformSchedule(k).plan(r.steps), r.steps, c).peak_bytes[0] <= r.budget_bytes;
-            };
-            if (row.fits_budget) {
-                QVERIFY(row.ram_slots == 1 || !fits(row.ram_slots - 1));
-            } else {
-                for (std::int64_t k = 1; k < r.steps; ++k)
-                    QVERIFY(!fits(k));
-            }
-        }
-        QVERIFY(!rows[1].fits_budget); // uncompressed, uniform needs > 21 MB whatever K
-        QVERIFY(rows[5].fits_budget);
-    }
-
-    void uniform_row_with_sampling() {
-        PlanRequest r = fwi_request();
-        r.costs.sampling_interval = 4;
-        r.budget_bytes = 12'000'000;
-        r.codecs = {CodecEstimate{}};
-        const PlanRow row = plan_table(r)[1];
-        QCOMPARE(row.schedule.rfind("uniform:", 0), std::size_t(0));
-        QVERIFY(row.fits_budget);
-        QVERIFY(row.peak_bytes[0] <= r.budget_bytes);
-        const Prediction smaller =
-            predict(UniformSchedule(row.ram_slots - 1).plan(r.steps), r.steps, r.costs);
-        QVERIFY(smaller.peak_bytes[0] > r.budget_bytes);
-    }
-
-    void auto_choice_is_fastest_fitting() {
-        const PlanRequest r = fwi_request();
-        const auto rows = plan_table(r);
-        const PlanRow best = choose_auto(r);
-        QVERIFY(best.fits_budget);
-        for (const PlanRow& row : rows)
-            if (row.fits_budget) QVERIFY(best.predicted_s <= row.predicted_s);
-        // Unlimited memory: storing everything uncompressed is fastest.
-        PlanRequest unlimited = r;
-        unlimited.budget_bytes = 0;
-        QCOMPARE(choose_auto(unlimited).schedule, std::string("all"));
-        QCOMPARE(choose_auto(unlimited).codec, std::string("none"));
-    }
-
-    // Compression pays when a step costs more than compress + decompress (Kukreja, GMD 2022), not otherwise.
-    void compression_pays_only_for_costly_steps() {
-        PlanRequest r = fwi_request();
-        r.budget_bytes = 5'000'000; // 5 uncompressed states, 40 compressed
-        r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0}, CodecEstimate{"zfp", 8, 0.05, 0.05, 0.05, 0.05}};
-        const auto cheap_codec = plan_table(r);
-        QVERIFY(cheap_codec[6].predicted_s < cheap_codec[2].predicted_s);  // revolve:40 zfp beats revolve:5
-        r.codecs[1].state_compress_s = r.codecs[1].state_decompress_s = 5; // codec far costlier than a step
-        const auto costly_codec = plan_table(r);
-        QVERIFY(costly_codec[6].predicted_s > costly_codec[2].predicted_s);
-    }
-
-    void disk_tier_rows() {
-        PlanRequest r = fwi_request();
-        r.budget_bytes = 3'000'000;
-        r.disk_tier = true;
-        r.disk_budget_bytes = 60'000'000;
-        r.costs.tiers.push_back(TierCosts{2, 2, 0, 0});
-        r.codecs = {CodecEstimate{}};
-        const auto rows = plan_table(r);
-        QCOMPARE(rows.back().schedule, std::string("multilevel:3,60"));
-        QCOMPARE(rows.back().disk_slots, std::int64_t(60));
-        QVERIFY(rows.back().fits_budget);
-        QVERIFY(rows.back().peak_bytes[1] <= r.disk_budget_bytes);
-        QVERIFY(rows.back().predicted_s < rows[2].predicted_s); // beats revolve:3 in RAM alone
-        QCOMPARE(choose_auto(r).schedule, std::string("multilevel:3,60"));
-    }
-
-    void plan_table_is_the_same_on_any_thread_count() {
-        // Multilevel rows fill their tables on the OpenMP threads of idle cores (tst_two_tier_schedule forces
-        // the thread counts): the table equals the one-thread table row for row, bit for bit, in codec order.
-        PlanRequest r = fwi_request();
-        r.steps = 900;
-        r.budget_bytes = 3'000'000;
-        r.disk_tier = true;
-        r.disk_budget_bytes = 30'000'000;
-        r.costs.tiers.push_back(TierCosts{2, 2, 0, 0});
-        r.codecs = {CodecEstimate{"none", 1, 0, 0, 0, 0}, CodecEstimate{"lz4", 2, 0.01, 0.005, 0.01, 0.005},
-                    CodecEstimate{"zfp-accuracy:1e-5", 8, 0.05, 0.03, 0.05, 0.03}};
-        const int threads = omp_get_max_threads();
-        omp_set_num_threads(1);
-        const auto alone = plan_table(r);
-        omp_set_num_threads(2);
-        const auto shared = plan_table(r);
-        omp_set_num_threads(threads);
-        QCOMPARE(shared.size(), alone.size());
-        QCOMPARE(alone.size(), std::size_t(3 * 5)); // all, uniform, revolve, online, multilevel per codec
-        for (std::size_t i = 0; i < alone.size(); ++i) {
-            QCOMPARE(shared[i].schedule, alone[i].schedule);
-            QCOMPARE(shared[i].codec, alone[i].codec);
-            QCOMPARE(shared[i].predicted_s, alone[i].predicted_s);
-            QVERIFY(shared[i].peak_bytes == alone[i].peak_bytes);
-            QCOMPARE(shared[i].fits_budget, alone[i].fits_budget);
-        }
-        QCOMPARE(alone[14].schedule.rfind("multilevel:", 0), std::size_t(0));
-    }
-
-    void nothing_fits() {
-        PlanRequest r = fwi_request();
-        r.budget_bytes = 100'000; // not even one state
-        try {
-            choose_auto(r);
-            QFAIL("no schedule fits, yet one was chosen");
-        } catch (const ResourceError& e) {
-            QVERIFY2(QString(e.what()).contains("100000 bytes"), e.what());
-        }
-        r.steps = 0;
-        QVERIFY_THROWS_EXCEPTION(ConfigError, plan_table(r));
-        r = fwi_request();
-        r.codecs = {CodecEstimate{"broken", 0.5, 0, 0, 0, 0}};
-        try {
-            plan_table(r);
-            QFAIL("accepted a ratio below 1");
-        } catch (const ConfigError& e) {
-            QVERIFY2(QString(e.what()).contains("broken"), e.what());
-        }
-    }
-
-    void realistic_sizes_are_fast() {
-        // 10 000 steps, a budget of 50 states and a disk of 400: the whole table in well under a second.
-        PlanRequest r = fwi_request();
-        r.steps = 10'000;
-        r.budget_bytes = 50'000'000;
-        r.disk_tier = true;
-        r.disk_budget_bytes = 400'000'000;
-        r.costs.tiers.push_back(TierCosts{5, 5, 0, 0});
-        QElapsedTimer timer;
-        timer.start();
-        const auto rows = plan_table(r);
-        qInfo("plan table for 10 000 steps: %lld ms", (long long)timer.elapsed());
-        QCOMPARE(rows.size(), std::size_t(10));
-        QVERIFY(choose_auto(r).fits_budget);
     }
 };
 
