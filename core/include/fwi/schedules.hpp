@@ -178,10 +178,24 @@ class OnlineAsOfflineSchedule final : public Schedule {
 /// part that gets fewer falls back to re-planning its parent when that is cheaper). With every state at P
 /// this is exactly revolve:floor(B / P) (same plan); smaller states give more slots to the rest of the run.
 /// As an offline Schedule, plan() is the pessimistic plan (every state at P), which prices and draws it.
+///
+/// With prices (what one recomputed step, one Store and one Restore of a state cost), a range does not take
+/// every slot the budget allows: between the fixed schedule's count and the budget's, it takes the one whose
+/// Revolve reversal costs least, advances, stores and restores priced. A codec that costs tens of steps per
+/// state then stores no more extra states than pay for themselves. Without prices (store = restore = 0) it
+/// minimises recomputation alone.
+struct AdaptivePrices {
+    double advance = 1; ///< one recomputed forward step
+    double store = 0;   ///< one state stored (copy and compression)
+    double restore = 0; ///< one state restored (copy and decompression)
+    bool operator==(const AdaptivePrices&) const = default;
+};
+
 class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
   public:
-    /// budget_bytes >= state_bytes > 0, else ConfigError.
-    AdaptiveRevolveSchedule(std::uint64_t budget_bytes, std::uint64_t state_bytes, int tier = 0);
+    /// budget_bytes >= state_bytes > 0, advance > 0, store and restore >= 0 (all finite), else ConfigError.
+    AdaptiveRevolveSchedule(std::uint64_t budget_bytes, std::uint64_t state_bytes, int tier = 0,
+                            AdaptivePrices prices = {});
     std::string name() const override; ///< "adaptive:S" with S = initial_slots()
     std::vector<Action> plan(std::int64_t steps) const override;
     void reset(std::int64_t steps) override;
@@ -193,6 +207,12 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
     /// Slots a range may use (its base included) while `held_bytes` are held: 1 + floor((B - held) / P), at
     /// least 1 (a range with one slot stores nothing).
     std::int64_t slots_for(std::uint64_t held_bytes) const;
+    const AdaptivePrices& prices() const { return prices_; }
+    bool priced() const { return prices_.store > 0 || prices_.restore > 0; }
+    /// The slot count in [lowest, sigma] whose Revolve reversal of `len` steps (base held) costs least at
+    /// these prices (the fewest slots on a tie); sigma itself when store and restore are free or when the
+    /// cheapest stores every state anyway.
+    std::int64_t cheapest_slots(std::int64_t len, std::int64_t lowest, std::int64_t sigma);
 
   private:
     struct Task {
@@ -211,12 +231,19 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
     /// without looking ahead.
     std::vector<Action> fall_back(const Task& right);
     /// Whether planning the parent of `right` again is cheaper than going on with the slots it has.
-    bool should_fall_back(const Task& right, std::uint64_t held_bytes) const;
+    bool should_fall_back(const Task& right, std::int64_t slots_now);
+    /// Slots the fixed pessimistic schedule would give the next range: 1 + floor(B / P) - states held.
+    std::int64_t fixed_slots() const;
+    /// Revolve's reversal of len steps with sigma slots (base held), priced.
+    double revolve_cost(std::int64_t len, std::int64_t sigma);
     int take_slot();
 
     std::uint64_t budget_bytes_, state_bytes_;
     int tier_;
-    std::int64_t steps_ = -1; ///< -1: reset() not called
+    AdaptivePrices prices_;
+    struct CountMemo;                 ///< memoised Revolve counts for cheapest_slots, behind a mutex
+    std::shared_ptr<CountMemo> memo_; ///< shared by copies (each may run on its own thread)
+    std::int64_t steps_ = -1;         ///< -1: reset() not called
     bool started_ = false;
     std::vector<Task> work_;                ///< pending ranges and frees, the next one last
     std::vector<int> free_slots_;           ///< slots given back, reused first
@@ -250,8 +277,11 @@ AdaptiveReplay replay_adaptive(AdaptiveSchedule& schedule, std::int64_t steps,
 std::unique_ptr<Schedule> make_schedule(const std::string& spec, const StepCosts& costs = {});
 /// True for "adaptive" and "adaptive:S": specs the executor runs through the AdaptiveSchedule protocol.
 bool is_adaptive_spec(const std::string& spec);
+/// What the adaptive schedule weighs, from the costs: a recomputed step, a tier-0 Store (copy of P bytes,
+/// compression, transfer) and a Restore (the same back); no prices ({}) when steps cost nothing.
+AdaptivePrices adaptive_prices(const StepCosts& costs);
 /// "adaptive" (budget: `budget_bytes`, which must be > 0) or "adaptive:S" (budget: S pessimistic states),
-/// with P = costs.stored_state_bytes(). Throws ConfigError naming the spec.
+/// with P = costs.stored_state_bytes() and adaptive_prices(costs). Throws ConfigError naming the spec.
 std::unique_ptr<AdaptiveRevolveSchedule>
 make_adaptive_schedule(const std::string& spec, const StepCosts& costs, std::uint64_t budget_bytes);
 /// online:S as an OnlineSchedule, for executors that do not know the step count. Throws ConfigError.

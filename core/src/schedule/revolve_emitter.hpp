@@ -57,6 +57,7 @@ std::vector<SegmentCounts> segment_counts_upto(std::int64_t l_max, std::int64_t 
 class SegmentCounter {
   public:
     SegmentCounts count(std::int64_t len, std::int64_t sigma);
+    std::size_t memo_size() const { return memo_.size(); }
 
   private:
     std::unordered_map<std::uint64_t, SegmentCounts> memo_;

@@ -68,20 +68,30 @@ bool is_adaptive_spec(const std::string& spec) {
     return spec == "adaptive" || spec.rfind("adaptive:", 0) == 0;
 }
 
+AdaptivePrices adaptive_prices(const StepCosts& costs) {
+    const double step = costs.recompute_price();
+    if (!(step > 0)) return {}; // unpriced steps: minimise recomputation alone
+    const std::uint64_t stored = costs.stored_state_bytes();
+    return {step, costs.write_s(0, stored) + costs.state_transfer_s,
+            costs.read_s(0, stored) + costs.state_transfer_s};
+}
+
 std::unique_ptr<AdaptiveRevolveSchedule>
 make_adaptive_schedule(const std::string& spec, const StepCosts& costs, std::uint64_t budget_bytes) {
     if (!is_adaptive_spec(spec)) bad_spec(spec, "expected adaptive or adaptive:S");
     const std::uint64_t state_bytes = costs.stored_state_bytes();
+    const AdaptivePrices prices = adaptive_prices(costs);
     if (spec == "adaptive") {
         if (budget_bytes == 0) bad_spec(spec, "'adaptive' needs a memory budget (or give adaptive:S)");
         if (budget_bytes < state_bytes)
             bad_spec(spec, "the memory budget of " + std::to_string(budget_bytes) +
                                " bytes does not hold one state of " + std::to_string(state_bytes) + " bytes");
-        return std::make_unique<AdaptiveRevolveSchedule>(budget_bytes, state_bytes);
+        return std::make_unique<AdaptiveRevolveSchedule>(budget_bytes, state_bytes, 0, prices);
     }
     const std::int64_t slots = parse_count(spec, std::string_view(spec).substr(9), "S");
     if (slots < 1) bad_spec(spec, "adaptive:S needs S >= 1");
-    return std::make_unique<AdaptiveRevolveSchedule>(std::uint64_t(slots) * state_bytes, state_bytes);
+    return std::make_unique<AdaptiveRevolveSchedule>(std::uint64_t(slots) * state_bytes, state_bytes, 0,
+                                                     prices);
 }
 
 std::unique_ptr<OnlineSchedule> make_online_schedule(const std::string& spec) {
