@@ -2,8 +2,8 @@
 // wavefields: every plan is valid and never holds more bytes than its budget, whatever the sizes; with every
 // state at the pessimistic size it is revolve:floor(B/P) action for action; smaller states recompute strictly
 // fewer steps, and never more than the fixed pessimistic slots. With prices (a codec's cost per state), it
-// costs less at those prices than the fixed slots and than the unpriced schedule. Also the protocol and the
-// factory.
+// costs less on average at those prices than the fixed slots and than the unpriced schedule, and stores
+// fewer states where a store costs more than the recomputation it saves. Also the protocol and the factory.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
