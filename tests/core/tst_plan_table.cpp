@@ -1,6 +1,7 @@
 // The plan table and auto's choice, on the performance model: every schedule x codec row priced as predict()
-// prices its plan, budgets turned into slots, rows that fit only at the probed ratio marked, the fastest row
-// that fits chosen, a loud failure when nothing fits; the same table on any number of threads.
+// prices its plan, budgets turned into slots, rows that fit only at the probed ratio marked, the adaptive row
+// (sized to fit whatever the data, priced at the probed ratio) offered and taken where it pays, the fastest
+// row that fits chosen, a loud failure when nothing fits; the same table on any number of threads.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/run_plan.hpp"
@@ -49,9 +50,10 @@ class TestPlanTable : public QObject {
         PlanRequest r = fwi_request();
         r.codecs = {CodecEstimate{"none"}, CodecEstimate{"zstd", 3, 1e-3, 1e-3, 1e-3, 1e-3},
                     CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
+        // adaptive:S is sized at the guaranteed ratio: it fits whatever the data, and is never marked.
         for (const PlanRow& row : plan_table(r))
-            QCOMPARE(row.fits_only_at_probed_ratio,
-                     row.codec == "zstd" && row.schedule != "all" && row.fits_budget);
+            QCOMPARE(row.fits_only_at_probed_ratio, row.codec == "zstd" && row.schedule != "all" &&
+                                                        !is_adaptive_spec(row.schedule) && row.fits_budget);
         r.budget_bytes = 0;
         for (const PlanRow& row : plan_table(r))
             QVERIFY(!row.fits_only_at_probed_ratio);
@@ -60,7 +62,7 @@ class TestPlanTable : public QObject {
     void plan_table_rows() {
         const PlanRequest r = fwi_request();
         const auto rows = plan_table(r);
-        QCOMPARE(rows.size(), std::size_t(8)); // 4 schedules x 2 codecs
+        QCOMPARE(rows.size(), std::size_t(9)); // 4 schedules x 2 codecs, adaptive for the lossy one
         QCOMPARE(rows[0].schedule, std::string("all"));
         QCOMPARE(rows[0].codec, std::string("none"));
         QCOMPARE(rows[0].speedup_vs_store_all, 1.0);
@@ -71,6 +73,8 @@ class TestPlanTable : public QObject {
         QCOMPARE(rows[4].codec, std::string("zfp-accuracy:1e-5"));
         QVERIFY(rows[4].fits_budget);                           // 500 x 31.25 kB = 15.6 MB
         QCOMPARE(rows[6].schedule, std::string("revolve:160")); // 8 times more states fit
+        QCOMPARE(rows[7].schedule, std::string("adaptive:20")); // sized as revolve:20 uncompressed
+        QCOMPARE(rows[8].schedule, std::string("online:160"));
         for (const PlanRow& row : rows) {
             QCOMPARE(row.fits_budget, row.peak_bytes[0] <= r.budget_bytes);
             QCOMPARE(row.predicted_s, row.prediction.total_s);
@@ -83,6 +87,16 @@ class TestPlanTable : public QObject {
                     c.compression_ratio = e.ratio;
                     e.price(c);
                 }
+            if (is_adaptive_spec(row.schedule)) {
+                // Built as a run builds it (slots at the guaranteed ratio), priced at the probed one.
+                StepCosts safe = c;
+                safe.compression_ratio = 1;
+                const auto adaptive = make_adaptive_schedule(row.schedule, safe, 0);
+                QVERIFY(close(
+                    predict(adaptive->expected_plan(r.steps, c.stored_state_bytes()), r.steps, c).total_s,
+                    row.predicted_s));
+                continue;
+            }
             QVERIFY(close(predict(make_schedule(row.schedule, c)->plan(r.steps), r.steps, c).total_s,
                           row.predicted_s));
         }
@@ -102,6 +116,78 @@ class TestPlanTable : public QObject {
         }
         QVERIFY(!rows[1].fits_budget); // uncompressed, uniform needs > 21 MB whatever K
         QVERIFY(rows[5].fits_budget);
+    }
+
+    // auto's request (slots at the guaranteed ratio) with a lossless codec that compresses 4x: revolve:S
+    // holds S raw states, adaptive:S starts there and takes more slots as the small states arrive. Its
+    // pessimistic plan (every state raw) fits, so it fits whatever the data; at the probed ratio it
+    // recomputes less and costs less than revolve:S at the same prices, and auto takes it.
+    void auto_takes_the_adaptive_row_where_compression_pays() {
+        PlanRequest r = fwi_request();
+        r.budget_bytes = 10'000'000; // 10 raw states
+        r.codecs = {CodecEstimate{"zstd", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
+        r.size_with_guaranteed_ratio = true;
+        const auto rows = plan_table(r);
+        const auto find = [&](const std::string& prefix) {
+            const auto it = std::find_if(rows.begin(), rows.end(), [&](const PlanRow& row) {
+                return row.schedule.rfind(prefix, 0) == 0;
+            });
+            if (it == rows.end()) qFatal("no %s row", prefix.c_str());
+            return *it;
+        };
+        const PlanRow revolve = find("revolve:"), adaptive = find("adaptive:");
+        QCOMPARE(revolve.schedule, std::string("revolve:10"));
+        QVERIFY(adaptive.ram_slots <= revolve.ram_slots && adaptive.ram_slots >= revolve.ram_slots - 2);
+        QVERIFY(adaptive.fits_budget);
+        for (const PlanRow& row : rows) { // sized to surely fit: peaks at ratio 1, times at 4
+            QVERIFY(!row.fits_only_at_probed_ratio);
+            QCOMPARE(row.fits_budget, row.peak_bytes[0] <= r.budget_bytes);
+            QVERIFY(row.prediction.peak_bytes[0] <= row.peak_bytes[0]);
+        }
+        StepCosts safe = r.costs; // as the run sizes its slots: ratio 1
+        r.codecs[0].price(safe);
+        const auto schedule = make_adaptive_schedule(adaptive.schedule, safe, 0);
+        QVERIFY(predict(schedule->plan(r.steps), r.steps, safe).peak_bytes[0] <= r.budget_bytes);
+        const std::int64_t recomputed =
+            adaptive.prediction.counts.advance_steps + adaptive.prediction.counts.reverse_forward_steps;
+        const std::int64_t revolve_recomputed =
+            revolve.prediction.counts.advance_steps + revolve.prediction.counts.reverse_forward_steps;
+        qInfo("%s: %lld steps computed, %.0f s; %s: %lld, %.0f s", adaptive.schedule.c_str(),
+              (long long)recomputed, adaptive.predicted_s, revolve.schedule.c_str(),
+              (long long)revolve_recomputed, revolve.predicted_s);
+        QVERIFY(recomputed < revolve_recomputed * 0.8);
+        QVERIFY(adaptive.predicted_s < revolve.predicted_s);
+        QCOMPARE(choose_auto(r, rows).schedule, adaptive.schedule);
+        // Its states, every one at the worst size, never exceed its budget (the run's guarantee).
+        QVERIFY(
+            replay_adaptive(*schedule, r.steps, std::vector<std::uint64_t>(std::size_t(r.steps), 1'000'000))
+                .peak_held_bytes <= r.budget_bytes);
+
+        // No adaptive row where it cannot gain a slot: no budget, no compression, or a codec whose ratio is
+        // guaranteed (zfp-rate sizes its slots at its ratio already).
+        const auto has_adaptive = [](const PlanRequest& request) {
+            for (const PlanRow& row : plan_table(request))
+                if (is_adaptive_spec(row.schedule)) return true;
+            return false;
+        };
+        PlanRequest unlimited = r;
+        unlimited.budget_bytes = 0;
+        QVERIFY(!has_adaptive(unlimited));
+        PlanRequest plain = r;
+        plain.codecs = {CodecEstimate{"none"}, CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
+        QVERIFY(!has_adaptive(plain));
+        // A codec far costlier than a step: the priced schedule takes an extra slot only where it saves
+        // stores, so it stores fewer states than revolve:S (an unpriced one would store more).
+        PlanRequest costly = r;
+        costly.codecs[0].state_compress_s = costly.codecs[0].state_decompress_s = 20;
+        const auto costly_rows = plan_table(costly);
+        const auto costly_revolve =
+            std::find_if(costly_rows.begin(), costly_rows.end(),
+                         [](const PlanRow& row) { return row.schedule.rfind("revolve:", 0) == 0; });
+        const auto costly_adaptive = costly_revolve + 1;
+        QVERIFY(is_adaptive_spec(costly_adaptive->schedule));
+        QVERIFY(costly_adaptive->prediction.counts.writes[0] < costly_revolve->prediction.counts.writes[0]);
+        QVERIFY(costly_adaptive->predicted_s < costly_revolve->predicted_s);
     }
 
     void uniform_row_with_sampling() {
@@ -178,7 +264,8 @@ class TestPlanTable : public QObject {
         const auto shared = plan_table(r);
         omp_set_num_threads(threads);
         QCOMPARE(shared.size(), alone.size());
-        QCOMPARE(alone.size(), std::size_t(3 * 5)); // all, uniform, revolve, online, multilevel per codec
+        // all, uniform, revolve, online, multilevel per codec; adaptive for the two that beat their guarantee
+        QCOMPARE(alone.size(), std::size_t(3 * 5 + 2));
         for (std::size_t i = 0; i < alone.size(); ++i) {
             QCOMPARE(shared[i].schedule, alone[i].schedule);
             QCOMPARE(shared[i].codec, alone[i].codec);
@@ -186,7 +273,7 @@ class TestPlanTable : public QObject {
             QVERIFY(shared[i].peak_bytes == alone[i].peak_bytes);
             QCOMPARE(shared[i].fits_budget, alone[i].fits_budget);
         }
-        QCOMPARE(alone[14].schedule.rfind("multilevel:", 0), std::size_t(0));
+        QCOMPARE(alone.back().schedule.rfind("multilevel:", 0), std::size_t(0));
     }
 
     void nothing_fits() {
@@ -222,7 +309,7 @@ class TestPlanTable : public QObject {
         timer.start();
         const auto rows = plan_table(r);
         qInfo("plan table for 10 000 steps: %lld ms", (long long)timer.elapsed());
-        QCOMPARE(rows.size(), std::size_t(10));
+        QCOMPARE(rows.size(), std::size_t(11));
         QVERIFY(choose_auto(r).fits_budget);
     }
 };

@@ -187,21 +187,25 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
             return p;
         }
 
-        // As resolve_plan(): slots sized with the ratio the codec guarantees, auto chosen from the same
-        // request.
+        // As resolve_plan(): slots sized with the ratio the codec guarantees, priced at the probed one, auto
+        // chosen from the same request.
         StepCosts costs = with_codec(measured, codec, true);
         costs.sampling_interval = s.sampling_interval;
-        CodecEstimate safe = codec;
-        safe.ratio = costs.compression_ratio;
-        const PlanRequest request = make_plan_request(*sim, s, costs, {safe});
+        CodecEstimate expected = codec;
+        expected.ratio = std::max(1.0, codec.ratio);
+        PlanRequest request = make_plan_request(*sim, s, costs, {expected});
+        request.size_with_guaranteed_ratio = true;
         p.alternatives = plan_table(request);
         std::string chosen = schedule_spec;
         if (chosen == "auto") {
-            chosen = choose_auto(request, p.alternatives).schedule; // ResourceError: nothing fits
+            const PlanRow row = choose_auto(request, p.alternatives); // ResourceError: nothing fits
+            chosen = row.schedule;
+            p.per_shot = row.prediction; // an adaptive row's at the probed ratio: what the run will do
             p.automatic = true;
+        } else {
+            p.per_shot =
+                fwi::predict(make_schedule(chosen, costs)->plan(p.inner_steps), p.inner_steps, costs);
         }
-        const auto plan = make_schedule(chosen, costs)->plan(p.inner_steps);
-        p.per_shot = fwi::predict(plan, p.inner_steps, costs);
         p.costs = costs;
         p.schedule = QString::fromStdString(chosen);
         p.compression_ratio = costs.compression_ratio;

@@ -143,6 +143,11 @@ struct PlanRequest {
     bool disk_tier = false;              ///< offer multilevel schedules with tier 1
     std::uint64_t disk_budget_bytes = 0; ///< tier 1; 0 = unlimited
     std::vector<CodecEstimate> codecs{CodecEstimate{}};
+    /// Size every row's slots, and check its fit, with the ratio its codec guarantees whatever the data
+    /// (guaranteed_compression_ratio, at most the probed one), while pricing time and memory at the probed
+    /// ratio: what `auto` runs, so that its choice surely fits. false: rows are sized at the probed ratio and
+    /// those that fit only there are marked (fits_only_at_probed_ratio).
+    bool size_with_guaranteed_ratio = false;
 };
 
 struct PlanRow {
@@ -152,8 +157,11 @@ struct PlanRow {
     std::int64_t ram_slots = 0;  ///< tier-0 state slots the schedule may use (not "slots": a Qt macro)
     std::int64_t disk_slots = 0; ///< tier-1 state slots
     double predicted_s = 0;
-    double speedup_vs_store_all = 0;       ///< uncompressed store-all's predicted time / predicted_s
-    std::vector<std::uint64_t> peak_bytes; ///< per tier
+    double speedup_vs_store_all = 0; ///< uncompressed store-all's predicted time / predicted_s
+    /// Per tier, at the ratio the slots were sized with (what fits_budget judges): with
+    /// size_with_guaranteed_ratio, and for adaptive rows, a bound whatever the data; prediction.peak_bytes
+    /// is at the probed ratio.
+    std::vector<std::uint64_t> peak_bytes;
     bool fits_budget = false;
     /// Fits only at the codec's probed ratio (a budget is set, the codec guarantees less, and the schedule
     /// keeps states): the run stores what its data really compress to and stops if that exceeds the budget.
@@ -163,8 +171,11 @@ struct PlanRow {
 };
 
 /// For each codec: store-all, the best-fitting uniform:K, revolve:S and online:S with S filling the budget,
-/// and multilevel:R,D when a disk tier is offered. Rows that cannot fit are listed with fits_budget = false.
-/// Throws ConfigError for steps < 1, bad costs or a bad codec estimate.
+/// and multilevel:R,D when a disk tier is offered. Under a budget, a codec whose probed ratio exceeds what it
+/// guarantees also gets adaptive:S (S slots at the guaranteed ratio, more as the real sizes arrive; priced
+/// on the plan it makes at the probed ratio; its peak and fit are those of revolve:S at the guaranteed
+/// ratio). Rows that cannot fit are listed with fits_budget = false. Throws ConfigError for steps < 1, bad
+/// costs or a bad codec estimate.
 std::vector<PlanRow> plan_table(const PlanRequest& request);
 
 /// The fastest predicted row of plan_table() that fits (ties go to the simpler schedule, listed first).

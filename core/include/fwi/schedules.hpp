@@ -198,6 +198,10 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
                             AdaptivePrices prices = {});
     std::string name() const override; ///< "adaptive:S" with S = initial_slots()
     std::vector<Action> plan(std::int64_t steps) const override;
+    /// The plan when every state is stored in `stored_bytes` (<= P, else ConfigError): a fresh copy replayed
+    /// (replay_adaptive), what a run whose states compress at the expected ratio would do. plan(steps) is
+    /// expected_plan(steps, P).
+    std::vector<Action> expected_plan(std::int64_t steps, std::uint64_t stored_bytes) const;
     void reset(std::int64_t steps) override;
     std::vector<Action> next(std::uint64_t held_bytes) override;
 

@@ -404,32 +404,46 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
     costs.sampling_interval = s.sampling_interval;
     costs.retained_touched_bytes = retained_touched_bytes();
 
+    // Slots are sized with the safe ratio (costs); time and memory are priced with the expected one (the
+    // calibrated or learnt ratio): a run copies, touches and holds the compressed bytes, not the worst case.
+    // Pricing the worst case charged a store-all under zfp-accuracy the first touch of every snapshot at full
+    // size.
+    StepCosts priced = costs;
+    priced.compression_ratio = std::max(1.0, codec.ratio);
+
     ResolvedPlan r;
     std::string spec = s.schedule.empty() ? "all" : s.schedule;
     if (spec == "auto") {
-        // plan_table applies each estimate's ratio: hand it the safe one, so the chosen slots surely fit.
-        CodecEstimate safe = codec;
-        safe.ratio = costs.compression_ratio;
-        spec = choose_auto(make_plan_request(sim, s, costs, {safe})).schedule;
+        CodecEstimate expected = codec;
+        expected.ratio = priced.compression_ratio;
+        PlanRequest request = make_plan_request(sim, s, costs, {expected});
+        request.size_with_guaranteed_ratio = true; // so that the chosen plan surely fits
+        spec = choose_auto(request).schedule;
     }
+    std::vector<Action> expected_plan; // an adaptive plan at the expected ratio, when it differs
     if (is_adaptive_spec(spec)) {
         std::shared_ptr<const AdaptiveRevolveSchedule> adaptive =
             make_adaptive_schedule(spec, costs, s.budget_bytes);
         r.adaptive = adaptive;
         r.schedule = adaptive->name();
         r.plan = adaptive->plan(steps);
+        if (priced.stored_state_bytes() < adaptive->state_bytes())
+            expected_plan = adaptive->expected_plan(steps, priced.stored_state_bytes());
     } else {
         const auto schedule = make_schedule(spec, costs);
         r.schedule = schedule->name();
         r.plan = schedule->plan(steps);
     }
     r.costs = costs;
-    // Slots were sized with the safe ratio; time and memory are priced with the expected one (the calibrated
-    // or learnt ratio): a run copies, touches and holds the compressed bytes, not the worst case. Pricing the
-    // worst case charged a store-all under zfp-accuracy the first touch of every snapshot at full size.
-    StepCosts priced = costs;
-    priced.compression_ratio = std::max(1.0, codec.ratio);
     r.prediction = predict(r.plan, steps, priced); // validates the plan too
+    if (!expected_plan.empty()) {
+        // An adaptive run is priced on what it does at the expected ratio (more slots, less recomputation);
+        // the snapshots it keeps at once are sized for the worse of the two plans.
+        const std::int64_t pessimistic_snapshots = r.prediction.counts.peak_kept_snapshots;
+        r.prediction = predict(expected_plan, steps, priced);
+        r.prediction.counts.peak_kept_snapshots =
+            std::max(r.prediction.counts.peak_kept_snapshots, pessimistic_snapshots);
+    }
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
     if (s.compression.empty() || s.compression == "none") check_fits(r, s);
     return r;

@@ -246,10 +246,18 @@ std::vector<Action> AdaptiveRevolveSchedule::range(const Task& task, std::uint64
 }
 
 std::vector<Action> AdaptiveRevolveSchedule::plan(std::int64_t steps) const {
+    return expected_plan(steps, state_bytes_);
+}
+
+std::vector<Action> AdaptiveRevolveSchedule::expected_plan(std::int64_t steps,
+                                                           std::uint64_t stored_bytes) const {
     if (steps < 0) throw ConfigError(name() + ": step count must be >= 0, got " + std::to_string(steps));
-    AdaptiveRevolveSchedule pessimistic(budget_bytes_, state_bytes_, tier_, prices_);
-    return replay_adaptive(pessimistic, steps, std::vector<std::uint64_t>(std::size_t(steps), state_bytes_))
-        .plan;
+    if (stored_bytes == 0 || stored_bytes > state_bytes_)
+        throw ConfigError(name() + ": a stored state of " + std::to_string(stored_bytes) +
+                          " bytes is outside 1.." + std::to_string(state_bytes_));
+    AdaptiveRevolveSchedule fresh(budget_bytes_, state_bytes_, tier_, prices_);
+    fresh.memo_ = memo_; // the same counts: share what is already memoised
+    return replay_adaptive(fresh, steps, std::vector<std::uint64_t>(std::size_t(steps), stored_bytes)).plan;
 }
 
 } // namespace fwi

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace fwi {
@@ -53,20 +54,67 @@ std::int64_t uniform_slots(const PlanRequest& r, const StepCosts& c) {
     return least;
 }
 
+/// The ratio a codec's slots are sized with when they must fit whatever the data (with_codec's safe ratio).
+double guaranteed_ratio(const CodecEstimate& codec) {
+    return std::max(1.0, std::min(codec.ratio, guaranteed_compression_ratio(codec.codec)));
+}
+
+/// A row for `schedule`'s plan: peak memory and the budget check at `sized` (the ratio the slots were sized
+/// with), time at `priced` (the expected ratio; the same costs unless the request sizes with guaranteed
+/// ratios).
 PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_t slots,
-                 std::int64_t disk_slots, const PlanRequest& r, const StepCosts& c, double baseline_s) {
+                 std::int64_t disk_slots, const PlanRequest& r, const StepCosts& sized,
+                 const StepCosts& priced, double baseline_s) {
     PlanRow row;
     row.schedule = schedule.name();
     row.codec = codec;
     row.ram_slots = slots;
     row.disk_slots = disk_slots;
-    row.prediction = predict(schedule.plan(r.steps), r.steps, c);
+    const std::vector<Action> plan = schedule.plan(r.steps);
+    row.prediction = predict(plan, r.steps, priced);
     row.predicted_s = row.prediction.total_s;
     row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
-    row.peak_bytes = row.prediction.peak_bytes;
-    row.fits_budget = fits(row.prediction, r);
+    const Prediction bound = sized == priced ? row.prediction : predict(plan, r.steps, sized);
+    row.peak_bytes = bound.peak_bytes;
+    row.fits_budget = fits(bound, r);
     row.fits_only_at_probed_ratio = row.fits_budget && r.budget_bytes != 0 && row.schedule != "all" &&
-                                    exceeds_guaranteed_ratio(codec, c.compression_ratio);
+                                    exceeds_guaranteed_ratio(codec, sized.compression_ratio);
+    return row;
+}
+
+/// "adaptive:S" for a codec whose probed ratio exceeds what it guarantees, under a budget: S slots sized at
+/// the guaranteed ratio (its pessimistic plan is revolve:S, and S is the most for which that plan fits with
+/// its snapshots, so it fits whatever the data), more as the real sizes arrive. Priced on the plan it makes
+/// when every state compresses at the probed ratio: only its time depends on the data, never its memory
+/// (its peak is the pessimistic plan's). Nothing when it cannot gain a slot or no S fits.
+std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanRequest& r, const StepCosts& priced,
+                                    double baseline_s) {
+    if (r.budget_bytes == 0 || r.steps < 3 || !exceeds_guaranteed_ratio(codec.codec, codec.ratio))
+        return std::nullopt;
+    StepCosts safe = priced;
+    safe.compression_ratio = guaranteed_ratio(codec);
+    const std::uint64_t p = safe.stored_state_bytes();
+    if (priced.stored_state_bytes() >= p) return std::nullopt; // the probe gives no smaller state
+    std::int64_t slots = ram_slots(r, safe);
+    Prediction bound;
+    for (;;) { // the budget counts states alone: drop as many as the snapshots' excess takes
+        if (slots + 1 >= r.steps) return std::nullopt; // Revolve already stores every state
+        bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe);
+        const std::uint64_t peak = bound.peak_bytes[0];
+        if (peak <= r.budget_bytes) break;
+        if (slots == 1) return std::nullopt;
+        slots = std::max<std::int64_t>(1, slots - std::int64_t((peak - r.budget_bytes + p - 1) / p));
+    }
+    const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, adaptive_prices(safe));
+    PlanRow row;
+    row.schedule = schedule.name();
+    row.codec = codec.codec;
+    row.ram_slots = slots;
+    row.prediction = predict(schedule.expected_plan(r.steps, priced.stored_state_bytes()), r.steps, priced);
+    row.predicted_s = row.prediction.total_s;
+    row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
+    row.peak_bytes = bound.peak_bytes;
+    row.fits_budget = fits(bound, r) && fits(row.prediction, r);
     return row;
 }
 
@@ -88,7 +136,7 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
 
     std::vector<PlanRow> rows;
     for (const CodecEstimate& codec : r.codecs) {
-        StepCosts c = r.costs;
+        StepCosts c = r.costs;                        // priced at the codec's probed ratio
         c.snapshots_in_place = codec.codec == "none"; // as the executor keeps them
         c.compression_ratio = codec.ratio;
         codec.price(c);
@@ -97,28 +145,34 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
         } catch (const ConfigError& e) {
             throw ConfigError("plan table: codec '" + codec.codec + "': " + e.what());
         }
-        const std::int64_t slots = ram_slots(r, c);
-        rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, c, baseline_s));
+        StepCosts sized = c; // slots and budget checks
+        if (r.size_with_guaranteed_ratio) sized.compression_ratio = guaranteed_ratio(codec);
+        const std::int64_t slots = ram_slots(r, sized);
+        rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, sized, c, baseline_s));
         if (r.steps >= 2) {
-            std::int64_t k = uniform_slots(r, c);
+            std::int64_t k = uniform_slots(r, sized);
             // With sampling the bound can overstate the peak by a snapshot or two: try a few smaller K for
             // real.
-            while (k > 1 && r.budget_bytes != 0 && c.sampling_interval > 1 &&
-                   predict(UniformSchedule(k - 1).plan(r.steps), r.steps, c).peak_bytes[0] <= r.budget_bytes)
+            while (k > 1 && r.budget_bytes != 0 && sized.sampling_interval > 1 &&
+                   predict(UniformSchedule(k - 1).plan(r.steps), r.steps, sized).peak_bytes[0] <=
+                       r.budget_bytes)
                 --k;
-            rows.push_back(make_row(UniformSchedule(k), codec.codec, k, 0, r, c, baseline_s));
+            rows.push_back(make_row(UniformSchedule(k), codec.codec, k, 0, r, sized, c, baseline_s));
         }
-        rows.push_back(make_row(RevolveSchedule(slots), codec.codec, slots, 0, r, c, baseline_s));
-        rows.push_back(make_row(OnlineAsOfflineSchedule(slots), codec.codec, slots, 0, r, c, baseline_s));
+        rows.push_back(make_row(RevolveSchedule(slots), codec.codec, slots, 0, r, sized, c, baseline_s));
+        if (std::optional<PlanRow> adaptive = adaptive_row(codec, r, c, baseline_s))
+            rows.push_back(std::move(*adaptive));
+        rows.push_back(
+            make_row(OnlineAsOfflineSchedule(slots), codec.codec, slots, 0, r, sized, c, baseline_s));
         if (r.disk_tier) {
             const std::int64_t disk_slots =
                 r.disk_budget_bytes == 0
                     ? r.steps
-                    : std::min(r.steps,
-                               slots_for_budget(r.disk_budget_bytes, c.state_bytes, c.compression_ratio));
+                    : std::min(r.steps, slots_for_budget(r.disk_budget_bytes, sized.state_bytes,
+                                                         sized.compression_ratio));
             if (disk_slots >= 1)
-                rows.push_back(make_row(MultiLevelSchedule(slots, disk_slots, c), codec.codec, slots,
-                                        disk_slots, r, c, baseline_s));
+                rows.push_back(make_row(MultiLevelSchedule(slots, disk_slots, sized), codec.codec, slots,
+                                        disk_slots, r, sized, c, baseline_s));
         }
     }
     return rows;
