@@ -230,7 +230,9 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
         std::int64_t parent_len = 0, parent_sigma = 0; ///< that parent range (set with counted_on_slots)
     };
     static Task free_task(int slot) { return {true, 0, 0, slot, false}; }
-    std::vector<Action> range(const Task& task, std::uint64_t held_bytes);
+    /// Plans `task` with `sigma` slots (cheapest_slots of the `allowed` = slots_for(held_bytes)).
+    std::vector<Action> range(const Task& task, std::int64_t allowed, std::int64_t sigma,
+                              std::uint64_t held_bytes);
     /// `right` has fewer slots than its parent's split counted on: free its base and plan the parent again
     /// without looking ahead.
     std::vector<Action> fall_back(const Task& right);
@@ -238,8 +240,6 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
     bool should_fall_back(const Task& right, std::int64_t slots_now);
     /// Slots the fixed pessimistic schedule would give the next range: 1 + floor(B / P) - states held.
     std::int64_t fixed_slots() const;
-    /// Revolve's reversal of len steps with sigma slots (base held), priced.
-    double revolve_cost(std::int64_t len, std::int64_t sigma);
     int take_slot();
 
     std::uint64_t budget_bytes_, state_bytes_;

@@ -48,6 +48,15 @@ struct AdaptiveRevolveSchedule::CountMemo {
     SegmentCounter counter;
 };
 
+namespace {
+
+double priced_cost(const AdaptivePrices& prices, const SegmentCounts& c) {
+    return prices.advance * double(c.advance_steps) + prices.store * double(c.stores) +
+           prices.restore * double(c.restores);
+}
+
+} // namespace
+
 AdaptiveRevolveSchedule::AdaptiveRevolveSchedule(std::uint64_t budget_bytes, std::uint64_t state_bytes,
                                                  int tier, AdaptivePrices prices)
     : budget_bytes_(budget_bytes), state_bytes_(state_bytes), tier_(tier), prices_(prices),
@@ -79,13 +88,6 @@ std::int64_t AdaptiveRevolveSchedule::fixed_slots() const {
     return 1 + initial_slots() - (std::int64_t(slots_used_) - std::int64_t(free_slots_.size()));
 }
 
-double AdaptiveRevolveSchedule::revolve_cost(std::int64_t len, std::int64_t sigma) {
-    std::lock_guard<std::mutex> lock(memo_->mutex);
-    const SegmentCounts c = memo_->counter.count(len, sigma);
-    return prices_.advance * double(c.advance_steps) + prices_.store * double(c.stores) +
-           prices_.restore * double(c.restores);
-}
-
 std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int64_t lowest,
                                                      std::int64_t sigma) {
     if (!priced()) return sigma;
@@ -93,14 +95,12 @@ std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int6
     // Beyond len - 1 slots Revolve stores every state: more change nothing.
     const std::int64_t last = std::min(sigma, std::max<std::int64_t>(len - 1, 1));
     if (lowest >= last) return sigma;
-    {
-        std::lock_guard<std::mutex> lock(memo_->mutex);
-        if (memo_->counter.memo_size() > (std::size_t{1} << 22)) memo_->counter = {}; // ~200 MB at most
-    }
+    std::lock_guard<std::mutex> lock(memo_->mutex);
+    if (memo_->counter.memo_size() > (std::size_t{1} << 22)) memo_->counter = {}; // ~200 MB at most
     std::int64_t best = lowest;
     double best_cost = 0;
     for (std::int64_t s = lowest; s <= last; ++s) {
-        const double cost = revolve_cost(len, s);
+        const double cost = priced_cost(prices_, memo_->counter.count(len, s));
         if (s == lowest || cost < best_cost) {
             best = s;
             best_cost = cost;
@@ -153,13 +153,12 @@ std::vector<Action> AdaptiveRevolveSchedule::next(std::uint64_t held_bytes) {
         free_slots_.push_back(task.base);
         return {free_action(task.base, tier_)};
     }
-    if (task.counted_on_slots > 0) {
-        // The slots it will take: fewer than counted on when the base came out larger or, priced, when
-        // fewer pay for themselves.
-        const std::int64_t now = cheapest_slots(task.len, fixed_slots(), slots_for(held_bytes));
-        if (task.counted_on_slots > now && should_fall_back(task, now)) return fall_back(task);
-    }
-    std::vector<Action> out = range(task, held_bytes);
+    // The slots the range takes: between the fixed schedule's and the budget's, as many as pay. A right part
+    // may get fewer than its parent's split counted on (its base came out larger, or fewer pay).
+    const std::int64_t allowed = slots_for(held_bytes);
+    const std::int64_t sigma = cheapest_slots(task.len, fixed_slots(), allowed);
+    if (task.counted_on_slots > sigma && should_fall_back(task, sigma)) return fall_back(task);
+    std::vector<Action> out = range(task, allowed, sigma, held_bytes);
     if (!out.empty() && out.back().type == ActionType::Store) { // never state 0: it is stored above
         last_was_store_ = true;
         held_before_store_ = held_bytes;
@@ -173,11 +172,15 @@ bool AdaptiveRevolveSchedule::should_fall_back(const Task& right, std::int64_t s
     // from its base costs at most t(parent_len, parent_sigma) (Revolve's split for it). Priced, the same
     // with the priced Revolve counts.
     const std::int64_t j = right.parent_len - right.len;
-    if (!priced())
+    if (!priced()) // recomputed steps alone: Revolve's closed form, no counts to memoise
         return optimal_advance_steps(right.parent_len, right.parent_sigma) <
                optimal_advance_steps(j, right.parent_sigma) + optimal_advance_steps(right.len, slots_now);
-    return revolve_cost(right.parent_len, right.parent_sigma) <
-           revolve_cost(j, right.parent_sigma) + revolve_cost(right.len, slots_now);
+    std::lock_guard<std::mutex> lock(memo_->mutex);
+    const auto cost = [&](std::int64_t len, std::int64_t sigma) {
+        return priced_cost(prices_, memo_->counter.count(len, sigma));
+    };
+    return cost(right.parent_len, right.parent_sigma) <
+           cost(j, right.parent_sigma) + cost(right.len, slots_now);
 }
 
 std::vector<Action> AdaptiveRevolveSchedule::fall_back(const Task& right) {
@@ -195,7 +198,8 @@ std::vector<Action> AdaptiveRevolveSchedule::fall_back(const Task& right) {
     return {free_action(right.base, tier_)};
 }
 
-std::vector<Action> AdaptiveRevolveSchedule::range(const Task& task, std::uint64_t held_bytes) {
+std::vector<Action> AdaptiveRevolveSchedule::range(const Task& task, std::int64_t allowed, std::int64_t sigma,
+                                                   std::uint64_t held_bytes) {
     const std::int64_t a = task.a, len = task.len;
     std::vector<Action> out;
     if (task.need_restore) out.push_back(restore_action(a, task.base, tier_));
@@ -203,8 +207,6 @@ std::vector<Action> AdaptiveRevolveSchedule::range(const Task& task, std::uint64
         out.push_back(reverse_action(a));
         return out;
     }
-    const std::int64_t allowed = slots_for(held_bytes);
-    const std::int64_t sigma = cheapest_slots(len, fixed_slots(), allowed);
     if (sigma == 1) { // no room for another state: each step is recomputed from a
         for (std::int64_t i = len - 1; i >= 0; --i) {
             if (i != len - 1) out.push_back(restore_action(a, task.base, tier_));
