@@ -86,8 +86,8 @@ class TestPerformanceModel : public QObject {
 
     // O_S = W (S / (F B) + t_c) + R (S / (F B) + t_d), with W writes and R reads of S-byte states at ratio F,
     // plus what this store adds to Kukreja's synchronous one: each write first copies the raw S bytes into
-    // staging for the workers (S / B), and only the uncompressed in-memory store (snapshots in place, one
-    // tier: no workers) copies inline.
+    // staging for the workers (S / B); the uncompressed in-memory store (snapshots in place, one tier: no
+    // workers) copies inline, and an adaptive schedule's store codes on the caller's thread (no staging).
     void storage_overhead_matches_kukreja() {
         StepCosts c = unit_costs(1, 1);
         c.state_bytes = 8'000'000;
@@ -106,6 +106,13 @@ class TestPerformanceModel : public QObject {
         QVERIFY(close(p.codec_s, w * 0.02 + r * 0.01));
         QVERIFY(close(p.total_s, double(revolve_advance_steps(l, 12) + l) + double(l) +
                                      w * (staging + per_item + 0.02) + r * (per_item + 0.01)));
+        // An adaptive schedule's store codes each state on the caller's thread as it arrives: Kukreja's
+        // synchronous store exactly, no staging copy.
+        StepCosts synchronous = c;
+        synchronous.coded_on_caller = true;
+        const Prediction q = predict(RevolveSchedule(12).plan(l), l, synchronous);
+        QVERIFY(close(q.store_s, w * per_item));
+        QVERIFY(close(q.total_s, p.total_s - w * staging));
         // Uncompressed in memory (the codec "none": snapshots in place) a state is copied once, inline.
         c.snapshots_in_place = true;
         c.compression_ratio = 1;

@@ -75,6 +75,9 @@ struct StepCosts {
     /// snapshot, only snapshot_write_s, and stored as the raw field (snapshot_bytes less its codec frame
     /// header).
     bool snapshots_in_place = false;
+    /// Every item is coded on the caller's thread as it is stored, straight from its fields (an adaptive
+    /// schedule's store, which plans on exact sizes: make_item_storage): no staging copy for store workers.
+    bool coded_on_caller = false;
 
     bool operator==(const StepCosts&) const = default;
     double recompute_price() const { return recompute_step_s >= 0 ? recompute_step_s : forward_step_s; }

@@ -427,6 +427,7 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
         r.adaptive = adaptive;
         r.schedule = adaptive->name();
         r.plan = adaptive->plan(steps);
+        priced.coded_on_caller = true; // its store codes each state as it arrives (make_item_storage)
         if (priced.stored_state_bytes() < adaptive->state_bytes())
             expected_plan = adaptive->expected_plan(steps, priced.stored_state_bytes());
     } else {

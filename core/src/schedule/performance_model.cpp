@@ -99,14 +99,14 @@ Prediction predict(const std::vector<Action>& plan, std::int64_t steps, const St
     const double snap_compress_s = in_place ? 0.0 : costs.compress_s;
     const double snap_decompress_s = in_place ? 0.0 : costs.decompress_s;
     // Where the store has workers (a codec, or a plan that writes a disk tier: all but the codec "none" in
-    // memory alone, as make_item_storage decides), it codes and writes a copy of each item: the caller first
-    // copies the raw floats into staging (checkpoint_store.cpp), at tier 0's copy speed whatever the item
-    // compresses to. Measured on Marmousi (revolve:40, LZ4 at ratio 4.7): 0.9 ms of the caller's per 6.6 MB
-    // state, where the stored bytes' copy alone priced 0.2 ms. (Not costs.tiers: measured costs always carry
-    // a disk tier's prices, used or not.)
+    // memory alone and an adaptive schedule's store, as make_item_storage decides), it codes and writes a
+    // copy of each item: the caller first copies the raw floats into staging (checkpoint_store.cpp), at tier
+    // 0's copy speed whatever the item compresses to. Measured on Marmousi (revolve:40, LZ4 at ratio 4.7):
+    // 0.9 ms of the caller's per 6.6 MB state, where the stored bytes' copy alone priced 0.2 ms. (Not
+    // costs.tiers: measured costs always carry a disk tier's prices, used or not.)
     const bool writes_disk = std::any_of(
         plan.begin(), plan.end(), [](const Action& a) { return a.type == ActionType::Store && a.tier > 0; });
-    const bool staged = !costs.snapshots_in_place || writes_disk;
+    const bool staged = !costs.coded_on_caller && (!costs.snapshots_in_place || writes_disk);
     const double staging_s_per_byte = staged ? costs.tier(0).write_s_per_byte : 0.0;
     const double state_staging_s = staging_s_per_byte * static_cast<double>(costs.state_bytes);
     const double snap_staging_s =

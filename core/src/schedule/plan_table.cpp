@@ -110,7 +110,10 @@ std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanReques
     row.schedule = schedule.name();
     row.codec = codec.codec;
     row.ram_slots = slots;
-    row.prediction = predict(schedule.expected_plan(r.steps, priced.stored_state_bytes()), r.steps, priced);
+    StepCosts coded_on_caller = priced; // as the executor stores an adaptive schedule's states
+    coded_on_caller.coded_on_caller = true;
+    row.prediction =
+        predict(schedule.expected_plan(r.steps, priced.stored_state_bytes()), r.steps, coded_on_caller);
     row.predicted_s = row.prediction.total_s;
     row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
     row.peak_bytes = bound.peak_bytes;
