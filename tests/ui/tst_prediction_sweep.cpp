@@ -1,11 +1,16 @@
 // The prediction panel's "when compression pays" chart: with a codec, RunPredictor's sweep has one point per
 // budget (12 and the settings' own), the panel draws exactly those speed-ups and marks the settings' budget
-// on the curve (unlimited: the largest); without compression there is no sweep and the chart is hidden.
+// on the curve (unlimited: the largest); without compression there is no sweep and the chart is hidden. Under
+// a budget with a lossless codec the table offers adaptive:S, which fits whatever the data ("yes", not
+// "yes*").
 #include "fwi/model_tools.hpp"
+#include "fwi/schedules.hpp"
 #include "fwi/ui/plot_view.hpp"
 #include "fwi/ui/prediction_panel.hpp"
 #include "fwi/ui/run_predictor.hpp"
 #include "ui_test_main.hpp"
+
+#include <QTableWidget>
 
 using namespace fwi;
 using namespace fwi::ui;
@@ -72,6 +77,36 @@ class TestPredictionSweep : public QObject {
         QVERIFY(none.sweep.curves.empty());
         panel.show_prediction(none);
         QVERIFY(!plot->isVisible());
+    }
+
+    void adaptive_row_fits_whatever_the_data() {
+        Experiment e = small_experiment();
+        e.gradient.compression = "zstd";
+        e.gradient.schedule = "auto";
+        RunPredictor predictor;
+        predictor.set_backend("cpu");
+        const RunPrediction unlimited = predictor.predict_now(e);
+        QVERIFY2(unlimited.ok, qPrintable(unlimited.error));
+        QVERIFY2(unlimited.measured_ratio > 1.2, qPrintable(QString::number(unlimited.measured_ratio)));
+        e.gradient.budget_bytes = 6 * unlimited.costs.state_bytes; // six raw states
+        const RunPrediction p = predictor.predict(e);
+        QVERIFY2(p.ok, qPrintable(p.error));
+        QVERIFY(p.automatic && p.fits_budget);
+
+        PredictionPanel panel;
+        panel.show_prediction(p);
+        int adaptive = -1;
+        for (int r = 0; r < int(p.alternatives.size()); ++r)
+            if (is_adaptive_spec(p.alternatives[std::size_t(r)].schedule)) adaptive = r;
+        QVERIFY(adaptive >= 0);
+        const PlanRow& row = p.alternatives[std::size_t(adaptive)];
+        QVERIFY(row.fits_budget && !row.fits_only_at_probed_ratio);
+        QVERIFY(row.ram_slots >= 1 && row.ram_slots <= 6);
+        QVERIFY(row.peak_bytes[0] <= e.gradient.budget_bytes);
+        const QTableWidgetItem* fits = panel.table()->item(adaptive, 4);
+        QCOMPARE(fits->text(), QString("yes"));
+        QVERIFY2(fits->toolTip().contains("whatever the data"), qPrintable(fits->toolTip()));
+        QCOMPARE(panel.table()->item(adaptive, 0)->text(), QString::fromStdString(row.schedule));
     }
 };
 

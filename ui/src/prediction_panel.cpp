@@ -1,5 +1,6 @@
 #include "fwi/ui/prediction_panel.hpp"
 
+#include "fwi/schedules.hpp"
 #include "fwi/ui/plot_view.hpp"
 
 #include <QHeaderView>
@@ -121,6 +122,11 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
                 item->setToolTip(
                     tr("Fits only if the run's data compress as well as the probe's: the run "
                        "stops when they do not (auto sizes this codec's slots so that it fits)"));
+            else if (is_adaptive_spec(row.schedule))
+                item->setToolTip(tr("Starts with %1 uncompressed slots and takes more as the compressed "
+                                    "sizes arrive, where they pay: fits the budget whatever the data (RAM "
+                                    "shows that bound); its time is priced at the probed ratio")
+                                     .arg(row.ram_slots));
             table_->setItem(r, c, item);
         }
     }
