@@ -3,11 +3,13 @@
 // state at the pessimistic size it is revolve:floor(B/P) action for action; smaller states recompute strictly
 // fewer steps, and never more than the fixed pessimistic slots. With prices (a codec's cost per state), it
 // costs less on average at those prices than the fixed slots and than the unpriced schedule, and stores
-// fewer states where a store costs more than the recomputation it saves. Also the protocol and the factory.
+// fewer states where a store costs more than the recomputation it saves; its slot choice is the scanned
+// minimum of the priced Revolve counts. Also the protocol and the factory.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
+#include "schedule/revolve_emitter.hpp"
 
 #include <QtTest>
 #include <algorithm>
@@ -188,6 +190,43 @@ class TestAdaptiveSchedule : public QObject {
         QVERIFY(careful.writes.at(0) < greedy.writes.at(0));
         // Free stores: the priced schedule is the unpriced one.
         QVERIFY(checked(budget, l, sizes, {1, 0, 0}).advance_steps == greedy.advance_steps);
+    }
+
+    // cheapest_slots finds its count by branch and bound, exact where Revolve's counts are monotone in the
+    // slots (advances never rise, stores never fall, restores stay len - 1): that monotonicity for every
+    // len <= 300, then the choice against a scan of every count at random prices.
+    void cheapest_slots_is_the_scanned_minimum() {
+        detail::SegmentCounter counter;
+        for (std::int64_t len = 2; len <= 300; ++len)
+            for (std::int64_t s = 2; s <= len; ++s) {
+                const detail::SegmentCounts a = counter.count(len, s - 1), b = counter.count(len, s);
+                QVERIFY(b.advance_steps <= a.advance_steps && b.stores >= a.stores);
+                QCOMPARE(b.restores, len - 1);
+            }
+        std::mt19937_64 rng(11);
+        std::uniform_real_distribution<double> price(0, 40);
+        for (int trial = 0; trial < 300; ++trial) {
+            const AdaptivePrices prices{1, trial % 7 == 0 ? 1e-4 : price(rng),
+                                        trial % 5 == 0 ? 0 : price(rng)};
+            AdaptiveRevolveSchedule schedule(1000 * kState, kState, 0, prices);
+            const auto len = std::uniform_int_distribution<std::int64_t>(2, 400)(rng);
+            const auto lowest = std::uniform_int_distribution<std::int64_t>(1, 40)(rng);
+            const auto sigma = lowest + std::uniform_int_distribution<std::int64_t>(0, 500)(rng);
+            const std::int64_t last = std::min(sigma, std::max<std::int64_t>(len - 1, 1));
+            std::int64_t scanned = sigma;
+            if (lowest < last) {
+                std::int64_t best = lowest;
+                double best_cost = 0;
+                for (std::int64_t s = lowest; s <= last; ++s) {
+                    const detail::SegmentCounts c = counter.count(len, s);
+                    const double cost = prices.advance * double(c.advance_steps) +
+                                        prices.store * double(c.stores) + prices.restore * double(c.restores);
+                    if (s == lowest || cost < best_cost) best = s, best_cost = cost;
+                }
+                scanned = best == last ? sigma : best;
+            }
+            QCOMPARE(schedule.cheapest_slots(len, lowest, sigma), scanned);
+        }
     }
 
     void smaller_states_recompute_strictly_fewer_steps_data() {

@@ -38,6 +38,7 @@
 #include <cmath>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace fwi {
 
@@ -97,14 +98,41 @@ std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int6
     if (lowest >= last) return sigma;
     std::lock_guard<std::mutex> lock(memo_->mutex);
     if (memo_->counter.memo_size() > (std::size_t{1} << 22)) memo_->counter = {}; // ~200 MB at most
+    // Branch and bound over [lowest, last], exact where Revolve's counts are monotone in the slots: advances
+    // never rise, stores never fall, restores stay len - 1 (tst_adaptive_schedule checks every len <= 400;
+    // checked to 1200). Every s inside (lo, hi) then costs at least advance * t(hi) + store * stores(lo) +
+    // restore * restores, so an interval whose bound exceeds the best cost found holds no cheaper count. A
+    // scan of every count cost O(len) counts per range, seconds per plan for thousands of steps.
+    SegmentCounter& counter = memo_->counter;
+    struct Interval {
+        std::int64_t lo, hi;
+        SegmentCounts at_lo, at_hi;
+    };
     std::int64_t best = lowest;
-    double best_cost = 0;
-    for (std::int64_t s = lowest; s <= last; ++s) {
-        const double cost = priced_cost(prices_, memo_->counter.count(len, s));
-        if (s == lowest || cost < best_cost) {
+    const SegmentCounts at_lowest = counter.count(len, lowest), at_last = counter.count(len, last);
+    double best_cost = priced_cost(prices_, at_lowest);
+    const auto consider = [&](std::int64_t s, const SegmentCounts& c) {
+        const double cost = priced_cost(prices_, c);
+        if (cost < best_cost || (cost == best_cost && s < best)) { // the fewest slots on a tie
             best = s;
             best_cost = cost;
         }
+    };
+    consider(last, at_last);
+    std::vector<Interval> open{{lowest, last, at_lowest, at_last}};
+    while (!open.empty()) {
+        const Interval i = open.back();
+        open.pop_back();
+        if (i.hi - i.lo < 2) continue; // nothing inside
+        const double bound = prices_.advance * double(i.at_hi.advance_steps) +
+                             prices_.store * double(i.at_lo.stores) +
+                             prices_.restore * double(std::min(i.at_lo.restores, i.at_hi.restores));
+        if (bound > best_cost || (bound == best_cost && i.lo + 1 > best)) continue;
+        const std::int64_t mid = i.lo + (i.hi - i.lo) / 2;
+        const SegmentCounts at_mid = counter.count(len, mid);
+        consider(mid, at_mid);
+        open.push_back({mid, i.hi, at_mid, i.at_hi});
+        open.push_back({i.lo, mid, i.at_lo, at_mid}); // the fewer slots first
     }
     return best == last ? sigma : best;
 }
