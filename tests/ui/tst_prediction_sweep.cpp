@@ -11,6 +11,7 @@
 #include "ui_test_main.hpp"
 
 #include <QTableWidget>
+#include <cmath>
 
 using namespace fwi;
 using namespace fwi::ui;
@@ -107,6 +108,21 @@ class TestPredictionSweep : public QObject {
         QCOMPARE(fits->text(), QString("yes"));
         QVERIFY2(fits->toolTip().contains("whatever the data"), qPrintable(fits->toolTip()));
         QCOMPARE(panel.table()->item(adaptive, 0)->text(), QString::fromStdString(row.schedule));
+
+        // A schedule chosen by hand is priced as its row is (same plan, same expected ratio), adaptive ones
+        // included, and plain "adaptive" takes the budget.
+        for (const PlanRow& alternative : p.alternatives) {
+            e.gradient.schedule = alternative.schedule;
+            const RunPrediction chosen = predictor.predict(e);
+            QVERIFY2(chosen.ok, qPrintable(chosen.error));
+            QVERIFY2(std::abs(chosen.per_shot.total_s - alternative.predicted_s) <=
+                         1e-9 * alternative.predicted_s,
+                     alternative.schedule.c_str());
+        }
+        e.gradient.schedule = "adaptive";
+        const RunPrediction plain = predictor.predict(e);
+        QVERIFY2(plain.ok, qPrintable(plain.error));
+        QVERIFY(plain.schedule.startsWith("adaptive:") && plain.fits_budget);
     }
 };
 

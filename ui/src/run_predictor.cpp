@@ -161,7 +161,10 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         const std::string spec = compression_of(e);
         make_codec(spec); // the engine's own check, before anything is measured
         const std::string schedule_spec = s.schedule.empty() ? "all" : s.schedule;
-        if (schedule_spec != "auto") make_schedule(schedule_spec); // validates the spec
+        if (is_adaptive_spec(schedule_spec)) // validates the spec ("adaptive" needs the budget)
+            make_adaptive_schedule(schedule_spec, StepCosts{}, s.budget_bytes);
+        else if (schedule_spec != "auto")
+            make_schedule(schedule_spec);
         p.inner_steps = sim->time().inner_nt;
         p.step_ratio = sim->time().step_ratio;
         p.shots = std::int64_t(e.acquisition.shots.size());
@@ -198,14 +201,10 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         p.alternatives = plan_table(request);
         std::string chosen = schedule_spec;
         if (chosen == "auto") {
-            const PlanRow row = choose_auto(request, p.alternatives); // ResourceError: nothing fits
-            chosen = row.schedule;
-            p.per_shot = row.prediction; // an adaptive row's at the probed ratio: what the run will do
+            chosen = choose_auto(request, p.alternatives).schedule; // ResourceError: nothing fits
             p.automatic = true;
-        } else {
-            p.per_shot =
-                fwi::predict(make_schedule(chosen, costs)->plan(p.inner_steps), p.inner_steps, costs);
         }
+        p.per_shot = price_plan(chosen, p.inner_steps, costs, codec.ratio, s.budget_bytes).prediction;
         p.costs = costs;
         p.schedule = QString::fromStdString(chosen);
         p.compression_ratio = costs.compression_ratio;

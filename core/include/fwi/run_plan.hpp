@@ -129,10 +129,20 @@ struct ResolvedPlan {
     int tiers = 1;        ///< 2 for multilevel
     StepCosts costs; ///< what the schedule was sized with (a codec's slots at its safe ratio, with_codec)
     Prediction prediction; ///< per shot, priced at the codec's expected ratio (calibrated or learnt)
-    /// Set for "adaptive" specs: the executor runs a copy of it through the AdaptiveSchedule protocol, and
-    /// `plan` (what the prediction priced) is its pessimistic plan, every state at its worst-case size.
+    /// Set for "adaptive" specs: the executor runs a copy of it through the AdaptiveSchedule protocol; `plan`
+    /// is its pessimistic plan (every state at its worst-case size), which bounds its memory, and the
+    /// prediction prices the plan it makes at the expected ratio.
     std::shared_ptr<const AdaptiveRevolveSchedule> adaptive;
 };
+
+/// A schedule spec (not "auto") built with `costs` (slots at the codec's safe ratio, with_codec) and priced
+/// at `expected_ratio` (the codec's calibrated or learnt ratio, clamped to >= 1): the plan resolve_plan()
+/// runs and its prediction, without the budget check. "adaptive" takes `budget_bytes`; an adaptive spec is
+/// priced on the plan it makes when every state compresses at that ratio, its store coding each state on the
+/// caller's thread (StepCosts::coded_on_caller). Throws ConfigError for a bad spec, PlanError for an invalid
+/// plan.
+ResolvedPlan price_plan(const std::string& spec, std::int64_t steps, const StepCosts& costs,
+                        double expected_ratio, std::uint64_t budget_bytes);
 
 /// The plan for one shot of `sim` under `settings`: builds the schedule named by settings.schedule, or for
 /// "auto" the fastest predicted schedule that fits the budget (slots sized pessimistically, see with_codec).

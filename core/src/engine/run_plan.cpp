@@ -395,35 +395,19 @@ void check_sampling_interval(const Simulation& sim, int interval) {
     throw ConfigError(msg.str());
 }
 
-ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
-    check_sampling_interval(sim, s.sampling_interval);
-    const std::int64_t steps = sim.time().inner_nt;
-    const Calibration calibration = run_calibration(sim, s.compression.empty() ? "none" : s.compression);
-    const CodecEstimate& codec = calibration.codec;
-    StepCosts costs = with_disk_tier(with_codec(calibration.steps, codec, true), s);
-    costs.sampling_interval = s.sampling_interval;
-    costs.retained_touched_bytes = retained_touched_bytes();
-
-    // Slots are sized with the safe ratio (costs); time and memory are priced with the expected one (the
-    // calibrated or learnt ratio): a run copies, touches and holds the compressed bytes, not the worst case.
-    // Pricing the worst case charged a store-all under zfp-accuracy the first touch of every snapshot at full
-    // size.
+ResolvedPlan price_plan(const std::string& spec, std::int64_t steps, const StepCosts& costs,
+                        double expected_ratio, std::uint64_t budget_bytes) {
+    // Slots are sized with the safe ratio (costs); time and memory are priced with the expected one: a run
+    // copies, touches and holds the compressed bytes, not the worst case. Pricing the worst case charged a
+    // store-all under zfp-accuracy the first touch of every snapshot at full size.
     StepCosts priced = costs;
-    priced.compression_ratio = std::max(1.0, codec.ratio);
-
+    priced.compression_ratio = std::max(1.0, expected_ratio);
     ResolvedPlan r;
-    std::string spec = s.schedule.empty() ? "all" : s.schedule;
-    if (spec == "auto") {
-        CodecEstimate expected = codec;
-        expected.ratio = priced.compression_ratio;
-        PlanRequest request = make_plan_request(sim, s, costs, {expected});
-        request.size_with_guaranteed_ratio = true; // so that the chosen plan surely fits
-        spec = choose_auto(request).schedule;
-    }
+    r.costs = costs;
     std::vector<Action> expected_plan; // an adaptive plan at the expected ratio, when it differs
     if (is_adaptive_spec(spec)) {
         std::shared_ptr<const AdaptiveRevolveSchedule> adaptive =
-            make_adaptive_schedule(spec, costs, s.budget_bytes);
+            make_adaptive_schedule(spec, costs, budget_bytes);
         r.adaptive = adaptive;
         r.schedule = adaptive->name();
         r.plan = adaptive->plan(steps);
@@ -435,7 +419,6 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
         r.schedule = schedule->name();
         r.plan = schedule->plan(steps);
     }
-    r.costs = costs;
     r.prediction = predict(r.plan, steps, priced); // validates the plan too
     if (!expected_plan.empty()) {
         // An adaptive run is priced on what it does at the expected ratio (more slots, less recomputation);
@@ -446,6 +429,27 @@ ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
             std::max(r.prediction.counts.peak_kept_snapshots, pessimistic_snapshots);
     }
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
+    return r;
+}
+
+ResolvedPlan resolve_plan(Simulation& sim, const GradientSettings& s) {
+    check_sampling_interval(sim, s.sampling_interval);
+    const std::int64_t steps = sim.time().inner_nt;
+    const Calibration calibration = run_calibration(sim, s.compression.empty() ? "none" : s.compression);
+    const CodecEstimate& codec = calibration.codec;
+    StepCosts costs = with_disk_tier(with_codec(calibration.steps, codec, true), s);
+    costs.sampling_interval = s.sampling_interval;
+    costs.retained_touched_bytes = retained_touched_bytes();
+
+    std::string spec = s.schedule.empty() ? "all" : s.schedule;
+    if (spec == "auto") {
+        CodecEstimate expected = codec;
+        expected.ratio = std::max(1.0, codec.ratio);
+        PlanRequest request = make_plan_request(sim, s, costs, {expected});
+        request.size_with_guaranteed_ratio = true; // so that the chosen plan surely fits
+        spec = choose_auto(request).schedule;
+    }
+    ResolvedPlan r = price_plan(spec, steps, costs, codec.ratio, s.budget_bytes);
     if (s.compression.empty() || s.compression == "none") check_fits(r, s);
     return r;
 }
