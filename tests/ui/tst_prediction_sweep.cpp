@@ -110,7 +110,7 @@ class TestPredictionSweep : public QObject {
         QCOMPARE(panel.table()->item(adaptive, 0)->text(), QString::fromStdString(row.schedule));
 
         // A schedule chosen by hand is priced as its row is (same plan, same expected ratio), adaptive ones
-        // included, and plain "adaptive" takes the budget.
+        // included, and its memory and fit are the row's; plain "adaptive" takes the budget.
         for (const PlanRow& alternative : p.alternatives) {
             e.gradient.schedule = alternative.schedule;
             const RunPrediction chosen = predictor.predict(e);
@@ -118,6 +118,8 @@ class TestPredictionSweep : public QObject {
             QVERIFY2(std::abs(chosen.per_shot.total_s - alternative.predicted_s) <=
                          1e-9 * alternative.predicted_s,
                      alternative.schedule.c_str());
+            QCOMPARE(chosen.peak_bytes, alternative.peak_bytes.at(0)); // the bound the table's fit judges
+            QCOMPARE(chosen.fits_budget, alternative.fits_budget);
         }
         e.gradient.schedule = "adaptive";
         const RunPrediction plain = predictor.predict(e);

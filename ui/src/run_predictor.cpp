@@ -204,7 +204,8 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
             chosen = choose_auto(request, p.alternatives).schedule; // ResourceError: nothing fits
             p.automatic = true;
         }
-        p.per_shot = price_plan(chosen, p.inner_steps, costs, codec.ratio, s.budget_bytes).prediction;
+        const ResolvedPlan plan = price_plan(chosen, p.inner_steps, costs, codec.ratio, s.budget_bytes);
+        p.per_shot = plan.prediction;
         p.costs = costs;
         p.schedule = QString::fromStdString(chosen);
         p.compression_ratio = costs.compression_ratio;
@@ -216,7 +217,9 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
         p.inversion_gradients = stages * e.inversion.iterations + stages;
         p.inversion_seconds = double(p.inversion_gradients) * p.gradient_seconds;
-        const auto& peak = p.per_shot.peak_bytes;
+        // Memory as the table judges it: at the ratio the slots were sized with, a bound whatever the data
+        // (an adaptive plan's is its pessimistic plan's); the time is priced at the expected ratio.
+        const std::vector<std::uint64_t> peak = fwi::predict(plan.plan, p.inner_steps, costs).peak_bytes;
         p.peak_bytes = peak.empty() ? 0 : peak[0];
         p.disk_peak_bytes = peak.size() > 1 ? peak[1] : 0;
         if (request.budget_is_machine) p.machine_budget_bytes = request.budget_bytes;
