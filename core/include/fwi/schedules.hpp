@@ -202,6 +202,11 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
     /// (replay_adaptive), what a run whose states compress at the expected ratio would do. plan(steps) is
     /// expected_plan(steps, P).
     std::vector<Action> expected_plan(std::int64_t steps, std::uint64_t stored_bytes) const;
+    /// What a run of it is predicted to cost: predict() of expected_plan at `priced` (costs at the expected
+    /// ratio; its stored state size, at most P), its store coding each state on the caller's thread
+    /// (StepCosts::coded_on_caller); the snapshots kept at once are the larger of that plan's and plan()'s,
+    /// which the executor sizes its buffer for. The one pricing of adaptive runs (plan table, resolve_plan).
+    Prediction predict_run(std::int64_t steps, StepCosts priced) const;
     void reset(std::int64_t steps) override;
     std::vector<Action> next(std::uint64_t held_bytes) override;
 

@@ -404,29 +404,18 @@ ResolvedPlan price_plan(const std::string& spec, std::int64_t steps, const StepC
     priced.compression_ratio = std::max(1.0, expected_ratio);
     ResolvedPlan r;
     r.costs = costs;
-    std::vector<Action> expected_plan; // an adaptive plan at the expected ratio, when it differs
     if (is_adaptive_spec(spec)) {
         std::shared_ptr<const AdaptiveRevolveSchedule> adaptive =
             make_adaptive_schedule(spec, costs, budget_bytes);
         r.adaptive = adaptive;
         r.schedule = adaptive->name();
         r.plan = adaptive->plan(steps);
-        priced.coded_on_caller = true; // its store codes each state as it arrives (make_item_storage)
-        if (priced.stored_state_bytes() < adaptive->state_bytes())
-            expected_plan = adaptive->expected_plan(steps, priced.stored_state_bytes());
+        r.prediction = adaptive->predict_run(steps, priced);
     } else {
         const auto schedule = make_schedule(spec, costs);
         r.schedule = schedule->name();
         r.plan = schedule->plan(steps);
-    }
-    r.prediction = predict(r.plan, steps, priced); // validates the plan too
-    if (!expected_plan.empty()) {
-        // An adaptive run is priced on what it does at the expected ratio (more slots, less recomputation);
-        // the snapshots it keeps at once are sized for the worse of the two plans.
-        const std::int64_t pessimistic_snapshots = r.prediction.counts.peak_kept_snapshots;
-        r.prediction = predict(expected_plan, steps, priced);
-        r.prediction.counts.peak_kept_snapshots =
-            std::max(r.prediction.counts.peak_kept_snapshots, pessimistic_snapshots);
+        r.prediction = predict(r.plan, steps, priced); // validates the plan too
     }
     r.tiers = int(std::max<std::size_t>(1, r.prediction.counts.writes.size()));
     return r;

@@ -290,4 +290,15 @@ std::vector<Action> AdaptiveRevolveSchedule::expected_plan(std::int64_t steps,
     return replay_adaptive(fresh, steps, std::vector<std::uint64_t>(std::size_t(steps), stored_bytes)).plan;
 }
 
+Prediction AdaptiveRevolveSchedule::predict_run(std::int64_t steps, StepCosts priced) const {
+    priced.coded_on_caller = true; // exact sizes: make_item_storage gives it no store workers
+    const std::uint64_t stored = std::min(priced.stored_state_bytes(), state_bytes_);
+    const Prediction pessimistic = predict(plan(steps), steps, priced); // validates the plan too
+    if (stored == state_bytes_) return pessimistic;
+    Prediction p = predict(expected_plan(steps, stored), steps, priced);
+    p.counts.peak_kept_snapshots =
+        std::max(p.counts.peak_kept_snapshots, pessimistic.counts.peak_kept_snapshots);
+    return p;
+}
+
 } // namespace fwi

@@ -83,10 +83,10 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
 }
 
 /// "adaptive:S" for a codec whose probed ratio exceeds what it guarantees, under a budget: S slots sized at
-/// the guaranteed ratio (its pessimistic plan is revolve:S, and S is the most for which that plan fits with
-/// its snapshots, so it fits whatever the data), more as the real sizes arrive. Priced on the plan it makes
-/// when every state compresses at the probed ratio: only its time depends on the data, never its memory
-/// (its peak is the pessimistic plan's). Nothing when it cannot gain a slot or no S fits.
+/// the guaranteed ratio (its pessimistic plan is revolve:S, so it fits wherever that does, whatever the
+/// data), more as the real sizes arrive. Priced as a run of it is (predict_run, at the probed ratio): only
+/// its time depends on the data, never its memory (its peak is the pessimistic plan's). Nothing when it
+/// cannot gain a slot.
 std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanRequest& r, const StepCosts& priced,
                                     double baseline_s) {
     if (r.budget_bytes == 0 || r.steps < 3 || !exceeds_guaranteed_ratio(codec.codec, codec.ratio))
@@ -94,26 +94,16 @@ std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanReques
     StepCosts safe = priced;
     safe.compression_ratio = guaranteed_ratio(codec);
     const std::uint64_t p = safe.stored_state_bytes();
-    if (priced.stored_state_bytes() >= p) return std::nullopt; // the probe gives no smaller state
-    std::int64_t slots = ram_slots(r, safe);
-    Prediction bound;
-    for (;;) { // the budget counts states alone: drop as many as the snapshots' excess takes
-        if (slots + 1 >= r.steps) return std::nullopt; // Revolve already stores every state
-        bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe);
-        const std::uint64_t peak = bound.peak_bytes[0];
-        if (peak <= r.budget_bytes) break;
-        if (slots == 1) return std::nullopt;
-        slots = std::max<std::int64_t>(1, slots - std::int64_t((peak - r.budget_bytes + p - 1) / p));
-    }
+    const std::int64_t slots = ram_slots(r, safe);
+    if (priced.stored_state_bytes() >= p || slots + 1 >= r.steps)
+        return std::nullopt; // no smaller state, or Revolve already stores every state
     const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, adaptive_prices(safe));
+    const Prediction bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe); // plan()'s
     PlanRow row;
     row.schedule = schedule.name();
     row.codec = codec.codec;
     row.ram_slots = slots;
-    StepCosts coded_on_caller = priced; // as the executor stores an adaptive schedule's states
-    coded_on_caller.coded_on_caller = true;
-    row.prediction =
-        predict(schedule.expected_plan(r.steps, priced.stored_state_bytes()), r.steps, coded_on_caller);
+    row.prediction = schedule.predict_run(r.steps, priced);
     row.predicted_s = row.prediction.total_s;
     row.speedup_vs_store_all = row.predicted_s > 0 ? baseline_s / row.predicted_s : 1.0;
     row.peak_bytes = bound.peak_bytes;
