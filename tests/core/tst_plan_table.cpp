@@ -44,16 +44,37 @@ class TestPlanTable : public QObject {
     Q_OBJECT
   private slots:
     void rows_that_fit_only_at_the_probed_ratio_are_marked() {
-        // A budget, a codec that guarantees less than its probe measured, and a schedule that keeps states:
-        // the run stops if its data compress worse. Store-all, unlimited budgets and the guaranteed ratio of
-        // zfp-rate are never marked.
+        // A budget, a codec that guarantees less than its probe measured, and a plan that would exceed the
+        // budget at the guaranteed ratio: the run stops if its data compress worse. Unlimited budgets, the
+        // guaranteed ratio of zfp-rate, adaptive rows (sized at the guaranteed ratio) and plans that fit even
+        // uncompressed are never marked; store-all is marked like any other plan.
         PlanRequest r = fwi_request();
-        r.codecs = {CodecEstimate{"none"}, CodecEstimate{"zstd", 3, 1e-3, 1e-3, 1e-3, 1e-3},
-                    CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
-        // adaptive:S is sized at the guaranteed ratio: it fits whatever the data, and is never marked.
-        for (const PlanRow& row : plan_table(r))
-            QCOMPARE(row.fits_only_at_probed_ratio, row.codec == "zstd" && row.schedule != "all" &&
-                                                        !is_adaptive_spec(row.schedule) && row.fits_budget);
+        const CodecEstimate zstd{"zstd", 8, 1e-3, 1e-3, 1e-3, 1e-3};
+        r.codecs = {CodecEstimate{"none"}, zstd, CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 1e-3, 1e-3}};
+        const auto uncompressed_peak = [&](const PlanRow& row) {
+            StepCosts c = r.costs;
+            zstd.price(c);
+            c.compression_ratio = 1;
+            return predict(make_schedule(row.schedule)->plan(r.steps), r.steps, c).peak_bytes[0];
+        };
+        const auto row_of = [](const std::vector<PlanRow>& rows, const std::string& codec,
+                               const std::string& prefix) {
+            for (const PlanRow& row : rows)
+                if (row.codec == codec && row.schedule.rfind(prefix, 0) == 0) return row;
+            qFatal("no %s row", prefix.c_str());
+        };
+        for (const std::uint64_t budget : {std::uint64_t(20'000'000), std::uint64_t(200'000'000)}) {
+            r.budget_bytes = budget;
+            const auto rows = plan_table(r);
+            for (const PlanRow& row : rows)
+                QCOMPARE(row.fits_only_at_probed_ratio, row.codec == "zstd" && row.fits_budget &&
+                                                            !is_adaptive_spec(row.schedule) &&
+                                                            uncompressed_peak(row) > budget);
+            const PlanRow all = row_of(rows, "zstd", "all"), revolve = row_of(rows, "zstd", "revolve:");
+            QVERIFY(all.fits_budget && revolve.fits_budget && revolve.fits_only_at_probed_ratio);
+            // 500 snapshots of 250 kB: 15.6 MB at ratio 8, 125 MB raw.
+            QCOMPARE(all.fits_only_at_probed_ratio, budget == 20'000'000);
+        }
         r.budget_bytes = 0;
         for (const PlanRow& row : plan_table(r))
             QVERIFY(!row.fits_only_at_probed_ratio);

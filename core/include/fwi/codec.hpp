@@ -20,6 +20,7 @@
 // called from several threads at once.
 #include "fwi/field.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -66,6 +67,11 @@ double guaranteed_compression_ratio(const std::string& codec_spec);
 /// True when a plan priced at `ratio` counts on more compression than the codec guarantees.
 inline bool exceeds_guaranteed_ratio(const std::string& codec_spec, double ratio) {
     return ratio > guaranteed_compression_ratio(codec_spec) * (1 + 1e-9);
+}
+/// The ratio a plan may count on whatever the data, for a codec that compressed a probe at `probed_ratio`:
+/// the smaller of the two, and never below 1 (a stored item is never larger than raw for sizing).
+inline double safe_compression_ratio(const std::string& codec_spec, double probed_ratio) {
+    return std::max(1.0, std::min(probed_ratio, guaranteed_compression_ratio(codec_spec)));
 }
 
 } // namespace fwi

@@ -166,8 +166,9 @@ struct PlanRow {
     /// is at the probed ratio.
     std::vector<std::uint64_t> peak_bytes;
     bool fits_budget = false;
-    /// Fits only at the codec's probed ratio (a budget is set, the codec guarantees less, and the schedule
-    /// keeps states): the run stores what its data really compress to and stops if that exceeds the budget.
+    /// Fits only at the codec's probed ratio (a budget is set, and at the ratio the codec guarantees the plan
+    /// would exceed it): the run stores what its data really compress to and stops if that exceeds the
+    /// budget.
     /// `auto` sizes such codecs with the guaranteed ratio, so its choice never is one of these.
     bool fits_only_at_probed_ratio = false;
     Prediction prediction;

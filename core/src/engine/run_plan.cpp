@@ -193,8 +193,7 @@ StepCosts with_codec(StepCosts c, const CodecEstimate& codec, bool size_pessimis
     c.snapshots_in_place = codec.codec == "none"; // as make_item_storage keeps them
     codec.price(c);
     c.compression_ratio =
-        size_pessimistically ? std::min(codec.ratio, guaranteed_compression_ratio(codec.codec)) : codec.ratio;
-    c.compression_ratio = std::max(1.0, c.compression_ratio);
+        size_pessimistically ? safe_compression_ratio(codec.codec, codec.ratio) : std::max(1.0, codec.ratio);
     return c;
 }
 

@@ -127,13 +127,18 @@ PlanSweep plan_sweep(const SweepRequest& r) {
         sweep.revolve_alone.push_back(fitted_revolve(r.steps, raw, budget));
     for (const CodecEstimate& codec : r.codecs) {
         const StepCosts costs = with_estimate(r.costs, codec);
+        StepCosts safe = costs; // what the codec guarantees, whatever the data
+        safe.compression_ratio = safe_compression_ratio(codec.codec, codec.ratio);
         SweepCurve curve{codec, {}};
         for (std::size_t i = 0; i < sweep.budgets_bytes.size(); ++i) {
             const double alone_s = sweep.revolve_alone[i].predicted_s;
             SweepCodecPoint point;
             point.revolve = fitted_revolve(r.steps, costs, sweep.budgets_bytes[i]);
             point.revolve.fits_only_at_probed_ratio =
-                point.revolve.fits_budget && exceeds_guaranteed_ratio(codec.codec, codec.ratio);
+                point.revolve.fits_budget && exceeds_guaranteed_ratio(codec.codec, codec.ratio) &&
+                !priced(RevolveSchedule(point.revolve.ram_slots), point.revolve.ram_slots, r.steps, safe,
+                        sweep.budgets_bytes[i])
+                     .fits_budget;
             point.speedup = ratio(alone_s, point.revolve);
             point.best = best_plan(r, codec, sweep.budgets_bytes[i], point.revolve);
             point.best_speedup = ratio(alone_s, point.best);

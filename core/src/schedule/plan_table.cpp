@@ -54,9 +54,14 @@ std::int64_t uniform_slots(const PlanRequest& r, const StepCosts& c) {
     return least;
 }
 
-/// The ratio a codec's slots are sized with when they must fit whatever the data (with_codec's safe ratio).
-double guaranteed_ratio(const CodecEstimate& codec) {
-    return std::max(1.0, std::min(codec.ratio, guaranteed_compression_ratio(codec.codec)));
+/// True when a plan that fits at `sized` (a codec's probed ratio) would not at the ratio the codec
+/// guarantees: the run stores what its data really compress to and stops if that exceeds the budget.
+bool needs_probed_ratio(const std::vector<Action>& plan, const std::string& codec, const PlanRequest& r,
+                        const StepCosts& sized) {
+    if (r.budget_bytes == 0 || !exceeds_guaranteed_ratio(codec, sized.compression_ratio)) return false;
+    StepCosts safe = sized;
+    safe.compression_ratio = safe_compression_ratio(codec, sized.compression_ratio);
+    return !fits(predict(plan, r.steps, safe), r);
 }
 
 /// A row for `schedule`'s plan: peak memory and the budget check at `sized` (the ratio the slots were sized
@@ -77,8 +82,7 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
     const Prediction bound = sized == priced ? row.prediction : predict(plan, r.steps, sized);
     row.peak_bytes = bound.peak_bytes;
     row.fits_budget = fits(bound, r);
-    row.fits_only_at_probed_ratio = row.fits_budget && r.budget_bytes != 0 && row.schedule != "all" &&
-                                    exceeds_guaranteed_ratio(codec, sized.compression_ratio);
+    row.fits_only_at_probed_ratio = row.fits_budget && needs_probed_ratio(plan, codec, r, sized);
     return row;
 }
 
@@ -92,7 +96,7 @@ std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanReques
     if (r.budget_bytes == 0 || r.steps < 3 || !exceeds_guaranteed_ratio(codec.codec, codec.ratio))
         return std::nullopt;
     StepCosts safe = priced;
-    safe.compression_ratio = guaranteed_ratio(codec);
+    safe.compression_ratio = safe_compression_ratio(codec.codec, codec.ratio);
     const std::uint64_t p = safe.stored_state_bytes();
     const std::int64_t slots = ram_slots(r, safe);
     if (priced.stored_state_bytes() >= p || slots + 1 >= r.steps)
@@ -139,7 +143,8 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
             throw ConfigError("plan table: codec '" + codec.codec + "': " + e.what());
         }
         StepCosts sized = c; // slots and budget checks
-        if (r.size_with_guaranteed_ratio) sized.compression_ratio = guaranteed_ratio(codec);
+        if (r.size_with_guaranteed_ratio)
+            sized.compression_ratio = safe_compression_ratio(codec.codec, codec.ratio);
         const std::int64_t slots = ram_slots(r, sized);
         rows.push_back(make_row(StoreAllSchedule(), codec.codec, 0, 0, r, sized, c, baseline_s));
         if (r.steps >= 2) {
