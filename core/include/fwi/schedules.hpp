@@ -243,8 +243,6 @@ class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {
     std::vector<Action> fall_back(const Task& right);
     /// Whether planning the parent of `right` again is cheaper than going on with the slots it has.
     bool should_fall_back(const Task& right, std::int64_t slots_now);
-    /// Slots the fixed pessimistic schedule would give the next range: 1 + floor(B / P) - states held.
-    std::int64_t fixed_slots() const;
     int take_slot();
 
     std::uint64_t budget_bytes_, state_bytes_;

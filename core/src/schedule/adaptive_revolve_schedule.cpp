@@ -7,8 +7,9 @@
 //   - ranges still on the work stack hold their bases (already stored and counted in H); when one of them
 //     is reached, the ranges above it have freed what they stored, so its H is no larger than when it was
 //     pushed and its sigma no smaller.
-//   - with every state at P the plan is revolve:floor(B / P) action for action (the look-ahead below then
-//     counts on sigma - 1 slots for the right part, which is Revolve's optimal_split(len, sigma)).
+//   - with every state at P and no prices, the plan is revolve:floor(B / P) action for action (the look-ahead
+//     below then counts on sigma - 1 slots for the right part, which is Revolve's optimal_split(len, sigma));
+//     priced with stores cheaper than a step, too (every slot pays).
 // Look-ahead: the right part [a+j, a+len) of a split will be planned with the real size of its base, not
 // known yet. The split counts on the slots it would have if that base were no larger than the largest state
 // (other than the zero state 0) stored so far. When the right part starts with fewer slots than counted on,
@@ -16,18 +17,16 @@
 // again without look-ahead (t(len, sigma)), and takes the cheaper. The look-ahead only steers splits; the
 // budget rests on the reserve above alone. It is a heuristic: on 1,200 replayed size sequences (constant,
 // random, growing) the unpriced schedule never recomputed more than the fixed pessimistic slots, but that is
-// not proved. Prices (cheapest_slots): the slots beyond the fixed schedule's are taken only where they pay. A
-// range may use sigma slots; the fixed pessimistic schedule would give it sigma_fixed = 1 + floor(B / P) - k
-// (k states held, its base included; with every state at P, sigma_fixed = sigma). It takes the count s in
-// [sigma_fixed, sigma] minimising the priced Revolve reversal, advance * t(len, s) + store * stores(len, s) +
-// restore * restores(len, s) (the counts of reverse_segment). When s < sigma it splits as Revolve with s
-// slots; when every slot pays, the look-ahead counts on the right part's slots only as far as they pay for
-// it, and the fall-back compares priced costs. A codec costing tens of steps per state thus stores no more
-// states than pay for themselves, and no range has fewer slots than the fixed schedule's. Without the
-// look-ahead a plan would provably cost no more than revolve:floor(B/P) at these prices (each part chooses
-// from at least Revolve's slots); with it, replays on random sizes cost 11% less on average and were above
-// it in under 1% of runs, by at most 9%, where the unpriced schedule was above it in a quarter of them
-// (tst_adaptive_schedule).
+// not proved. Prices (cheapest_slots): slots are taken only where they pay. A range may use sigma slots; it
+// takes the count s in [1, sigma] minimising the priced Revolve reversal, advance * t(len, s) + store *
+// stores(len, s) + restore * restores(len, s) (the counts of reverse_segment). When s < sigma it splits as
+// Revolve with s slots; when every slot pays, the look-ahead counts on the right part's slots only as far as
+// they pay for it, and the fall-back compares priced costs. A codec costing tens of steps per state thus
+// stores no more states than pay for themselves, even where the budget holds more uncompressed ones than
+// that (revolve:S with a budget's S stores them all). Without the look-ahead a plan provably costs no more
+// than revolve:floor(B/P) at these prices (each range's choice includes the count Revolve would give it);
+// with it, replays on random sizes cost 17% less on average and were above it in under 1% of runs, where
+// the unpriced schedule was above it in a quarter of them (tst_adaptive_schedule).
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
 #include "schedule/binomial.hpp"
@@ -38,6 +37,7 @@
 #include <cmath>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace fwi {
@@ -47,6 +47,8 @@ using namespace detail;
 struct AdaptiveRevolveSchedule::CountMemo {
     std::mutex mutex;
     SegmentCounter counter;
+    /// Per range length: the cheapest slot count of all that change the plan (1..len-1).
+    std::unordered_map<std::int64_t, std::int64_t> cheapest;
 };
 
 namespace {
@@ -85,55 +87,103 @@ std::int64_t AdaptiveRevolveSchedule::slots_for(std::uint64_t held_bytes) const 
     return 1 + std::int64_t((budget_bytes_ - held_bytes) / state_bytes_);
 }
 
-std::int64_t AdaptiveRevolveSchedule::fixed_slots() const {
-    return 1 + initial_slots() - (std::int64_t(slots_used_) - std::int64_t(free_slots_.size()));
+namespace {
+
+/// The count in [lowest, last] (last <= len - 1) whose Revolve reversal of `len` steps costs least at
+/// `prices` (the fewest on a tie), by branch and bound on these facts of Revolve's counts
+/// (tst_adaptive_schedule checks them for every len <= 300; checked to 1000): advances are t(len, s) in
+/// closed form and never rise with s, restores are len - 1 for every s, stores never fall, and they rise by
+/// no more than advances fall (stores(s + 1) - stores(s) <= t(s) - t(s + 1)). Between two counted ends lo < s
+/// < hi, the cost is then at least advance t(s) + store stores(lo) (B1, falling with s) and at least advance
+/// t(s) + store (stores(hi) - t(s) + t(hi)) (B2, rising with s when a store costs more than a step), plus the
+/// restores. The search counts the s where the larger of the two is least, and drops an interval whose least
+/// bound exceeds the best cost found. A scan of every count cost O(len) counts per range, seconds per plan
+/// for thousands of steps.
+std::int64_t cheapest_in(SegmentCounter& counter, const AdaptivePrices& prices, std::int64_t len,
+                         std::int64_t lowest, std::int64_t last) {
+    struct End {
+        std::int64_t s;
+        double advances, stores;
+    };
+    const auto end = [&](std::int64_t s) {
+        const SegmentCounts c = counter.count(len, s);
+        return End{s, double(c.advance_steps), double(c.stores)};
+    };
+    const auto cost = [&](const End& e) { return prices.advance * e.advances + prices.store * e.stores; };
+    const auto t = [&](std::int64_t s) { return double(optimal_advance_steps(len, s)); };
+    const End first = end(lowest), final = end(last);
+    std::int64_t best = lowest;
+    double best_cost = cost(first);
+    const auto consider = [&](const End& e) {
+        const double c = cost(e);
+        if (c < best_cost || (c == best_cost && e.s < best)) { // the fewest slots on a tie
+            best = e.s;
+            best_cost = c;
+        }
+    };
+    consider(final);
+    // The s in (lo, hi) where max(B1, B2) is least, and that bound (restores left out, as in cost()).
+    const auto least_bound = [&](const End& lo, const End& hi) {
+        const auto b1 = [&](std::int64_t s) { return prices.advance * t(s) + prices.store * lo.stores; };
+        const auto b2 = [&](std::int64_t s) {
+            return prices.advance * t(s) + prices.store * (hi.stores - t(s) + hi.advances);
+        };
+        // b2 - b1 never falls with s: find the first s in [lo + 1, hi - 1] where b2 >= b1. Below it the
+        // larger bound is b1 (least at its top), from it on b2 (least at it).
+        std::int64_t a = lo.s + 1, z = hi.s - 1;
+        if (b2(z) < b1(z)) return std::pair{z, b1(z)};
+        while (a < z) {
+            const std::int64_t mid = a + (z - a) / 2;
+            if (b2(mid) >= b1(mid))
+                z = mid;
+            else
+                a = mid + 1;
+        }
+        if (a > lo.s + 1 && b1(a - 1) < b2(a)) return std::pair{a - 1, b1(a - 1)};
+        return std::pair{a, b2(a)};
+    };
+    std::vector<std::pair<End, End>> open{{first, final}};
+    while (!open.empty()) {
+        const auto [lo, hi] = open.back();
+        open.pop_back();
+        if (hi.s - lo.s < 2) continue; // nothing inside
+        const auto [s, bound] = least_bound(lo, hi);
+        // Within rounding of the best cost, an interval of more slots than the best holds no better count.
+        const double slack = 1e-12 * best_cost;
+        if (bound > best_cost + slack || (lo.s + 1 > best && bound >= best_cost - slack)) continue;
+        const End inside = end(s);
+        consider(inside);
+        open.push_back({inside, hi});
+        open.push_back({lo, inside}); // the fewer slots first
+    }
+    return best;
 }
+
+} // namespace
 
 std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int64_t lowest,
                                                      std::int64_t sigma) {
     if (!priced()) return sigma;
     lowest = std::clamp<std::int64_t>(lowest, 1, sigma);
     // Beyond len - 1 slots Revolve stores every state: more change nothing.
-    const std::int64_t last = std::min(sigma, std::max<std::int64_t>(len - 1, 1));
-    if (lowest >= last) return sigma;
+    const std::int64_t useful = std::max<std::int64_t>(len - 1, 1);
+    const std::int64_t last = std::min(sigma, useful);
+    // A store cheaper than a step: every slot pays (stores rise by no more than advances fall).
+    if (lowest >= last || prices_.store < prices_.advance) return sigma;
     std::lock_guard<std::mutex> lock(memo_->mutex);
-    if (memo_->counter.memo_size() > (std::size_t{1} << 22)) memo_->counter = {}; // ~200 MB at most
-    // Branch and bound over [lowest, last], exact where Revolve's counts are monotone in the slots: advances
-    // never rise, stores never fall, restores stay len - 1 (tst_adaptive_schedule checks every len <= 400;
-    // checked to 1200). Every s inside (lo, hi) then costs at least advance * t(hi) + store * stores(lo) +
-    // restore * restores, so an interval whose bound exceeds the best cost found holds no cheaper count. A
-    // scan of every count cost O(len) counts per range, seconds per plan for thousands of steps.
-    SegmentCounter& counter = memo_->counter;
-    struct Interval {
-        std::int64_t lo, hi;
-        SegmentCounts at_lo, at_hi;
-    };
-    std::int64_t best = lowest;
-    const SegmentCounts at_lowest = counter.count(len, lowest), at_last = counter.count(len, last);
-    double best_cost = priced_cost(prices_, at_lowest);
-    const auto consider = [&](std::int64_t s, const SegmentCounts& c) {
-        const double cost = priced_cost(prices_, c);
-        if (cost < best_cost || (cost == best_cost && s < best)) { // the fewest slots on a tie
-            best = s;
-            best_cost = cost;
-        }
-    };
-    consider(last, at_last);
-    std::vector<Interval> open{{lowest, last, at_lowest, at_last}};
-    while (!open.empty()) {
-        const Interval i = open.back();
-        open.pop_back();
-        if (i.hi - i.lo < 2) continue; // nothing inside
-        const double bound = prices_.advance * double(i.at_hi.advance_steps) +
-                             prices_.store * double(i.at_lo.stores) +
-                             prices_.restore * double(std::min(i.at_lo.restores, i.at_hi.restores));
-        if (bound > best_cost || (bound == best_cost && i.lo + 1 > best)) continue;
-        const std::int64_t mid = i.lo + (i.hi - i.lo) / 2;
-        const SegmentCounts at_mid = counter.count(len, mid);
-        consider(mid, at_mid);
-        open.push_back({mid, i.hi, at_mid, i.at_hi});
-        open.push_back({i.lo, mid, i.at_lo, at_mid}); // the fewer slots first
+    if (memo_->counter.memo_size() > (std::size_t{1} << 22)) { // ~200 MB at most
+        memo_->counter = {};
+        memo_->cheapest.clear();
     }
+    std::int64_t best = 0;
+    if (lowest == 1) {
+        // The cheapest of every count that changes the plan, once per length: the answer wherever the
+        // budget allows it.
+        auto [it, inserted] = memo_->cheapest.try_emplace(len, 0);
+        if (inserted) it->second = cheapest_in(memo_->counter, prices_, len, 1, useful);
+        if (it->second <= last) best = it->second;
+    }
+    if (best == 0) best = cheapest_in(memo_->counter, prices_, len, lowest, last);
     return best == last ? sigma : best;
 }
 
@@ -184,7 +234,7 @@ std::vector<Action> AdaptiveRevolveSchedule::next(std::uint64_t held_bytes) {
     // The slots the range takes: between the fixed schedule's and the budget's, as many as pay. A right part
     // may get fewer than its parent's split counted on (its base came out larger, or fewer pay).
     const std::int64_t allowed = slots_for(held_bytes);
-    const std::int64_t sigma = cheapest_slots(task.len, fixed_slots(), allowed);
+    const std::int64_t sigma = cheapest_slots(task.len, 1, allowed);
     if (task.counted_on_slots > sigma && should_fall_back(task, sigma)) return fall_back(task);
     std::vector<Action> out = range(task, allowed, sigma, held_bytes);
     if (!out.empty() && out.back().type == ActionType::Store) { // never state 0: it is stored above

@@ -87,10 +87,10 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
 }
 
 /// "adaptive:S" for a codec whose probed ratio exceeds what it guarantees, under a budget: S slots sized at
-/// the guaranteed ratio (its pessimistic plan is revolve:S, so it fits wherever that does, whatever the
-/// data), more as the real sizes arrive. Priced as a run of it is (predict_run, at the probed ratio): only
-/// its time depends on the data, never its memory (its peak is the pessimistic plan's). Nothing when it
-/// cannot gain a slot.
+/// the guaranteed ratio (its pessimistic plan holds no more than revolve:S, so it fits wherever that does,
+/// whatever the data), more as the real sizes arrive. Priced as a run of it is (predict_run, at the probed
+/// ratio): only its time depends on the data, never its memory (its peak is at most revolve:S's). Nothing
+/// when it cannot gain a slot.
 std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanRequest& r, const StepCosts& priced,
                                     double baseline_s) {
     if (r.budget_bytes == 0 || r.steps < 3 || !exceeds_guaranteed_ratio(codec.codec, codec.ratio))
@@ -102,7 +102,7 @@ std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanReques
     if (priced.stored_state_bytes() >= p || slots + 1 >= r.steps)
         return std::nullopt; // no smaller state, or Revolve already stores every state
     const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, adaptive_prices(safe));
-    const Prediction bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe); // plan()'s
+    const Prediction bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe); // >= plan()'s
     PlanRow row;
     row.schedule = schedule.name();
     row.codec = codec.codec;
