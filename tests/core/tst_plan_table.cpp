@@ -187,8 +187,8 @@ class TestPlanTable : public QObject {
             replay_adaptive(*schedule, r.steps, std::vector<std::uint64_t>(std::size_t(r.steps), 1'000'000))
                 .peak_held_bytes <= r.budget_bytes);
 
-        // No adaptive row where it cannot gain a slot: no budget, no compression, or a codec whose ratio is
-        // guaranteed (zfp-rate sizes its slots at its ratio already).
+        // No adaptive row where it would be revolve:S: no budget, no compression, or a codec whose ratio is
+        // guaranteed (zfp-rate sizes its slots at its ratio already) and whose stores cost less than a step.
         const auto has_adaptive = [](const PlanRequest& request) {
             for (const PlanRow& row : plan_table(request))
                 if (is_adaptive_spec(row.schedule)) return true;
@@ -212,6 +212,19 @@ class TestPlanTable : public QObject {
         QVERIFY(is_adaptive_spec(costly_adaptive->schedule));
         QVERIFY(costly_adaptive->prediction.counts.writes[0] < costly_revolve->prediction.counts.writes[0]);
         QVERIFY(costly_adaptive->predicted_s < costly_revolve->predicted_s);
+        // The same with a codec that compresses exactly as it guarantees: no slot to gain, but fewer pay.
+        PlanRequest costly_rate = r;
+        costly_rate.codecs = {CodecEstimate{"zfp-rate:8", 4, 1e-3, 1e-3, 20, 20}};
+        const auto rate_rows = plan_table(costly_rate);
+        const auto rate_revolve = std::find_if(rate_rows.begin(), rate_rows.end(), [](const PlanRow& row) {
+            return row.schedule.rfind("revolve:", 0) == 0;
+        });
+        const auto rate_adaptive = rate_revolve + 1;
+        QVERIFY(is_adaptive_spec(rate_adaptive->schedule));
+        QCOMPARE(rate_adaptive->ram_slots, rate_revolve->ram_slots);
+        QVERIFY(rate_adaptive->prediction.counts.writes[0] < rate_revolve->prediction.counts.writes[0]);
+        QVERIFY(rate_adaptive->predicted_s < rate_revolve->predicted_s);
+        QVERIFY(rate_adaptive->fits_budget);
     }
 
     void uniform_row_with_sampling() {

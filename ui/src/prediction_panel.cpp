@@ -124,8 +124,9 @@ void PredictionPanel::show_prediction(const RunPrediction& p) {
                        "stops when they do not (auto sizes this codec's slots so that it fits)"));
             else if (is_adaptive_spec(row.schedule))
                 item->setToolTip(tr("Starts with %1 uncompressed slots and takes more as the compressed "
-                                    "sizes arrive, where they pay: fits the budget whatever the data (RAM "
-                                    "shows that bound); its time is priced at the probed ratio")
+                                    "sizes arrive where they pay, fewer where coding a state costs more "
+                                    "than it saves: fits the budget whatever the data (RAM shows that "
+                                    "bound); its time is priced at the probed ratio")
                                      .arg(row.ram_slots));
             table_->setItem(r, c, item);
         }

@@ -176,10 +176,11 @@ struct PlanRow {
 
 /// For each codec: store-all, the best-fitting uniform:K, revolve:S and online:S with S filling the budget,
 /// and multilevel:R,D when a disk tier is offered. Under a budget, a codec whose probed ratio exceeds what it
-/// guarantees also gets adaptive:S (S slots at the guaranteed ratio, more as the real sizes arrive; priced
-/// on the plan it makes at the probed ratio; its peak and fit are those of revolve:S at the guaranteed
-/// ratio). Rows that cannot fit are listed with fits_budget = false. Throws ConfigError for steps < 1, bad
-/// costs or a bad codec estimate.
+/// guarantees, or whose state costs more to code than a step, also gets adaptive:S (S slots at the
+/// guaranteed ratio, more as the real sizes arrive, fewer where they do not pay; priced on the plan it makes
+/// at the probed ratio; its peak and fit are those of revolve:S at the guaranteed ratio). Rows that cannot
+/// fit are listed with fits_budget = false. Throws ConfigError for steps < 1, bad costs or a bad codec
+/// estimate.
 std::vector<PlanRow> plan_table(const PlanRequest& request);
 
 /// The fastest predicted row of plan_table() that fits (ties go to the simpler schedule, listed first).

@@ -86,22 +86,25 @@ PlanRow make_row(const Schedule& schedule, const std::string& codec, std::int64_
     return row;
 }
 
-/// "adaptive:S" for a codec whose probed ratio exceeds what it guarantees, under a budget: S slots sized at
-/// the guaranteed ratio (its pessimistic plan holds no more than revolve:S, so it fits wherever that does,
-/// whatever the data), more as the real sizes arrive. Priced as a run of it is (predict_run, at the probed
-/// ratio): only its time depends on the data, never its memory (its peak is at most revolve:S's). Nothing
-/// when it cannot gain a slot.
+/// "adaptive:S" for a compressing codec under a budget: S slots sized at the guaranteed ratio (its
+/// pessimistic plan holds no more than revolve:S, so it fits wherever that does, whatever the data), more as
+/// the real sizes arrive, fewer where a state costs more to code than the recomputation it saves. Priced as
+/// a run of it is (predict_run, at the probed ratio): only its time depends on the data, never its memory
+/// (its peak is at most revolve:S's). Nothing where it would be revolve:S: no slot to gain (the probed ratio
+/// is what the codec guarantees, or Revolve stores every state already) and every slot pays (a store
+/// cheaper than a step).
 std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanRequest& r, const StepCosts& priced,
                                     double baseline_s) {
-    if (r.budget_bytes == 0 || r.steps < 3 || !exceeds_guaranteed_ratio(codec.codec, codec.ratio))
-        return std::nullopt;
+    if (r.budget_bytes == 0 || r.steps < 3 || codec.codec == "none") return std::nullopt;
     StepCosts safe = priced;
     safe.compression_ratio = safe_compression_ratio(codec.codec, codec.ratio);
     const std::uint64_t p = safe.stored_state_bytes();
     const std::int64_t slots = ram_slots(r, safe);
-    if (priced.stored_state_bytes() >= p || slots + 1 >= r.steps)
-        return std::nullopt; // no smaller state, or Revolve already stores every state
-    const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, adaptive_prices(safe));
+    const AdaptivePrices prices = adaptive_prices(safe);
+    const bool gains_slots = priced.stored_state_bytes() < p && slots + 1 < r.steps;
+    const bool fewer_may_pay = slots >= 2 && prices.advance > 0 && prices.store >= prices.advance;
+    if (!gains_slots && !fewer_may_pay) return std::nullopt;
+    const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, prices);
     const Prediction bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe); // >= plan()'s
     PlanRow row;
     row.schedule = schedule.name();
