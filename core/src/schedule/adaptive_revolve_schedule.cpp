@@ -98,7 +98,8 @@ namespace {
 /// t(s) + store (stores(hi) - t(s) + t(hi)) (B2, rising with s when a store costs more than a step), plus the
 /// restores. The search counts the s where the larger of the two is least, and drops an interval whose least
 /// bound exceeds the best cost found. A scan of every count cost O(len) counts per range, seconds per plan
-/// for thousands of steps.
+/// for thousands of steps. Requires store >= advance (below that every slot pays: cheapest_slots answers
+/// without a search).
 std::int64_t cheapest_in(SegmentCounter& counter, const AdaptivePrices& prices, std::int64_t len,
                          std::int64_t lowest, std::int64_t last) {
     struct End {
