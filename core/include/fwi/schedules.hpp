@@ -176,14 +176,15 @@ class OnlineAsOfflineSchedule final : public Schedule {
 /// sigma slots on the left and, on the right, the slots the right part would get if its base were no larger
 /// than the largest state stored so far (a look-ahead that only steers the split, never the budget; a right
 /// part that gets fewer falls back to re-planning its parent when that is cheaper). With every state at P
-/// this is exactly revolve:floor(B / P) (same plan); smaller states give more slots to the rest of the run.
+/// and no prices (or stores cheaper than a step) this is exactly revolve:floor(B / P) (same plan); smaller
+/// states give more slots to the rest of the run.
 /// As an offline Schedule, plan() is the pessimistic plan (every state at P), which prices and draws it.
 ///
 /// With prices (what one recomputed step, one Store and one Restore of a state cost), a range does not take
-/// every slot the budget allows: between the fixed schedule's count and the budget's, it takes the one whose
-/// Revolve reversal costs least, advances, stores and restores priced. A codec that costs tens of steps per
-/// state then stores no more extra states than pay for themselves. Without prices (store = restore = 0) it
-/// minimises recomputation alone.
+/// every slot the budget allows: of the counts up to the budget's, it takes the one whose Revolve reversal
+/// costs least, advances, stores and restores priced. A codec that costs tens of steps per state then stores
+/// no more states than pay for themselves, fewer than revolve:floor(B / P) where that stores too many.
+/// Without prices (store = restore = 0) it minimises recomputation alone.
 struct AdaptivePrices {
     double advance = 1; ///< one recomputed forward step
     double store = 0;   ///< one state stored (copy and compression)

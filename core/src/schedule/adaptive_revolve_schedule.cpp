@@ -232,8 +232,8 @@ std::vector<Action> AdaptiveRevolveSchedule::next(std::uint64_t held_bytes) {
         free_slots_.push_back(task.base);
         return {free_action(task.base, tier_)};
     }
-    // The slots the range takes: between the fixed schedule's and the budget's, as many as pay. A right part
-    // may get fewer than its parent's split counted on (its base came out larger, or fewer pay).
+    // The slots the range takes: up to the budget's, as many as pay. A right part may get fewer than its
+    // parent's split counted on (its base came out larger, or fewer pay).
     const std::int64_t allowed = slots_for(held_bytes);
     const std::int64_t sigma = cheapest_slots(task.len, 1, allowed);
     if (task.counted_on_slots > sigma && should_fall_back(task, sigma)) return fall_back(task);
