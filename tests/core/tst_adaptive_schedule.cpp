@@ -4,11 +4,12 @@
 // fewer steps, and never more than the fixed pessimistic slots. With prices (a codec's cost per state), it
 // costs less on average at those prices than the fixed slots and than the unpriced schedule, and stores
 // fewer states where a store costs more than the recomputation it saves; its slot choice is the scanned
-// minimum of the priced Revolve counts. Also the protocol and the factory.
+// minimum of the priced Revolve counts. Also the protocol, the factory and the repetition-number table.
 #include "fwi/error.hpp"
 #include "fwi/performance_model.hpp"
 #include "fwi/schedule.hpp"
 #include "fwi/schedules.hpp"
+#include "schedule/binomial.hpp"
 #include "schedule/revolve_emitter.hpp"
 
 #include <QtTest>
@@ -263,6 +264,22 @@ class TestAdaptiveSchedule : public QObject {
                 const std::int64_t other = count_in(1, 500);
                 QCOMPARE(schedule.cheapest_slots(len, 1, other), scanned(prices, len, 1, other));
             }
+        }
+    }
+
+    // The repetition-number table behind every split: the same r as the direct count, whether its entries
+    // fit inside the object (most) or spill to the heap (one slot, or two slots over long ranges).
+    void binomial_table_is_the_repetition_number() {
+        std::mt19937_64 rng(19);
+        for (const auto& [s, l_max] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+                 {1, 50}, {1, 5000}, {2, 4656}, {2, 4657}, {2, 100'000}, {3, 200'000}, {7, 10'000'000}}) {
+            const detail::BinomialTable table(s, l_max);
+            for (int i = 0; i < 2000; ++i) {
+                const std::int64_t m = i < 300 ? std::min<std::int64_t>(i + 1, l_max)
+                                               : std::uniform_int_distribution<std::int64_t>(1, l_max)(rng);
+                QCOMPARE(table.repetition_number(m), detail::repetition_number(m, s));
+            }
+            QCOMPARE(table.repetition_number(l_max), detail::repetition_number(l_max, s));
         }
     }
 

@@ -41,18 +41,28 @@ std::int64_t optimal_advance_steps(std::int64_t l, std::int64_t s) {
 
 BinomialTable::BinomialTable(std::int64_t s, std::int64_t l_max) {
     // beta[r] = C(s + r, s) for r = 0, 1, ... up to the first value >= l_max.
+    const auto append = [&](std::int64_t value) {
+        if (size_ < inline_entries) {
+            inline_[size_++] = value;
+            return;
+        }
+        if (heap_.empty()) heap_.assign(inline_.begin(), inline_.end());
+        heap_.push_back(value);
+        ++size_;
+    };
     u128 beta = 1;
     std::int64_t r = 0;
-    beta_.push_back(static_cast<std::int64_t>(beta));
+    append(static_cast<std::int64_t>(beta));
     while (beta < static_cast<u128>(l_max)) {
         ++r;
         beta = beta * static_cast<u128>(s + r) / static_cast<u128>(r);
-        beta_.push_back(beta >= static_cast<u128>(l_max) ? l_max : static_cast<std::int64_t>(beta));
+        append(beta >= static_cast<u128>(l_max) ? l_max : static_cast<std::int64_t>(beta));
     }
+    beta_ = heap_.empty() ? inline_.data() : heap_.data();
 }
 
 std::int64_t BinomialTable::repetition_number(std::int64_t l) const {
-    return std::lower_bound(beta_.begin(), beta_.end(), l) - beta_.begin();
+    return std::lower_bound(beta_, beta_ + size_, l) - beta_;
 }
 
 std::int64_t optimal_split(std::int64_t l, std::int64_t s) {
