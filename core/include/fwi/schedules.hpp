@@ -190,6 +190,9 @@ struct AdaptivePrices {
     double store = 0;   ///< one state stored (copy and compression)
     double restore = 0; ///< one state restored (copy and decompression)
     bool operator==(const AdaptivePrices&) const = default;
+    /// A store cheaper than a step: every slot pays (Revolve's stores rise by no more than its advances fall
+    /// as slots are added), so a range takes every slot it may and the schedule never takes fewer.
+    bool every_slot_pays() const { return store < advance; }
 };
 
 class AdaptiveRevolveSchedule final : public Schedule, public AdaptiveSchedule {

@@ -47,7 +47,8 @@ using namespace detail;
 struct AdaptiveRevolveSchedule::CountMemo {
     std::mutex mutex;
     SegmentCounter counter;
-    /// Per range length: the cheapest slot count of all that change the plan (1..len-1).
+    /// Per range length: the cheapest slot count of all that change the plan (1..len-1). It depends on the
+    /// prices, so the memo is shared only by copies of one schedule (expected_plan's fresh copy).
     std::unordered_map<std::int64_t, std::int64_t> cheapest;
 };
 
@@ -169,8 +170,7 @@ std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int6
     // Beyond len - 1 slots Revolve stores every state: more change nothing.
     const std::int64_t useful = std::max<std::int64_t>(len - 1, 1);
     const std::int64_t last = std::min(sigma, useful);
-    // A store cheaper than a step: every slot pays (stores rise by no more than advances fall).
-    if (lowest >= last || prices_.store < prices_.advance) return sigma;
+    if (lowest >= last || prices_.every_slot_pays()) return sigma;
     std::lock_guard<std::mutex> lock(memo_->mutex);
     if (memo_->counter.memo_size() > (std::size_t{1} << 22)) { // ~200 MB at most
         memo_->counter = {};

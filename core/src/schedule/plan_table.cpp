@@ -102,7 +102,7 @@ std::optional<PlanRow> adaptive_row(const CodecEstimate& codec, const PlanReques
     const std::int64_t slots = ram_slots(r, safe);
     const AdaptivePrices prices = adaptive_prices(safe);
     const bool gains_slots = priced.stored_state_bytes() < p && slots + 1 < r.steps;
-    const bool fewer_may_pay = slots >= 2 && prices.advance > 0 && prices.store >= prices.advance;
+    const bool fewer_may_pay = slots >= 2 && !prices.every_slot_pays();
     if (!gains_slots && !fewer_may_pay) return std::nullopt;
     const AdaptiveRevolveSchedule schedule(std::uint64_t(slots) * p, p, 0, prices);
     const Prediction bound = predict(RevolveSchedule(slots).plan(r.steps), r.steps, safe); // >= plan()'s
