@@ -113,6 +113,14 @@ class TestPropagator : public QObject {
     }
 
     void resume_from_saved_state_is_bit_exact() { check_resume_is_bit_exact("cpu"); }
+    void a_renewed_state_runs_as_a_new_one() {
+        const Model m = blob_model(30, 44, 10);
+        Simulation sim(m.grid, one_shot({200, 150}, line_of_points(4, 50, 400, 20)),
+                       settings(6, 12, 0.001, 300), m.max_velocity(), "cpu");
+        sim.set_model(m);
+        check_renewed_states_run_as_new(sim.propagator(), sim.geometry(0), sim.inner_source(),
+                                        sim.time().inner_nt, true);
+    }
     void snapshot_paths_give_the_same_gradient() { check_snapshot_memory_paths_agree("cpu", false); }
 
     /// A kept snapshot is streamed past the caches in the rows' middle parts (chunks of 512 cells, from the

@@ -2,6 +2,7 @@
 // direct wave for every order, with its error falling under refinement; reciprocity; bit-exact resume from a
 // copied state; bit-identical results with 1 and 2 OpenMP threads.
 #include "analytic_wave_3d.hpp"
+#include "backend_checks.hpp"
 #include "fwi/error.hpp"
 #include "setups_3d.hpp"
 
@@ -169,6 +170,13 @@ class TestPropagator3D : public QObject {
         }
     }
 
+    void a_renewed_state_runs_as_a_new_one() {
+        const Grid grid = Grid(20, 22, 26, 10, 10, 10);
+        auto e = experiment_3d(grid, blob_model_3d(grid), 6, 6, 0.001, 250, 15, {60, 70, 50},
+                               {{200.5, 150.2, 120.7}, {30, 40, 170}});
+        check_renewed_states_run_as_new(*e.propagator, e.geometry, e.source, e.nt, true);
+    }
+
     void results_do_not_depend_on_thread_count() {
         // Forward traces, the final wavefield, the adjoint field and the gradient with 1 and 2 OpenMP
         // threads.
@@ -230,6 +238,12 @@ class TestPropagator3D : public QObject {
         for (const double arrays : {state_arrays, adjoint_arrays})
             QVERIFY2(arrays > 4.6 && arrays < 5.3,
                      qPrintable(QString("a state holds %1 arrays' worth of memory").arg(arrays)));
+        // Cleared for a new shot, they write zeros only where they hold memory (state_clearing.hpp).
+        const double held = resident();
+        QVERIFY(state->clear());
+        QVERIFY(adjoint->clear());
+        const double grown = (resident() - held) / array;
+        QVERIFY2(grown < 0.05, qPrintable(QString("clearing took %1 arrays' worth more").arg(grown)));
     }
 
     void bad_setups_are_refused() {

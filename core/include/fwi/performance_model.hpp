@@ -47,10 +47,11 @@ struct StepCosts {
     /// codec or transfer).
     bool backend_memory = false;
     double backend_state_copy_s = 0; ///< a state copied into or out of a slot in the backend's memory
-    /// A shot's work outside its steps, charged once per shot: its forward and adjoint states made and
-    /// released, its traces taken to the user's rate and its adjoint source back, the gradient fetched from
-    /// the backend. Small beside a CPU's steps; on a GPU a small 2D shot's steps take tenths of a second and
-    /// this is a part of the run to price.
+    /// A shot's work outside its steps, charged once per shot: its forward and adjoint states renewed
+    /// (renew_state: cleared for the next shot, or made again where a backend cannot clear them), its traces
+    /// taken to the user's rate and its adjoint source back, the gradient fetched from the backend. Small
+    /// beside a CPU's steps; on a GPU a small 2D shot's steps take tenths of a second and this is a part of
+    /// the run to price.
     double shot_setup_s = 0;
     /// Cost of touching memory the process has never used (page faults, zeroing), per byte. Charged once for
     /// the plan's peak bytes: freed items' memory is reused by later ones, so only the peak is ever new.

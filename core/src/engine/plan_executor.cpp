@@ -199,8 +199,10 @@ ShotOutcome PlanExecutor::run_shot(int shot, const Gather& observed) {
     recorded_upto_ = 0;
     computed_upto_ = 0;
     emit(EventType::ShotStart, 0, 0);
-    auto state = p.new_state();
-    auto adj = p.new_adjoint_state();
+    renew_state(p, state_);
+    renew_state(p, adjoint_);
+    WaveState* state = state_.get();
+    AdjointState* adj = adjoint_.get();
     adj->step = inner_nt;
     ShotOutcome out;
     bool reversing = false;

@@ -58,6 +58,10 @@ class PlanExecutor {
     ZeroedVector snapshot_;
     /// The backend's own memory for a snapshot a Reverse computes (a GPU's: no transfer), or null.
     std::unique_ptr<SnapshotMemory> reverse_scratch_;
+    /// The shot's states, kept from shot to shot and cleared for the next (renew_state): new ones would map
+    /// and first-touch their arrays again every shot.
+    std::unique_ptr<WaveState> state_;
+    std::unique_ptr<AdjointState> adjoint_;
     std::vector<float> inner_traces_;   ///< first-sweep receiver samples at the inner rate
     std::vector<float> adjoint_source_; ///< inner-rate residual
     std::int64_t recorded_upto_ = 0;    ///< samples [0, recorded_upto_) recorded this shot

@@ -171,13 +171,14 @@ std::vector<Gather> Simulation::forward(const std::vector<int>& shots, Observer*
     // What it holds at once (every shot's traces at the data rate, one shot's at the inner rate) is at most
     // what the constructor checked for all shots.
     std::vector<Gather> out;
-    std::vector<float> view; // the model region's wavefield, for an observer that wants it
+    std::vector<float> view;          // the model region's wavefield, for an observer that wants it
+    std::unique_ptr<WaveState> state; // one for every shot, cleared for each (renew_state)
     for (int s : list) {
         const auto& g = geometries_.at(std::size_t(s));
         const auto nrec = std::int64_t(g.receivers.size());
         const std::int64_t steps_per_call = forward_steps_per_call(time_.inner_nt, nrec);
         std::vector<float> inner(std::size_t(nrec * time_.inner_nt), 0.0f);
-        auto state = propagator_->new_state();
+        renew_state(*propagator_, state);
         if (observer) observer->on_event(shot_event(EventType::ShotStart, wall(), 0, 0, s));
         while (state->step < time_.inner_nt) {
             if (cancel) cancel->checkpoint();

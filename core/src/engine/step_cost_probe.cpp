@@ -160,25 +160,27 @@ StepCosts measure_step_costs(Simulation& sim, int probe_steps) {
 
     std::vector<float>().swap(traces); // the set-up below holds a shot's traces at both rates
 
-    // A shot's work outside its steps, as the executor does it: two states made and released, the traces
-    // zeroed, taken to the user's rate and an adjoint source back, the gradient fetched (a model-sized
-    // download, as model_region_wavefield's); the least of two tries (the first pays the process's first
-    // resampling plans and fresh pages: 0.54 s against the 3D Marmousi-II run's 0.03 s per shot).
+    // A shot's work outside its steps, as the executor does it: its two states renewed (cleared where the
+    // backend can, made again where not: renew_state), the traces zeroed, taken to the user's rate and an
+    // adjoint source back, the gradient fetched (a model-sized download, as model_region_wavefield's); the
+    // least of two tries (the first pays the process's first resampling plans and fresh pages: 0.54 s against
+    // the 3D Marmousi-II run's 0.03 s per shot). The run's first shot also makes its two states, once: not
+    // charged (tens of milliseconds on a 1000^2 grid, beside seconds of steps).
     if (shots > 0) {
         const auto receivers = std::int64_t(geometry.receivers.size());
         std::vector<float> inner, adjoint_source, model_field(std::size_t(p.padded().model.cells()));
+        std::unique_ptr<WaveState> shot_state = p.new_state();
+        std::unique_ptr<AdjointState> shot_adjoint = p.new_adjoint_state();
         c.shot_setup_s = least_of(2, [&] {
             p.synchronize();
             const auto t0 = Clock::now();
-            {
-                const auto shot_state = p.new_state();
-                const auto shot_adjoint = p.new_adjoint_state();
-                inner.assign(std::size_t(receivers * sim.time().inner_nt), 0.0f);
-                const Gather gather = sim.gather_from_inner(shots / 2, inner);
-                sim.to_inner_rate_adjoint(gather.traces, receivers, adjoint_source); // reused, as by the run
-                p.model_region_wavefield(*shot_state, model_field);
-                p.synchronize();
-            }
+            renew_state(p, shot_state);
+            renew_state(p, shot_adjoint);
+            inner.assign(std::size_t(receivers * sim.time().inner_nt), 0.0f);
+            const Gather gather = sim.gather_from_inner(shots / 2, inner);
+            sim.to_inner_rate_adjoint(gather.traces, receivers, adjoint_source); // reused, as by the run
+            p.model_region_wavefield(*shot_state, model_field);
+            p.synchronize();
             return seconds_since(t0);
         });
     }

@@ -177,8 +177,9 @@ std::vector<double> Objective::source_illumination(const Model& model) {
                                                               : std::max<std::int64_t>(1, inner_nt / 100);
     std::vector<double> energy(std::size_t(model.grid.cells()), 0.0);
     std::vector<float> u(energy.size());
+    std::unique_ptr<WaveState> state;
     for (int s : usable_) {
-        auto state = p.new_state();
+        renew_state(p, state);
         while (state->step < inner_nt) {
             if (cancel_) cancel_->checkpoint();
             p.forward(*state, std::min(k, inner_nt - state->step), sim_.geometry(std::size_t(s)),

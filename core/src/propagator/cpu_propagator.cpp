@@ -6,6 +6,7 @@
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/point_sampling.hpp"
+#include "propagator/state_clearing.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/cache_line.hpp"
 #include "runtime/zeroed_allocator.hpp"
@@ -39,19 +40,30 @@ class CpuWaveState final : public WaveState {
                 {packed_x_.data(), 2 * nz_, wx_},
                 {packed_z_.data(), 2 * wz_, nx_}};
     }
-    void to_host() override { transfer(true); }
-    void from_host() override { transfer(false); }
+    void to_host() override { transfer(Transfer::pack); }
+    void from_host() override { transfer(Transfer::unpack); }
+    bool clear() override {
+        for (auto* v : {&u, &u_prev})
+            detail::zero_floats(v->data(), v->size());
+        transfer(Transfer::zero);
+        std::fill(packed_x_.begin(), packed_x_.end(), 0.0f);
+        std::fill(packed_z_.begin(), packed_z_.end(), 0.0f);
+        step = 0;
+        return true;
+    }
 
     ZeroedVector u, u_prev, psi_x, psi_z, zeta_x, zeta_z;
 
   private:
-    // pack (true) or unpack (false) the PML strips
-    void transfer(bool pack) {
-        auto move = [pack](float* full, float* strip, std::size_t n) {
-            if (pack)
+    enum class Transfer { pack, unpack, zero }; ///< the PML layers into the strips, back, or to zero
+    void transfer(Transfer what) {
+        auto move = [what](float* full, float* strip, std::size_t n) {
+            if (what == Transfer::pack)
                 std::memcpy(strip, full, n * sizeof(float));
-            else
+            else if (what == Transfer::unpack)
                 std::memcpy(full, strip, n * sizeof(float));
+            else
+                std::memset(full, 0, n * sizeof(float));
         };
         float* px = packed_x_.data();
         for (float* field : {psi_x.data(), zeta_x.data()})
@@ -80,6 +92,13 @@ class CpuAdjointState final : public AdjointState {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z})
             v->resize(n); // zeros (zeroed_allocator.hpp)
+    }
+    bool clear() override {
+        for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z})
+            detail::zero_floats(v->data(), v->size());
+        residual_stage = {};
+        step = 0;
+        return true;
     }
     ZeroedVector mu, mu_prev, r_x, r_z, s_x, s_z;
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)

@@ -6,11 +6,13 @@
 #include "propagator/order_dispatch.hpp"
 #include "propagator/padding.hpp"
 #include "propagator/point_sampling.hpp"
+#include "propagator/state_clearing.hpp"
 #include "propagator/stencil_scales.hpp"
 #include "runtime/machine_memory.hpp"
 #include "runtime/zeroed_allocator.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <sstream>
@@ -22,6 +24,10 @@ using Span = std::pair<std::int64_t, std::int64_t>;
 
 std::int64_t layer_cells(const PmlProfile& p) {
     return (p.lo_end - p.lo_begin) + (p.hi_end - p.hi_begin);
+}
+
+std::array<Span, 2> layer_spans(const PmlProfile& p) {
+    return {Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}};
 }
 
 /// A memory variable of the y or z axis (psi, zeta; the adjoint's r, s): the kernels write it only in the
@@ -38,7 +44,7 @@ void make_layer_variable(Vector& v, const PaddedGrid& g, const PmlProfile& p, st
     const std::int64_t block = g.cells() / blocks;
 #pragma omp parallel for schedule(static) if (blocks > 1)
     for (std::int64_t k = 0; k < blocks; ++k)
-        for (auto [b0, b1] : {Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}})
+        for (auto [b0, b1] : layer_spans(p))
             Vector::allocator_type::populate_part(v.data(), v.size(), std::size_t(k * block + b0 * line),
                                                   std::size_t(std::max<std::int64_t>(0, b1 - b0) * line));
 }
@@ -77,8 +83,17 @@ class CpuWaveState3D final : public WaveState {
                 {packed_y_.data(), 2 * nz_ * wy_, nx_, wy_},
                 {packed_z_.data(), 2 * wz_ * ny_, nx_, ny_}};
     }
-    void to_host() override { transfer(true); }
-    void from_host() override { transfer(false); }
+    void to_host() override { transfer(Transfer::pack); }
+    void from_host() override { transfer(Transfer::unpack); }
+    bool clear() override {
+        for (auto* v : {&u, &u_prev})
+            detail::zero_floats(v->data(), v->size());
+        transfer(Transfer::zero);
+        for (auto* strip : {&packed_x_, &packed_y_, &packed_z_})
+            std::fill(strip->begin(), strip->end(), 0.0f);
+        step = 0;
+        return true;
+    }
 
     ZeroedHugeVector u, u_prev, psi_x, zeta_x;
     UnpopulatedVector psi_y, zeta_y;
@@ -94,32 +109,31 @@ class CpuWaveState3D final : public WaveState {
         packed_z_.assign(std::size_t(2 * wz_ * ny_ * nx_), 0.0f);
         strips_made_ = true;
     }
-    // pack (true) or unpack (false) the PML strips
-    void transfer(bool pack) {
-        make_strips();
-        auto move = [pack](float* full, float*& strip, std::int64_t n) {
-            if (pack)
+    enum class Transfer { pack, unpack, zero }; ///< the PML layers into the strips, back, or to zero
+    void transfer(Transfer what) {
+        if (what != Transfer::zero) make_strips(); // zeroing needs no strips: a run may never make them
+        auto move = [what](float* full, float*& strip, std::int64_t n) {
+            if (what == Transfer::pack)
                 std::memcpy(strip, full, std::size_t(n) * sizeof(float));
-            else
+            else if (what == Transfer::unpack)
                 std::memcpy(full, strip, std::size_t(n) * sizeof(float));
-            strip += n;
-        };
-        auto layers = [](const PmlProfile& p) {
-            return std::array<Span, 2>{Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}};
+            else
+                detail::zero_floats(full, std::size_t(n));
+            if (strip) strip += n;
         };
         float* sx = packed_x_.data();
         for (float* field : {psi_x.data(), zeta_x.data()})
             for (std::int64_t row = 0; row < nz_ * ny_; ++row)
-                for (auto [b0, b1] : layers(px_))
+                for (auto [b0, b1] : layer_spans(px_))
                     move(field + row * nx_ + b0, sx, b1 - b0);
         float* sy = packed_y_.data();
         for (float* field : {psi_y.data(), zeta_y.data()})
             for (std::int64_t iz = 0; iz < nz_; ++iz)
-                for (auto [b0, b1] : layers(py_))
+                for (auto [b0, b1] : layer_spans(py_))
                     move(field + (iz * ny_ + b0) * nx_, sy, (b1 - b0) * nx_);
         float* sz = packed_z_.data();
         for (float* field : {psi_z.data(), zeta_z.data()})
-            for (auto [b0, b1] : layers(pz_))
+            for (auto [b0, b1] : layer_spans(pz_))
                 move(field + b0 * ny_ * nx_, sz, (b1 - b0) * ny_ * nx_);
     }
     std::int64_t nz_, ny_, nx_, wx_ = 0, wy_ = 0, wz_ = 0;
@@ -132,7 +146,8 @@ class CpuWaveState3D final : public WaveState {
 
 class CpuAdjointState3D final : public AdjointState {
   public:
-    CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& py, const PmlProfile& pz) {
+    CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
+        : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &s_x})
             v->resize(n); // zeros (zeroed_allocator.hpp)
@@ -141,10 +156,35 @@ class CpuAdjointState3D final : public AdjointState {
         make_z_variable(r_z, g, pz);
         make_z_variable(s_z, g, pz);
     }
+    /// The kernels write r and s only in their axis's layers (cpu_kernels_3d.hpp), as psi and zeta.
+    bool clear() override {
+        for (auto* v : {&mu, &mu_prev})
+            detail::zero_floats(v->data(), v->size());
+        for (float* field : {r_x.data(), s_x.data()})
+            for (std::int64_t row = 0; row < nz_ * ny_; ++row)
+                for (auto [b0, b1] : layer_spans(px_))
+                    std::fill(field + row * nx_ + b0, field + row * nx_ + b1, 0.0f);
+        for (float* field : {r_y.data(), s_y.data()})
+            for (std::int64_t iz = 0; iz < nz_; ++iz)
+                for (auto [b0, b1] : layer_spans(py_))
+                    detail::zero_floats(field + (iz * ny_ + b0) * nx_, std::size_t((b1 - b0) * nx_));
+        for (float* field : {r_z.data(), s_z.data()})
+            for (auto [b0, b1] : layer_spans(pz_))
+                detail::zero_floats(field + b0 * ny_ * nx_, std::size_t((b1 - b0) * ny_ * nx_));
+        residual_stage = {};
+        step = 0;
+        return true;
+    }
     ZeroedHugeVector mu, mu_prev, r_x, s_x;
     UnpopulatedVector r_y, s_y;
     UnpopulatedHugeVector r_z, s_z;
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
+
+  private:
+    std::int64_t nz_, ny_, nx_;
+    const PmlProfile& px_;
+    const PmlProfile& py_;
+    const PmlProfile& pz_;
 };
 
 /// A gradient on this grid holds at least 15-23 padded arrays' worth at once, whatever the schedule: the
@@ -201,7 +241,7 @@ std::unique_ptr<WaveState> CpuPropagator3D::new_state() const {
     return std::make_unique<CpuWaveState3D>(grid_, pml_x_, pml_y_, pml_z_);
 }
 std::unique_ptr<AdjointState> CpuPropagator3D::new_adjoint_state() const {
-    return std::make_unique<CpuAdjointState3D>(grid_, pml_y_, pml_z_);
+    return std::make_unique<CpuAdjointState3D>(grid_, pml_x_, pml_y_, pml_z_);
 }
 
 void CpuPropagator3D::record(const WaveState& state, const ShotGeometry& geometry, float* traces,
