@@ -1,6 +1,6 @@
 // Physics and invariants of the 3D CPU propagator (CpuPropagator3D, cpu_kernels_3d.hpp): the analytic 3D
 // direct wave for every order, with its error falling under refinement; reciprocity; bit-exact resume from a
-// copied state; bit-identical results with 1 and 2 OpenMP threads.
+// copied state and from a state cleared for a new shot; bit-identical results with 1 and 2 OpenMP threads.
 #include "analytic_wave_3d.hpp"
 #include "backend_checks.hpp"
 #include "fwi/error.hpp"
