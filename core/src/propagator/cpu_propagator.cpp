@@ -43,11 +43,8 @@ class CpuWaveState final : public WaveState {
     void to_host() override { transfer(Transfer::pack); }
     void from_host() override { transfer(Transfer::unpack); }
     bool clear() override {
-        for (auto* v : {&u, &u_prev})
-            detail::zero_floats(v->data(), v->size());
+        detail::zero_arrays(u, u_prev, packed_x_, packed_z_);
         transfer(Transfer::zero);
-        std::fill(packed_x_.begin(), packed_x_.end(), 0.0f);
-        std::fill(packed_z_.begin(), packed_z_.end(), 0.0f);
         step = 0;
         return true;
     }
@@ -94,8 +91,7 @@ class CpuAdjointState final : public AdjointState {
             v->resize(n); // zeros (zeroed_allocator.hpp)
     }
     bool clear() override {
-        for (auto* v : {&mu, &mu_prev, &r_x, &r_z, &s_x, &s_z})
-            detail::zero_floats(v->data(), v->size());
+        detail::zero_arrays(mu, mu_prev, r_x, r_z, s_x, s_z);
         residual_stage = {};
         step = 0;
         return true;

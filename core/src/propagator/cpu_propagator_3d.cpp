@@ -55,6 +55,31 @@ void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlPro
     make_layer_variable(v, g, pz, 1, g.ny() * g.nx());
 }
 
+/// Where an axis's memory variables (psi, zeta; r, s) can be non-zero in a padded array, the kernels writing
+/// them only in the axis's layers: runs of contiguous cells, in the order the checkpoint strips hold them.
+/// z: the two slabs of layer planes; y: the two blocks of layer rows of every plane; x: the two layer pieces
+/// of every row.
+struct LayerRuns {
+    std::int64_t nz, ny, nx;
+    std::array<const PmlProfile*, 3> profile; ///< z, y, x
+    /// run(offset, cells) for every run of axis 0 (z), 1 (y) or 2 (x).
+    template <class Run> void each(int axis, Run&& run) const {
+        const std::array<Span, 2> spans = layer_spans(*profile[std::size_t(axis)]);
+        if (axis == 0) {
+            for (auto [b0, b1] : spans)
+                run(b0 * ny * nx, (b1 - b0) * ny * nx);
+        } else if (axis == 1) {
+            for (std::int64_t iz = 0; iz < nz; ++iz)
+                for (auto [b0, b1] : spans)
+                    run((iz * ny + b0) * nx, (b1 - b0) * nx);
+        } else {
+            for (std::int64_t row = 0; row < nz * ny; ++row)
+                for (auto [b0, b1] : spans)
+                    run(row * nx + b0, b1 - b0);
+        }
+    }
+};
+
 /// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and
 /// the PML variables packed as strips (they are exactly zero outside their layers), so checkpoints hold only
 /// what is needed: x strips (2 nz ny rows of the x-layer width), y strips (2 nz wy rows of nx), z slabs (2 wz
@@ -62,7 +87,7 @@ void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlPro
 class CpuWaveState3D final : public WaveState {
   public:
     CpuWaveState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
-        : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
+        : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), layers_{nz_, ny_, nx_, {&pz, &py, &px}} {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &zeta_x})
             v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
@@ -86,11 +111,8 @@ class CpuWaveState3D final : public WaveState {
     void to_host() override { transfer(Transfer::pack); }
     void from_host() override { transfer(Transfer::unpack); }
     bool clear() override {
-        for (auto* v : {&u, &u_prev})
-            detail::zero_floats(v->data(), v->size());
+        detail::zero_arrays(u, u_prev, packed_x_, packed_y_, packed_z_);
         transfer(Transfer::zero);
-        for (auto* strip : {&packed_x_, &packed_y_, &packed_z_})
-            std::fill(strip->begin(), strip->end(), 0.0f);
         step = 0;
         return true;
     }
@@ -121,25 +143,18 @@ class CpuWaveState3D final : public WaveState {
                 detail::zero_floats(full, std::size_t(n));
             if (strip) strip += n;
         };
-        float* sx = packed_x_.data();
-        for (float* field : {psi_x.data(), zeta_x.data()})
-            for (std::int64_t row = 0; row < nz_ * ny_; ++row)
-                for (auto [b0, b1] : layer_spans(px_))
-                    move(field + row * nx_ + b0, sx, b1 - b0);
-        float* sy = packed_y_.data();
-        for (float* field : {psi_y.data(), zeta_y.data()})
-            for (std::int64_t iz = 0; iz < nz_; ++iz)
-                for (auto [b0, b1] : layer_spans(py_))
-                    move(field + (iz * ny_ + b0) * nx_, sy, (b1 - b0) * nx_);
-        float* sz = packed_z_.data();
-        for (float* field : {psi_z.data(), zeta_z.data()})
-            for (auto [b0, b1] : layer_spans(pz_))
-                move(field + b0 * ny_ * nx_, sz, (b1 - b0) * ny_ * nx_);
+        // Axis by axis (z, y, x), psi before zeta: each strip in the order LayerRuns gives.
+        const std::array<std::array<float*, 2>, 3> variables{
+            {{psi_z.data(), zeta_z.data()}, {psi_y.data(), zeta_y.data()}, {psi_x.data(), zeta_x.data()}}};
+        std::array<float*, 3> strips{packed_z_.data(), packed_y_.data(), packed_x_.data()};
+        for (int axis = 0; axis < 3; ++axis)
+            for (float* field : variables[std::size_t(axis)])
+                layers_.each(axis, [&](std::int64_t offset, std::int64_t n) {
+                    move(field + offset, strips[std::size_t(axis)], n);
+                });
     }
     std::int64_t nz_, ny_, nx_, wx_ = 0, wy_ = 0, wz_ = 0;
-    const PmlProfile& px_;
-    const PmlProfile& py_;
-    const PmlProfile& pz_;
+    LayerRuns layers_;
     std::vector<float> packed_x_, packed_y_, packed_z_;
     bool strips_made_ = false;
 };
@@ -147,7 +162,7 @@ class CpuWaveState3D final : public WaveState {
 class CpuAdjointState3D final : public AdjointState {
   public:
     CpuAdjointState3D(const PaddedGrid& g, const PmlProfile& px, const PmlProfile& py, const PmlProfile& pz)
-        : nz_(g.nz()), ny_(g.ny()), nx_(g.nx()), px_(px), py_(py), pz_(pz) {
+        : layers_{g.nz(), g.ny(), g.nx(), {&pz, &py, &px}} {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &s_x})
             v->resize(n); // zeros (zeroed_allocator.hpp)
@@ -158,19 +173,14 @@ class CpuAdjointState3D final : public AdjointState {
     }
     /// The kernels write r and s only in their axis's layers (cpu_kernels_3d.hpp), as psi and zeta.
     bool clear() override {
-        for (auto* v : {&mu, &mu_prev})
-            detail::zero_floats(v->data(), v->size());
-        for (float* field : {r_x.data(), s_x.data()})
-            for (std::int64_t row = 0; row < nz_ * ny_; ++row)
-                for (auto [b0, b1] : layer_spans(px_))
-                    std::fill(field + row * nx_ + b0, field + row * nx_ + b1, 0.0f);
-        for (float* field : {r_y.data(), s_y.data()})
-            for (std::int64_t iz = 0; iz < nz_; ++iz)
-                for (auto [b0, b1] : layer_spans(py_))
-                    detail::zero_floats(field + (iz * ny_ + b0) * nx_, std::size_t((b1 - b0) * nx_));
-        for (float* field : {r_z.data(), s_z.data()})
-            for (auto [b0, b1] : layer_spans(pz_))
-                detail::zero_floats(field + b0 * ny_ * nx_, std::size_t((b1 - b0) * ny_ * nx_));
+        detail::zero_arrays(mu, mu_prev);
+        const std::array<std::array<float*, 2>, 3> variables{
+            {{r_z.data(), s_z.data()}, {r_y.data(), s_y.data()}, {r_x.data(), s_x.data()}}};
+        for (int axis = 0; axis < 3; ++axis)
+            for (float* field : variables[std::size_t(axis)])
+                layers_.each(axis, [&](std::int64_t offset, std::int64_t n) {
+                    detail::zero_floats(field + offset, std::size_t(n));
+                });
         residual_stage = {};
         step = 0;
         return true;
@@ -181,10 +191,7 @@ class CpuAdjointState3D final : public AdjointState {
     ResidualStage residual_stage; ///< the sweep's residual samples, step-major (point_sampling.hpp)
 
   private:
-    std::int64_t nz_, ny_, nx_;
-    const PmlProfile& px_;
-    const PmlProfile& py_;
-    const PmlProfile& pz_;
+    LayerRuns layers_;
 };
 
 /// A gradient on this grid holds at least 15-23 padded arrays' worth at once, whatever the schedule: the

@@ -28,4 +28,9 @@ inline void zero_floats(float* p, std::size_t n) {
     }
 }
 
+/// zero_floats on each of `arrays` (vectors of floats) whole.
+template <class... Arrays> void zero_arrays(Arrays&... arrays) {
+    (zero_floats(arrays.data(), arrays.size()), ...);
+}
+
 } // namespace fwi::detail
