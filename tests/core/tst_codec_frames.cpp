@@ -1,7 +1,8 @@
 // Codec frames: every corrupted byte, truncated and foreign frames and edited chunk tables rejected with
 // FormatError; frames that follow one another at any offset; bands of about 512 KiB coded apart, whose bytes
-// do not depend on the thread count.
+// do not depend on the thread count; lz4's literal blocks for bands it cannot shrink.
 #include "codec/checksum.hpp"
+#include "codec/lz4_literals.hpp"
 #include "codec_round_trip.hpp"
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
@@ -9,7 +10,10 @@
 #include "wavefields.hpp"
 
 #include <QtTest>
+#include <cmath>
 #include <cstring>
+#include <lz4.h>
+#include <random>
 
 using namespace fwi;
 using namespace fwi::test;
@@ -22,6 +26,7 @@ Field2D banded_ricker(std::int64_t bands, std::int64_t extra_rows, std::int64_t 
 }
 
 // Where a frame keeps what the chunk-table tests edit (codec.hpp, chunk_table.hpp; native-endian).
+constexpr std::size_t flags_at = 5; // 1: stored raw
 constexpr std::size_t header_checksum_at = 40;
 constexpr std::size_t table_at = codec_frame_header_bytes;
 constexpr std::size_t entry_at(std::size_t chunk) {
@@ -318,6 +323,86 @@ class TestCodecFrames : public QObject {
             QCOMPARE(detail::checksum64(counting.data(), c.bytes, 42), c.seed42);
         }
         QCOMPARE(detail::checksum64(nullptr, 0), std::uint64_t(0xef46db3751d8e999));
+    }
+
+    void lz4_literal_blocks_decode_as_lz4() {
+        // One literal run is a whole LZ4 block: liblz4 itself decodes it, for lengths on both sides of the
+        // token's 15 and of each 255 of the length bytes.
+        std::mt19937 rng(5);
+        for (const std::size_t n : {0, 1, 14, 15, 16, 269, 270, 271, 524, 525, 4096, 100003}) {
+            std::vector<std::byte> src(n);
+            for (auto& b : src)
+                b = std::byte(rng());
+            const std::size_t bytes = detail::lz4_literal_block_bytes(n);
+            QVERIFY(bytes <= std::size_t(LZ4_compressBound(int(n))));
+            std::vector<std::byte> block(bytes + 8);
+            QCOMPARE(detail::write_lz4_literal_block(src.data(), n, block.data(), bytes - 1), std::size_t(0));
+            QCOMPARE(detail::write_lz4_literal_block(src.data(), n, block.data(), block.size()), bytes);
+            std::vector<std::byte> back(n + 1);
+            const int got = LZ4_decompress_safe(reinterpret_cast<const char*>(block.data()),
+                                                reinterpret_cast<char*>(back.data()), int(bytes), int(n + 1));
+            QCOMPARE(got, int(n));
+            QVERIFY(n == 0 || std::memcmp(back.data(), src.data(), n) == 0);
+        }
+    }
+
+    void lz4_samples_judge_a_band() {
+        const auto judged = [](const Field2D& f) {
+            return detail::lz4_sampled_incompressible(reinterpret_cast<const std::byte*>(f.values.data()),
+                                                      f.values.size() * sizeof(float));
+        };
+        QVERIFY(judged(random_bits_field(256, 256, 3)));  // 256 KiB of noise
+        QVERIFY(!judged(Field2D(256, 256)));              // zeros
+        QVERIFY(!judged(random_bits_field(120, 128, 3))); // under 64 KiB: never judged
+        // Half noise, half zeros, in alternate stretches: the samples see both, and LZ4 would halve it.
+        Field2D mixed = random_bits_field(256, 256, 4);
+        for (std::int64_t r = 0; r < mixed.rows; ++r)
+            if ((r / 16) % 2 == 1)
+                for (std::int64_t c = 0; c < mixed.cols; ++c)
+                    mixed.at(r, c) = 0;
+        QVERIFY(!judged(mixed));
+    }
+
+    void lz4_writes_unshrinkable_bands_as_literal_blocks() {
+        // Bands 0 and 2 hold a dense smooth field on a grid of 2^-14 (LZ4 alone saves about 4% of a band),
+        // band 1 zeros. The dense bands become literal blocks (made at copy speed), the zeros are encoded,
+        // and the field decodes bit for bit.
+        const std::int64_t cols = 256, rows = codec_chunk_rows(cols);
+        Field2D f(3 * rows, cols);
+        for (std::int64_t r = 0; r < f.rows; ++r)
+            for (std::int64_t c = 0; c < cols; ++c)
+                if (r / rows != 1)
+                    f.at(r, c) = std::ldexp(
+                        std::round(std::ldexp(std::sin(0.05f * float(r)) * std::cos(0.07f * float(c)), 14)),
+                        -14);
+        const std::size_t band_bytes = std::size_t(rows * cols) * sizeof(float);
+        {
+            std::vector<char> lz4(LZ4_COMPRESSBOUND(band_bytes));
+            const int n = LZ4_compress_default(reinterpret_cast<const char*>(f.values.data()), lz4.data(),
+                                               int(band_bytes), int(lz4.size()));
+            QVERIFY(n > 0 && std::size_t(n) < band_bytes * 99 / 100); // what a plain LZ4 block saves
+        }
+        const auto codec = make_codec("lz4");
+        const auto frame = compress(*codec, f);
+        QCOMPARE(std::uint8_t(frame[flags_at]), std::uint8_t(0)); // encoded, not raw
+        QCOMPARE(read_at<std::uint32_t>(frame, table_at + 4), std::uint32_t(3));
+        const std::size_t literal = detail::lz4_literal_block_bytes(band_bytes);
+        QCOMPARE(read_at<std::uint64_t>(frame, entry_at(0)), std::uint64_t(literal));
+        QCOMPARE(read_at<std::uint64_t>(frame, entry_at(2)), std::uint64_t(literal));
+        QVERIFY(read_at<std::uint64_t>(frame, entry_at(1)) < band_bytes / 100);
+        const std::size_t first_chunk = table_at + codec_chunk_table_bytes(f.rows, f.cols);
+        QCOMPARE(std::uint8_t(frame[first_chunk]), std::uint8_t(0xF0)); // a literal run's token
+        Field2D out(f.rows, f.cols);
+        codec->decompress(frame.data(), frame.size(), out.view());
+        QVERIFY(bit_equal(out.values, f.values));
+        // Every band so judged: the raw frame, nothing encoded.
+        const Field2D noise = random_bits_field(3 * rows, cols, 8);
+        const auto raw = compress(*codec, noise);
+        QCOMPARE(std::uint8_t(raw[flags_at]), std::uint8_t(1));
+        QCOMPARE(raw.size(), codec_frame_header_bytes + noise.values.size() * sizeof(float));
+        Field2D back(noise.rows, noise.cols);
+        codec->decompress(raw.data(), raw.size(), back.view());
+        QVERIFY(bit_equal(back.values, noise.values));
     }
 
     void frames_of_the_unchunked_format_are_rejected() {

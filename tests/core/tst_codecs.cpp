@@ -65,15 +65,23 @@ class TestCodecs : public QObject {
     }
 
     void smooth_fields_compress_losslessly() {
-        // Lossless codecs do reduce a field with large quiet areas, and zeros collapse.
+        // Lossless codecs reduce a wavefield whose quiet parts are exact zeros (as a finite-difference
+        // field's are ahead of its front), and zeros collapse. All but lz4 also reduce the ring with tiny
+        // tails that are nowhere zero; lz4, whose samples of it shrink by less than 1/16, stores it raw
+        // rather than spend four times a copy on a few percent (tst_codec_frames).
         const Field2D ring = ricker_ring(128, 128);
+        Field2D front = ring;
+        for (float& v : front.values)
+            if (std::abs(v) < 1e-3f) v = 0;
         const Field2D zeros(128, 128);
+        const double raw = double(ring.values.size() * sizeof(float));
         for (const char* spec : {"zstd", "lz4", "blosc", "zfp-reversible"}) {
             const auto codec = make_codec(spec);
-            const double raw = double(ring.values.size() * sizeof(float));
-            QVERIFY2(double(compress(*codec, ring).size()) < raw, spec);
+            if (std::string(spec) != "lz4") QVERIFY2(double(compress(*codec, ring).size()) < raw, spec);
+            QVERIFY2(double(compress(*codec, front).size()) < 0.8 * raw, spec);
             QVERIFY2(double(compress(*codec, zeros).size()) < raw / 20, spec);
         }
+        QCOMPARE(compress(*make_codec("lz4"), ring).size(), codec_frame_header_bytes + std::size_t(raw));
     }
 
     void names_are_canonical_data() {

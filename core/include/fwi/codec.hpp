@@ -37,7 +37,9 @@ class Codec {
     /// Upper bound of what compress() appends for a field of this shape (frame header + raw bytes).
     virtual std::size_t max_compressed_bytes(std::int64_t rows, std::int64_t cols) const = 0;
     /// Appends the compressed frame of `field` to `out`; returns how many bytes were appended. Throws Error
-    /// when the library fails, ConfigError for a negative shape; `out` is unchanged on a throw.
+    /// when the library fails, ConfigError for a negative shape; `out` is unchanged on a throw. `out` may
+    /// be given room for max_compressed_bytes() more (it is written in place while bands are encoded): a
+    /// caller that keeps it should shrink it or copy the frame out.
     virtual std::size_t compress(ConstFieldView field, std::vector<std::byte>& out) const = 0;
     /// Decompresses exactly one frame `in[0, bytes)` into `field` (whose shape must be the one compressed).
     /// Throws FormatError for a wrong shape, another codec or parameter, truncated or corrupt bytes; after a

@@ -9,6 +9,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace fwi::detail {
 namespace {
@@ -39,6 +40,40 @@ std::string shape(std::int64_t rows, std::int64_t cols) {
 /// frames keep the plain checksum.
 std::uint64_t frame_checksum(std::uint64_t sum, std::int64_t plane_rows) {
     return plane_rows == 0 ? sum : sum ^ (0x9E3779B97F4A7C15ull * std::uint64_t(plane_rows));
+}
+
+FrameHeader header(CodecId id, std::uint8_t flags, ConstFieldView field, std::uint64_t param,
+                   std::uint64_t payload_bytes, std::uint64_t checksum) {
+    FrameHeader h{};
+    std::memcpy(h.magic, frame_magic, sizeof h.magic);
+    h.codec = std::uint8_t(id);
+    h.flags = flags;
+    h.rows = field.rows;
+    h.cols = field.cols;
+    h.param = param;
+    h.payload_bytes = payload_bytes;
+    h.checksum = checksum;
+    return h;
+}
+
+void reserve_geometric(std::vector<std::byte>& out, std::size_t needed) {
+    if (out.capacity() < needed) out.reserve(std::max(needed, 2 * out.capacity()));
+}
+
+void append_bytes(std::vector<std::byte>& out, const void* data, std::size_t n) {
+    const auto* p = static_cast<const std::byte*>(data);
+    out.insert(out.end(), p, p + n);
+}
+
+/// Waits until `turn` reaches `band`; false when `stop` is raised first. The wait is for a band another
+/// thread is encoding, so it spins briefly, then yields the core (on a busy machine that thread may be the
+/// one waiting for it).
+bool wait_for_turn(const std::atomic<std::int64_t>& turn, std::int64_t band, const std::atomic<bool>& stop) {
+    for (int spins = 0; turn.load(std::memory_order_acquire) != band; ++spins) {
+        if (stop.load(std::memory_order_relaxed)) return false;
+        if (spins >= 100) std::this_thread::yield();
+    }
+    return !stop.load(std::memory_order_relaxed);
 }
 
 } // namespace
@@ -79,39 +114,14 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
         if (layout.chunks > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
             throw ResourceError("codec '" + name_ + "': field of " + shape(field.rows, field.cols) +
                                 " has too many chunks");
-        EncodedChunks encoded;
-        const bool stored_raw = raw == 0 || !encode_chunks(field, layout, encoded);
-        FrameHeader h{};
-        std::memcpy(h.magic, frame_magic, sizeof h.magic);
-        h.codec = std::uint8_t(id_);
-        h.flags = stored_raw ? flag_stored_raw : 0;
-        h.rows = field.rows;
-        h.cols = field.cols;
-        h.param = param_;
-        if (stored_raw) {
-            h.payload_bytes = raw;
-            h.checksum = frame_checksum(raw_checksum(field, layout), field.plane_rows);
-        } else {
-            h.payload_bytes = encoded.payload_bytes;
-            h.checksum =
-                frame_checksum(checksum64(encoded.table.data(), encoded.table.size()), field.plane_rows);
-        }
+        if (raw > 0 && append_encoded(field, layout, out, old)) return out.size() - old;
+        const FrameHeader h = header(id_, flag_stored_raw, field, param_, raw,
+                                     frame_checksum(raw_checksum(field, layout), field.plane_rows));
         // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
         // Growth stays geometric for callers that append many frames to one buffer.
-        const std::size_t needed = old + codec_frame_header_bytes + std::size_t(h.payload_bytes);
-        if (out.capacity() < needed) out.reserve(std::max(needed, 2 * out.capacity()));
-        const auto append = [&out](const void* data, std::size_t n) {
-            const auto* p = static_cast<const std::byte*>(data);
-            out.insert(out.end(), p, p + n);
-        };
-        append(&h, sizeof h);
-        if (stored_raw) {
-            append(field.data, raw);
-        } else {
-            append(encoded.table.data(), encoded.table.size());
-            for (const auto& chunk : encoded.chunks)
-                append(chunk.data(), chunk.size());
-        }
+        reserve_geometric(out, old + codec_frame_header_bytes + raw);
+        append_bytes(out, &h, sizeof h);
+        append_bytes(out, field.data, raw);
         return out.size() - old;
     } catch (...) {
         out.resize(old);
@@ -119,39 +129,73 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
     }
 }
 
-bool FramedCodec::encode_chunks(ConstFieldView field, const ChunkLayout& layout,
-                                EncodedChunks& encoded) const {
-    encoded.chunks.resize(std::size_t(layout.chunks));
-    std::vector<ChunkEntry> entries(std::size_t(layout.chunks));
-    std::atomic<bool> store_raw{false};
+bool FramedCodec::append_encoded(ConstFieldView field, const ChunkLayout& layout, std::vector<std::byte>& out,
+                                 std::size_t old) const {
+    const auto chunks = std::size_t(layout.chunks);
+    std::vector<std::uint8_t> plain(chunks, 0);
+    if (judges_bands()) {
+        for_each_chunk(layout.chunks, [&](std::int64_t i) {
+            plain[std::size_t(i)] = judged_incompressible(layout.band(field, i)) ? 1 : 0;
+        });
+        if (std::all_of(plain.begin(), plain.end(), [](std::uint8_t p) { return p != 0; })) return false;
+    }
+    // An encoded frame is kept only while its payload is no larger than the raw bytes, so it never passes
+    // the size max_compressed_bytes() promises: a caller's buffer of that capacity is never reallocated,
+    // and a thread's bytes can go straight into `out` while the others encode.
+    const std::size_t table_bytes = chunk_table_bytes(layout);
+    const std::size_t limit = old + codec_frame_header_bytes + field_bytes(field.rows, field.cols);
+    if (old + codec_frame_header_bytes + table_bytes > limit) return false;
+    reserve_geometric(out, limit);
+    out.resize(old + codec_frame_header_bytes + table_bytes); // header and table: written at the end
+    std::vector<ChunkEntry> entries(chunks);
     // Each band is encoded into its thread's buffer of the worst case (it stays in cache and is reused for
-    // the thread's next band), then kept at its exact size. Buffers live for this call only: a codec keeps
-    // no memory between calls.
-    std::vector<std::vector<std::byte>> scratch(std::size_t(std::max(1, omp_get_max_threads())));
+    // the thread's next band), checksummed there and appended to `out` in band order: a band waits for
+    // the ones before it, which for_each_chunk handed out earlier, so the wait is for work under way. No
+    // memory outlives the call: a codec keeps none between calls.
+    std::vector<std::vector<std::byte>> scratch(
+        std::size_t(std::max({1, omp_get_max_threads(), omp_get_thread_num() + 1})));
+    std::atomic<std::int64_t> turn{0}; // the band appended next
+    std::atomic<bool> stop{false};     // raw instead, or a band failed: nothing more is appended
+    std::atomic<bool> raw_instead{false};
     for_each_chunk(layout.chunks, [&](std::int64_t i) {
-        if (store_raw.load(std::memory_order_relaxed)) return;
-        const ConstFieldView band = layout.band(field, i);
-        if (must_store_raw(band)) {
-            store_raw.store(true, std::memory_order_relaxed);
-            return;
+        try {
+            if (stop.load(std::memory_order_relaxed)) return;
+            const ConstFieldView band = layout.band(field, i);
+            if (must_store_raw(band)) {
+                raw_instead.store(true, std::memory_order_relaxed);
+                stop.store(true, std::memory_order_relaxed);
+                return;
+            }
+            auto& buffer = scratch.at(std::size_t(omp_get_thread_num()));
+            const std::size_t capacity = payload_bound(band);
+            if (buffer.size() < capacity) buffer.resize(capacity);
+            const std::size_t n = plain[std::size_t(i)] != 0 ? encode_plain(band, buffer.data(), capacity)
+                                                             : encode(band, buffer.data(), capacity);
+            if (n > capacity) throw Error("codec '" + name_ + "': encoder overran its bound");
+            entries[std::size_t(i)] = {n, checksum64(buffer.data(), n)};
+            if (!wait_for_turn(turn, i, stop)) return;
+            if (out.size() + n > limit) { // the raw frame is smaller
+                raw_instead.store(true, std::memory_order_relaxed);
+                stop.store(true, std::memory_order_relaxed);
+            } else {
+                append_bytes(out, buffer.data(), n);
+            }
+            turn.store(i + 1, std::memory_order_release);
+        } catch (...) {
+            stop.store(true, std::memory_order_relaxed);
+            throw;
         }
-        auto& buffer = scratch.at(std::size_t(omp_get_thread_num()));
-        const std::size_t capacity = payload_bound(band);
-        if (buffer.size() < capacity) buffer.resize(capacity);
-        const std::size_t n = encode(band, buffer.data(), capacity);
-        if (n > capacity) throw Error("codec '" + name_ + "': encoder overran its bound");
-        auto& chunk = encoded.chunks[std::size_t(i)];
-        chunk.assign(buffer.data(), buffer.data() + n);
-        entries[std::size_t(i)] = {n, checksum64(chunk.data(), n)};
     });
-    if (store_raw) return false;
-    encoded.table.resize(chunk_table_bytes(layout));
-    write_chunk_table(layout, entries, encoded.table.data());
-    encoded.payload_bytes = encoded.table.size();
-    for (const auto& e : entries)
-        encoded.payload_bytes += e.bytes;
-    // Incompressible: raw is smaller, and lossless.
-    return encoded.payload_bytes <= field_bytes(field.rows, field.cols);
+    if (raw_instead) {
+        out.resize(old);
+        return false;
+    }
+    std::byte* const table = out.data() + old + codec_frame_header_bytes;
+    write_chunk_table(layout, entries, table);
+    const FrameHeader h = header(id_, 0, field, param_, out.size() - old - codec_frame_header_bytes,
+                                 frame_checksum(checksum64(table, table_bytes), field.plane_rows));
+    std::memcpy(out.data() + old, &h, sizeof h);
+    return true;
 }
 
 std::uint64_t FramedCodec::raw_checksum(ConstFieldView field, const ChunkLayout& layout) const {

@@ -50,16 +50,26 @@ class FramedCodec : public Codec {
     /// True when this band must be stored raw rather than encoded (lossy ZFP on NaN/inf values); then the
     /// whole field is.
     virtual bool must_store_raw(ConstFieldView /*band*/) const { return false; }
+    /// True for a codec that judges bands before encoding them (judged_incompressible); the others skip
+    /// that pass.
+    virtual bool judges_bands() const { return false; }
+    /// True when encode() is expected to gain next to nothing on this band (lz4: sampled). Such a band is
+    /// encoded by encode_plain() instead, and a field whose every band is so judged is stored raw at once,
+    /// without encoding anything. Called only where judges_bands().
+    virtual bool judged_incompressible(ConstFieldView /*band*/) const { return false; }
+    /// A decodable payload of a band judged incompressible, made at about copy speed (lz4: one literal
+    /// block); the same contract as encode().
+    virtual std::size_t encode_plain(ConstFieldView band, std::byte* dst, std::size_t capacity) const {
+        return encode(band, dst, capacity);
+    }
 
   private:
-    struct EncodedChunks {
-        std::vector<std::byte> table;
-        std::vector<std::vector<std::byte>> chunks;
-        std::uint64_t payload_bytes = 0;
-    };
-    /// Encodes every band in parallel; false when the field must be stored raw instead (a band asked for
-    /// it, or the encoded payload is not smaller than the raw bytes).
-    bool encode_chunks(ConstFieldView field, const ChunkLayout& layout, EncodedChunks& encoded) const;
+    /// Appends an encoded frame of the field to `out` (which holds `old` bytes before it): the header,
+    /// the chunk table and each band's bytes as they are encoded, in band order. False, with `out` back at
+    /// `old` bytes, when the field is to be stored raw instead (a band asked for it, every band was judged
+    /// incompressible, or the encoded payload would not be smaller than the raw bytes).
+    bool append_encoded(ConstFieldView field, const ChunkLayout& layout, std::vector<std::byte>& out,
+                        std::size_t old) const;
     /// A raw payload's checksum: the checksum of its bands' checksums (computed in parallel).
     std::uint64_t raw_checksum(ConstFieldView field, const ChunkLayout& layout) const;
     void copy_raw_chunks(const std::byte* payload, const ChunkLayout& layout, std::uint64_t checksum,

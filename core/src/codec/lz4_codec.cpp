@@ -1,6 +1,9 @@
-// lz4: lossless and fast; the one checked wrapper of liblz4 (block API, one block per row band).
+// lz4: lossless and fast; the one checked wrapper of liblz4 (block API, one block per row band). A band whose
+// samples LZ4 cannot shrink is written as one literal block (lz4_literals.hpp): still LZ4, made and decoded
+// at copy speed; a field whose every band is so is stored raw without being encoded.
 #include "codec/codec_factories.hpp"
 #include "codec/framed_codec.hpp"
+#include "codec/lz4_literals.hpp"
 #include "fwi/error.hpp"
 
 #include <climits>
@@ -31,6 +34,17 @@ class Lz4Codec final : public FramedCodec {
                                            reinterpret_cast<char*>(dst), raw, cap);
         if (n <= 0) throw Error("lz4: compression failed");
         return std::size_t(n);
+    }
+    bool judges_bands() const override { return true; }
+    bool judged_incompressible(ConstFieldView band) const override {
+        return lz4_sampled_incompressible(reinterpret_cast<const std::byte*>(band.data),
+                                          field_bytes(band.rows, band.cols));
+    }
+    std::size_t encode_plain(ConstFieldView band, std::byte* dst, std::size_t capacity) const override {
+        const std::size_t n = write_lz4_literal_block(reinterpret_cast<const std::byte*>(band.data),
+                                                      field_bytes(band.rows, band.cols), dst, capacity);
+        if (n == 0) throw Error("lz4: no room for a literal block");
+        return n;
     }
     void decode(const std::byte* src, std::size_t bytes, FieldView field) const override {
         const int raw = checked_int(field_bytes(field.rows, field.cols), "field");
