@@ -215,7 +215,7 @@ class TestPropagator3D : public QObject {
 
     // The kernels write the y- and z-axis memory variables (psi_y, zeta_y, psi_z, zeta_z; r_y, s_y, r_z, s_z)
     // only in their layers, so a state holds memory for 4 whole arrays and the layer rows and planes of the
-    // other 4, not 8 arrays (make_y_variable, make_z_variable): 448 padded planes of 168 x 168 cells, 40 rows
+    // other 4, not 8 arrays (LayerRuns::populate): 448 padded planes of 168 x 168 cells, 40 rows
     // of each plane in the y layers (24%; a few pages more where they are rounded out to pages) and 40 planes
     // in the z layers (9%; 17% with the huge pages at the slabs' ends), 4.7-5.0 arrays' worth, and no
     // checkpoint strips before a checkpoint (1.1 more). Measured as the process's resident memory.

@@ -30,31 +30,6 @@ std::array<Span, 2> layer_spans(const PmlProfile& p) {
     return {Span{p.lo_begin, p.lo_end}, Span{p.hi_begin, p.hi_end}};
 }
 
-/// A memory variable of the y or z axis (psi, zeta; the adjoint's r, s): the kernels write it only in the
-/// axis's layers and read it also in the R fringe cells next to them (zeros there: the kernel's zero page),
-/// so only the layers are populated and the rest, most of the array, never costs memory
-/// (zeroed_allocator.hpp). The array is `blocks` blocks of equal size, each holding the profile's layers as
-/// `line` cells per padded index: along z one block of planes (huge pages), along y every plane's rows (4 KiB
-/// pages, since every huge page would hold some plane's layer rows; no TLB cost was measurable, fwi bench
-/// --dims 3, 200 x 220 x 220, one and two threads).
-template <class Vector>
-void make_layer_variable(Vector& v, const PaddedGrid& g, const PmlProfile& p, std::int64_t blocks,
-                         std::int64_t line) {
-    v.resize(std::size_t(g.cells()));
-    const std::int64_t block = g.cells() / blocks;
-#pragma omp parallel for schedule(static) if (blocks > 1)
-    for (std::int64_t k = 0; k < blocks; ++k)
-        for (auto [b0, b1] : layer_spans(p))
-            Vector::allocator_type::populate_part(v.data(), v.size(), std::size_t(k * block + b0 * line),
-                                                  std::size_t(std::max<std::int64_t>(0, b1 - b0) * line));
-}
-void make_y_variable(UnpopulatedVector& v, const PaddedGrid& g, const PmlProfile& py) {
-    make_layer_variable(v, g, py, g.nz(), g.nx());
-}
-void make_z_variable(UnpopulatedHugeVector& v, const PaddedGrid& g, const PmlProfile& pz) {
-    make_layer_variable(v, g, pz, 1, g.ny() * g.nx());
-}
-
 /// Where an axis's memory variables (psi, zeta; r, s) can be non-zero in a padded array, the kernels writing
 /// them only in the axis's layers: runs of contiguous cells, in the order the checkpoint strips hold them.
 /// z: the two slabs of layer planes; y: the two blocks of layer rows of every plane; x: the two layer pieces
@@ -78,6 +53,21 @@ struct LayerRuns {
                     run(row * nx + b0, b1 - b0);
         }
     }
+    /// Sizes a y or z memory variable (psi, zeta; the adjoint's r, s) to the padded grid and populates only
+    /// the axis's runs, shared out over the team: the kernels write it only there and read it also in the R
+    /// fringe cells next to them (zeros: the kernel's zero page), so the rest, most of the array, never costs
+    /// memory (zeroed_allocator.hpp). z variables sit on huge pages (two slabs of planes); y variables on
+    /// 4 KiB pages, since every huge page would hold some plane's layer rows (no TLB cost was measurable,
+    /// fwi bench --dims 3, 200 x 220 x 220, one and two threads).
+    template <class Vector> void populate(Vector& v, int axis) const {
+        v.resize(std::size_t(nz * ny * nx));
+        std::vector<Span> runs;
+        each(axis, [&](std::int64_t offset, std::int64_t n) { runs.emplace_back(offset, n); });
+#pragma omp parallel for schedule(static) if (runs.size() > 2)
+        for (std::size_t k = 0; k < runs.size(); ++k)
+            Vector::allocator_type::populate_part(v.data(), v.size(), std::size_t(runs[k].first),
+                                                  std::size_t(runs[k].second));
+    }
 };
 
 /// Forward state: full padded arrays for the kernels; fields() exposes u, u_prev (as nz * ny rows of nx) and
@@ -91,10 +81,10 @@ class CpuWaveState3D final : public WaveState {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&u, &u_prev, &psi_x, &zeta_x})
             v->resize(n); // zeros: populated once by the kernel (zeroed_allocator.hpp)
-        make_y_variable(psi_y, g, py);
-        make_y_variable(zeta_y, g, py);
-        make_z_variable(psi_z, g, pz);
-        make_z_variable(zeta_z, g, pz);
+        for (auto* v : {&psi_y, &zeta_y})
+            layers_.populate(*v, 1);
+        for (auto* v : {&psi_z, &zeta_z})
+            layers_.populate(*v, 0);
         wx_ = layer_cells(px);
         wy_ = layer_cells(py);
         wz_ = layer_cells(pz);
@@ -166,10 +156,10 @@ class CpuAdjointState3D final : public AdjointState {
         const auto n = std::size_t(g.cells());
         for (auto* v : {&mu, &mu_prev, &r_x, &s_x})
             v->resize(n); // zeros (zeroed_allocator.hpp)
-        make_y_variable(r_y, g, py);
-        make_y_variable(s_y, g, py);
-        make_z_variable(r_z, g, pz);
-        make_z_variable(s_z, g, pz);
+        for (auto* v : {&r_y, &s_y})
+            layers_.populate(*v, 1);
+        for (auto* v : {&r_z, &s_z})
+            layers_.populate(*v, 0);
     }
     /// The kernels write r and s only in their axis's layers (cpu_kernels_3d.hpp), as psi and zeta.
     bool clear() override {
@@ -197,7 +187,7 @@ class CpuAdjointState3D final : public AdjointState {
 /// A gradient on this grid holds at least 15-23 padded arrays' worth at once, whatever the schedule: the
 /// propagator's 4 (velocity, v^2 dt^2, its inverse, the gradient); a forward and an adjoint state of 4 whole
 /// arrays each, 2 y-axis memory variables each of which only the y-layer rows take memory, and 2 z-axis ones
-/// of which only the z-layer planes do (make_y_variable, make_z_variable); and one checkpoint and one
+/// of which only the z-layer planes do (LayerRuns::populate); and one checkpoint and one
 /// snapshot (about 3 more). A grid whose minimum exceeds the machine's memory is refused here, before
 /// anything large is allocated, instead of failing (or swapping) part-way.
 void check_working_memory(const PaddedGrid& g, const PmlProfile& py, const PmlProfile& pz) {
