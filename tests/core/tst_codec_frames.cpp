@@ -1,7 +1,9 @@
 // Codec frames: every corrupted byte, truncated and foreign frames and edited chunk tables rejected with
 // FormatError; frames that follow one another at any offset; bands of about 512 KiB coded apart, whose bytes
-// do not depend on the thread count; lz4's literal blocks for bands it cannot shrink.
+// do not depend on the thread count; lz4's literal blocks for bands it cannot shrink; the memory tier's
+// unchecked frames, which no decompress accepts.
 #include "codec/checksum.hpp"
+#include "codec/framed_codec.hpp"
 #include "codec/lz4_literals.hpp"
 #include "codec_round_trip.hpp"
 #include "fwi/codec.hpp"
@@ -403,6 +405,33 @@ class TestCodecFrames : public QObject {
         Field2D back(noise.rows, noise.cols);
         codec->decompress(raw.data(), raw.size(), back.view());
         QVERIFY(bit_equal(back.values, noise.values));
+    }
+
+    void unchecked_frames_stay_in_memory() {
+        // The memory tier's uncompressed items: the "none" frame's size, no checksum, and refused by every
+        // codec's decompress (a file's bytes cannot skip the check); read back only as unchecked frames of
+        // the same shape.
+        Field2D f = banded_ricker(2, 3, 200);
+        std::vector<std::byte> frame;
+        detail::append_unchecked_frame(f.view(), frame);
+        const auto none = make_codec("none");
+        QCOMPARE(frame.size(), compress(*none, f).size());
+        QCOMPARE(std::uint8_t(frame[flags_at]), std::uint8_t(3)); // raw and unchecked
+        QCOMPARE(read_at<std::uint64_t>(frame, header_checksum_at), std::uint64_t(0));
+        Field2D out(f.rows, f.cols);
+        detail::read_unchecked_frame(frame.data(), frame.size(), out.view());
+        QVERIFY(bit_equal(out.values, f.values));
+        for (const char* spec : {"none", "lz4", "zstd"})
+            QVERIFY_THROWS_EXCEPTION(FormatError,
+                                     make_codec(spec)->decompress(frame.data(), frame.size(), out.view()));
+        const auto checked = compress(*none, f);
+        QVERIFY_THROWS_EXCEPTION(FormatError,
+                                 detail::read_unchecked_frame(checked.data(), checked.size(), out.view()));
+        Field2D other(f.cols, f.rows);
+        QVERIFY_THROWS_EXCEPTION(FormatError,
+                                 detail::read_unchecked_frame(frame.data(), frame.size(), other.view()));
+        QVERIFY_THROWS_EXCEPTION(FormatError,
+                                 detail::read_unchecked_frame(frame.data(), frame.size() - 1, out.view()));
     }
 
     void frames_of_the_unchunked_format_are_rejected() {

@@ -17,6 +17,7 @@ namespace {
 // Version 2 ('2'): payloads are chunked (chunk_table.hpp). Version-1 frames are rejected as foreign.
 constexpr char frame_magic[4] = {'F', 'W', 'Z', '2'};
 constexpr std::uint8_t flag_stored_raw = 1;
+constexpr std::uint8_t flag_unchecked = 2; // append_unchecked_frame: never accepted by decompress()
 
 struct FrameHeader {
     char magic[4];
@@ -127,6 +128,34 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
         out.resize(old);
         throw;
     }
+}
+
+void append_unchecked_frame(ConstFieldView field, std::vector<std::byte>& out) {
+    const std::size_t raw = field_bytes(field.rows, field.cols);
+    const FrameHeader h = header(CodecId::None, flag_stored_raw | flag_unchecked, field, 0, raw, 0);
+    reserve_geometric(out, out.size() + codec_frame_header_bytes + raw);
+    append_bytes(out, &h, sizeof h);
+    append_bytes(out, field.data, raw);
+}
+
+void read_unchecked_frame(const std::byte* in, std::size_t bytes, FieldView field) {
+    const std::size_t raw = field_bytes(field.rows, field.cols);
+    FrameHeader h;
+    if (bytes != codec_frame_header_bytes + raw)
+        throw FormatError("unchecked frame of " + std::to_string(bytes) + " bytes for a " +
+                          shape(field.rows, field.cols) + " field");
+    std::memcpy(&h, in, sizeof h);
+    if (std::memcmp(h.magic, frame_magic, sizeof h.magic) != 0 || h.codec != std::uint8_t(CodecId::None) ||
+        h.flags != (flag_stored_raw | flag_unchecked) || h.rows != field.rows || h.cols != field.cols ||
+        h.payload_bytes != raw)
+        throw FormatError("not an unchecked frame of a " + shape(field.rows, field.cols) + " field");
+    const ChunkLayout layout = chunk_layout(field.rows, field.cols, field.plane_rows);
+    const std::byte* payload = in + codec_frame_header_bytes;
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        const FieldView band = layout.band(field, i);
+        std::memcpy(band.data, payload + std::size_t(layout.first_row(i) * layout.cols) * sizeof(float),
+                    std::size_t(band.size()) * sizeof(float));
+    });
 }
 
 bool FramedCodec::append_encoded(ConstFieldView field, const ChunkLayout& layout, std::vector<std::byte>& out,

@@ -108,6 +108,8 @@ struct CheckpointStore::Impl {
     }
 
     /// What `fields` could take at most once coded (put's reservation).
+    /// Uncompressed items of a memory tier carry no checksum: nothing leaves memory or passes a decoder.
+    bool unchecked(const Tier& tier) const { return !tier.scratch && codec->name() == "none"; }
     std::uint64_t worst_bytes(const std::vector<ConstFieldView>& fields) const {
         std::uint64_t bytes = 0;
         for (const auto& f : fields)
@@ -216,7 +218,7 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
         release(old); // no size can be refused now: the new frames may reuse the old ones
         old.reset();
     }
-    detail::EncodedItem encoded = detail::encode_item(*codec, fields, frame_pool);
+    detail::EncodedItem encoded = detail::encode_item(*codec, fields, frame_pool, unchecked(tier));
     const std::uint64_t released = old ? old->accounted_bytes : 0;
     if (!fits(tier, encoded.bytes, released)) {
         for (auto& frame : encoded.frames)
@@ -275,7 +277,8 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
             views.emplace_back(data, shape.rows, shape.cols, shape.plane_rows);
             data += shape.rows * shape.cols;
         }
-        encoded = detail::encode_item(*codec, views, frame_pool);
+        encoded =
+            detail::encode_item(*codec, views, frame_pool, unchecked(tiers[std::size_t(item->key.tier)]));
         for (const auto& frame : encoded.frames)
             frame_bytes.push_back(frame.size());
         if (!item->path.empty()) {
@@ -405,7 +408,7 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
         io_s = seconds_since(t0);
         decompress_s = detail::decode_item(*s.codec, bytes, item->frame_bytes, fields);
     } else {
-        decompress_s = detail::decode_item(*s.codec, item->frames, fields);
+        decompress_s = detail::decode_item(*s.codec, item->frames, fields, s.unchecked(tier));
     }
     lock.lock();
     ++tier.stats.reads;

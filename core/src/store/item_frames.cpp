@@ -1,5 +1,6 @@
 #include "store/item_frames.hpp"
 
+#include "codec/framed_codec.hpp"
 #include "fwi/error.hpp"
 #include "runtime/seconds_since.hpp"
 
@@ -12,7 +13,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 } // namespace
 
-EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields, FramePool& pool) {
+EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& fields, FramePool& pool,
+                        bool unchecked) {
     const auto t0 = Clock::now();
     EncodedItem item;
     item.frames.reserve(fields.size());
@@ -24,7 +26,10 @@ EncodedItem encode_item(const Codec& codec, const std::vector<ConstFieldView>& f
             scratch = pool.take(worst);
         }
         scratch.clear();
-        codec.compress(f, scratch);
+        if (unchecked)
+            append_unchecked_frame(f, scratch);
+        else
+            codec.compress(f, scratch);
         item.bytes += scratch.size();
         if (scratch.size() == scratch.capacity()) {
             item.frames.push_back(std::move(scratch)); // exact size already
@@ -57,12 +62,15 @@ double decode_item(const Codec& codec, const std::vector<std::byte>& bytes,
 }
 
 double decode_item(const Codec& codec, const std::vector<std::vector<std::byte>>& frames,
-                   const std::vector<FieldView>& fields) {
+                   const std::vector<FieldView>& fields, bool unchecked) {
     const auto t0 = Clock::now();
     if (frames.size() != fields.size())
         throw FormatError("checkpoint store: item and request differ in fields");
     for (std::size_t i = 0; i < fields.size(); ++i)
-        codec.decompress(frames[i].data(), frames[i].size(), fields[i]);
+        if (unchecked)
+            read_unchecked_frame(frames[i].data(), frames[i].size(), fields[i]);
+        else
+            codec.decompress(frames[i].data(), frames[i].size(), fields[i]);
     return seconds_since(t0);
 }
 
