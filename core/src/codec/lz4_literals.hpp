@@ -21,9 +21,9 @@ std::size_t lz4_literal_block_bytes(std::size_t n) noexcept;
 std::size_t write_lz4_literal_block(const std::byte* src, std::size_t n, std::byte* dst,
                                     std::size_t capacity) noexcept;
 
-/// True when LZ4 is expected to save under 1/16 of these bytes: samples of 4 KiB spread evenly over them
-/// (eight, or fewer that cover a shorter range whole) are compressed alone and together they shrink by less
-/// than 1/16. A range under 64 KiB is never judged so (false): it costs little to compress.
+/// True when LZ4 is expected to save under 1/16 of these bytes: eight samples of 4 KiB spread evenly over
+/// them, each compressed alone, shrink together by less than 1/16. A range under 64 KiB is never judged so
+/// (false): it costs little to compress whole.
 bool lz4_sampled_incompressible(const std::byte* src, std::size_t n);
 
 } // namespace fwi::detail

@@ -107,9 +107,9 @@ struct CheckpointStore::Impl {
         }
     }
 
-    /// What `fields` could take at most once coded (put's reservation).
     /// Uncompressed items of a memory tier carry no checksum: nothing leaves memory or passes a decoder.
     bool unchecked(const Tier& tier) const { return !tier.scratch && codec->name() == "none"; }
+    /// What `fields` could take at most once coded (put's reservation).
     std::uint64_t worst_bytes(const std::vector<ConstFieldView>& fields) const {
         std::uint64_t bytes = 0;
         for (const auto& f : fields)
