@@ -66,6 +66,29 @@ void append_bytes(std::vector<std::byte>& out, const void* data, std::size_t n) 
     out.insert(out.end(), p, p + n);
 }
 
+/// Appends a raw frame: the header, then the field's values. Appended piece by piece: no zero-filled
+/// worst-case buffer, and the output is one pass of memcpy; growth stays geometric for callers that append
+/// many frames to one buffer.
+void append_raw_frame(const FrameHeader& h, ConstFieldView field, std::vector<std::byte>& out) {
+    const auto raw = std::size_t(h.payload_bytes);
+    reserve_geometric(out, out.size() + codec_frame_header_bytes + raw);
+    append_bytes(out, &h, sizeof h);
+    append_bytes(out, field.data, raw);
+}
+
+/// Copies a raw payload into `field` band by band on the team; with `sums`, each band's checksum too,
+/// taken while the band is in cache.
+void copy_raw_bands(const std::byte* payload, const ChunkLayout& layout, FieldView field,
+                    std::vector<std::uint64_t>* sums) {
+    for_each_chunk(layout.chunks, [&](std::int64_t i) {
+        const FieldView band = layout.band(field, i);
+        const std::size_t n = std::size_t(band.size()) * sizeof(float);
+        const std::byte* src = payload + std::size_t(layout.first_row(i) * layout.cols) * sizeof(float);
+        if (sums) (*sums)[std::size_t(i)] = checksum64(src, n);
+        std::memcpy(band.data, src, n);
+    });
+}
+
 /// Waits until `turn` reaches `band`; false when `stop` is raised first. The wait is for a band another
 /// thread is encoding, so it spins briefly, then yields the core (on a busy machine that thread may be the
 /// one waiting for it).
@@ -116,13 +139,9 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
             throw ResourceError("codec '" + name_ + "': field of " + shape(field.rows, field.cols) +
                                 " has too many chunks");
         if (raw > 0 && append_encoded(field, layout, out, old)) return out.size() - old;
-        const FrameHeader h = header(id_, flag_stored_raw, field, param_, raw,
-                                     frame_checksum(raw_checksum(field, layout), field.plane_rows));
-        // Appended piece by piece: no zero-filled worst-case buffer, and the output is one pass of memcpy.
-        // Growth stays geometric for callers that append many frames to one buffer.
-        reserve_geometric(out, old + codec_frame_header_bytes + raw);
-        append_bytes(out, &h, sizeof h);
-        append_bytes(out, field.data, raw);
+        append_raw_frame(header(id_, flag_stored_raw, field, param_, raw,
+                                frame_checksum(raw_checksum(field, layout), field.plane_rows)),
+                         field, out);
         return out.size() - old;
     } catch (...) {
         out.resize(old);
@@ -131,11 +150,9 @@ std::size_t FramedCodec::compress(ConstFieldView field, std::vector<std::byte>& 
 }
 
 void append_unchecked_frame(ConstFieldView field, std::vector<std::byte>& out) {
-    const std::size_t raw = field_bytes(field.rows, field.cols);
-    const FrameHeader h = header(CodecId::None, flag_stored_raw | flag_unchecked, field, 0, raw, 0);
-    reserve_geometric(out, out.size() + codec_frame_header_bytes + raw);
-    append_bytes(out, &h, sizeof h);
-    append_bytes(out, field.data, raw);
+    append_raw_frame(header(CodecId::None, flag_stored_raw | flag_unchecked, field, 0,
+                            field_bytes(field.rows, field.cols), 0),
+                     field, out);
 }
 
 void read_unchecked_frame(const std::byte* in, std::size_t bytes, FieldView field) {
@@ -149,13 +166,8 @@ void read_unchecked_frame(const std::byte* in, std::size_t bytes, FieldView fiel
         h.flags != (flag_stored_raw | flag_unchecked) || h.rows != field.rows || h.cols != field.cols ||
         h.payload_bytes != raw)
         throw FormatError("not an unchecked frame of a " + shape(field.rows, field.cols) + " field");
-    const ChunkLayout layout = chunk_layout(field.rows, field.cols, field.plane_rows);
-    const std::byte* payload = in + codec_frame_header_bytes;
-    for_each_chunk(layout.chunks, [&](std::int64_t i) {
-        const FieldView band = layout.band(field, i);
-        std::memcpy(band.data, payload + std::size_t(layout.first_row(i) * layout.cols) * sizeof(float),
-                    std::size_t(band.size()) * sizeof(float));
-    });
+    copy_raw_bands(in + codec_frame_header_bytes, chunk_layout(field.rows, field.cols, field.plane_rows),
+                   field, nullptr);
 }
 
 bool FramedCodec::append_encoded(ConstFieldView field, const ChunkLayout& layout, std::vector<std::byte>& out,
@@ -276,13 +288,7 @@ void FramedCodec::copy_raw_chunks(const std::byte* payload, const ChunkLayout& l
     // Checksum and copy band by band while the band is in cache; the combined checksum is compared at the
     // end, so a corrupt raw frame leaves the field's values unspecified (as codec.hpp says).
     std::vector<std::uint64_t> sums(std::size_t(layout.chunks));
-    for_each_chunk(layout.chunks, [&](std::int64_t i) {
-        const FieldView band = layout.band(field, i);
-        const std::size_t n = std::size_t(band.size()) * sizeof(float);
-        const std::byte* src = payload + std::size_t(layout.first_row(i) * layout.cols) * sizeof(float);
-        sums[std::size_t(i)] = checksum64(src, n);
-        std::memcpy(band.data, src, n);
-    });
+    copy_raw_bands(payload, layout, field, &sums);
     if (combined_checksum(sums) != checksum)
         throw FormatError(who + "frame checksum mismatch (corrupt bytes)");
 }

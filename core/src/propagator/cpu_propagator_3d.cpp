@@ -53,6 +53,13 @@ struct LayerRuns {
                     run(row * nx + b0, b1 - b0);
         }
     }
+    /// f(run start, axis, cells) for every run of each axis's two variables (z, y, x; {psi, zeta} or {r, s},
+    /// in the order given): the order the checkpoint strips hold them.
+    template <class F> void each_run_of(const std::array<std::array<float*, 2>, 3>& variables, F&& f) const {
+        for (int axis = 0; axis < 3; ++axis)
+            for (float* field : variables[std::size_t(axis)])
+                each(axis, [&](std::int64_t offset, std::int64_t n) { f(field + offset, axis, n); });
+    }
     /// Sizes a y or z memory variable (psi, zeta; the adjoint's r, s) to the padded grid and populates only
     /// the axis's runs, shared out over the team: the kernels write it only there and read it also in the R
     /// fringe cells next to them (zeros: the kernel's zero page), so the rest, most of the array, never costs
@@ -137,11 +144,9 @@ class CpuWaveState3D final : public WaveState {
         const std::array<std::array<float*, 2>, 3> variables{
             {{psi_z.data(), zeta_z.data()}, {psi_y.data(), zeta_y.data()}, {psi_x.data(), zeta_x.data()}}};
         std::array<float*, 3> strips{packed_z_.data(), packed_y_.data(), packed_x_.data()};
-        for (int axis = 0; axis < 3; ++axis)
-            for (float* field : variables[std::size_t(axis)])
-                layers_.each(axis, [&](std::int64_t offset, std::int64_t n) {
-                    move(field + offset, strips[std::size_t(axis)], n);
-                });
+        layers_.each_run_of(variables, [&](float* run, int axis, std::int64_t n) {
+            move(run, strips[std::size_t(axis)], n);
+        });
     }
     std::int64_t nz_, ny_, nx_, wx_ = 0, wy_ = 0, wz_ = 0;
     LayerRuns layers_;
@@ -166,11 +171,8 @@ class CpuAdjointState3D final : public AdjointState {
         detail::zero_arrays(mu, mu_prev);
         const std::array<std::array<float*, 2>, 3> variables{
             {{r_z.data(), s_z.data()}, {r_y.data(), s_y.data()}, {r_x.data(), s_x.data()}}};
-        for (int axis = 0; axis < 3; ++axis)
-            for (float* field : variables[std::size_t(axis)])
-                layers_.each(axis, [&](std::int64_t offset, std::int64_t n) {
-                    detail::zero_floats(field + offset, std::size_t(n));
-                });
+        layers_.each_run_of(
+            variables, [](float* run, int, std::int64_t n) { detail::zero_floats(run, std::size_t(n)); });
         residual_stage = {};
         step = 0;
         return true;
