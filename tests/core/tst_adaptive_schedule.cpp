@@ -283,6 +283,85 @@ class TestAdaptiveSchedule : public QObject {
         }
     }
 
+    // r(l, s) and t(l, s) in 64 bits (below 2^30) are what the 128-bit formulas give, near the limits too,
+    // and where the products of t's loop pass 64 bits (one slot over millions of steps: the wide loop).
+    void binomials_in_64_bits_are_the_wide_ones() {
+        using u128 = detail::u128;
+        const auto wide_r = [](std::int64_t l, std::int64_t s) {
+            u128 beta = 1;
+            std::int64_t r = 0;
+            while (beta < u128(l)) {
+                ++r;
+                beta = beta * u128(s + r) / u128(r);
+            }
+            return r;
+        };
+        const auto wide_t = [&](std::int64_t l, std::int64_t s) {
+            const std::int64_t r = wide_r(l, s);
+            u128 c = 1;
+            for (std::int64_t i = 1; i <= r - 1; ++i)
+                c = c * u128(s + 1 + i) / u128(i);
+            return r == 0 ? std::int64_t{0} : std::int64_t(u128(r) * u128(l) - c);
+        };
+        std::mt19937_64 rng(23);
+        const std::int64_t limit = std::int64_t{1} << 30;
+        const auto in = [&](std::int64_t lo, std::int64_t hi) {
+            return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+        };
+        for (int i = 0; i < 20000; ++i) {
+            const std::int64_t l = i % 4 == 0 ? limit - in(1, 1000) : in(1, i % 3 == 0 ? 5000 : limit - 1);
+            // (one slot: r = l - 1 iterations, so only over short ranges)
+            const std::int64_t s = i % 5 == 0  ? limit - in(1, 1000)
+                                   : l <= 5000 ? in(1, i % 2 == 0 ? 64 : l + 1)
+                                               : in(2, i % 2 == 0 ? 64 : l + 1);
+            QCOMPARE(detail::repetition_number(l, s), wide_r(l, s));
+            QCOMPARE(detail::optimal_advance_steps(l, s), wide_t(l, s));
+        }
+        for (const auto& [l, s] : std::vector<std::pair<std::int64_t, std::int64_t>>{{5000, 1},
+                                                                                     {1 << 22, 1},
+                                                                                     {(1 << 23) + 5, 1},
+                                                                                     {limit - 1, 2},
+                                                                                     {limit, 3},
+                                                                                     {limit - 1, limit - 1},
+                                                                                     {1, limit},
+                                                                                     {1'000'000, 7}})
+            QCOMPARE(detail::optimal_advance_steps(l, s), wide_t(l, s));
+    }
+
+    // Schedules share one memo of Revolve's counts while any holds it, and a memo warmed by schedules at
+    // other prices gives the plans a fresh memo gives (the counts depend on the range and the slots alone).
+    void schedules_share_their_counts_and_plan_the_same() {
+        std::weak_ptr<detail::SharedSegmentCounter> seen;
+        {
+            const auto held = detail::shared_segment_counter();
+            QVERIFY(held == detail::shared_segment_counter());
+            seen = held;
+        }
+        QVERIFY(seen.expired()); // no holder: its memory went with it
+
+        const std::int64_t steps = 700;
+        const std::uint64_t budget = 12 * kState;
+        const std::vector<std::uint64_t> sizes(std::size_t(steps), kState / 3);
+        const std::vector<AdaptivePrices> prices{{1, 30, 5}, {1, 2, 0.5}, {1, 9, 9}, {1, 60, 1}};
+        std::vector<std::vector<Action>> alone;
+        for (const AdaptivePrices& p : prices) { // each with a memo of its own
+            QVERIFY(seen.expired());
+            AdaptiveRevolveSchedule s(budget, kState, 0, p);
+            alone.push_back(replay_adaptive(s, steps, sizes).plan);
+        }
+        const auto keep = detail::shared_segment_counter();
+        std::size_t counted_before = 0;
+        for (std::size_t i = prices.size(); i-- > 0;) { // in the other order, on the memo the others filled
+            AdaptiveRevolveSchedule s(budget, kState, 0, prices[i]);
+            const std::vector<Action> plan = replay_adaptive(s, steps, sizes).plan;
+            QVERIFY(plan == alone[i]);
+            std::lock_guard<std::mutex> lock(keep->mutex);
+            QVERIFY(keep->counter.memo_size() >= counted_before);
+            counted_before = keep->counter.memo_size();
+        }
+        QVERIFY(counted_before > 0); // the priced schedules did count on the shared memo
+    }
+
     void smaller_states_recompute_strictly_fewer_steps_data() {
         QTest::addColumn<qint64>("steps");
         QTest::addColumn<qint64>("nslots");

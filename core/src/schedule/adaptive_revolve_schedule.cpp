@@ -45,11 +45,12 @@ namespace fwi {
 using namespace detail;
 
 struct AdaptiveRevolveSchedule::CountMemo {
-    std::mutex mutex;
-    SegmentCounter counter;
+    std::mutex mutex; ///< taken before counts->mutex
     /// Per range length: the cheapest slot count of all that change the plan (1..len-1). It depends on the
     /// prices, so the memo is shared only by copies of one schedule (expected_plan's fresh copy).
     std::unordered_map<std::int64_t, std::int64_t> cheapest;
+    /// Revolve's counts, which no price changes: shared by every schedule of the process.
+    std::shared_ptr<SharedSegmentCounter> counts = shared_segment_counter();
 };
 
 namespace {
@@ -172,19 +173,18 @@ std::int64_t AdaptiveRevolveSchedule::cheapest_slots(std::int64_t len, std::int6
     const std::int64_t last = std::min(sigma, useful);
     if (lowest >= last || prices_.every_slot_pays()) return sigma;
     std::lock_guard<std::mutex> lock(memo_->mutex);
-    if (memo_->counter.memo_size() > (std::size_t{1} << 22)) { // ~200 MB at most
-        memo_->counter = {};
-        memo_->cheapest.clear();
-    }
+    std::lock_guard<std::mutex> counts_lock(memo_->counts->mutex);
+    SegmentCounter& counter = memo_->counts->counter;
+    if (counter.memo_size() > (std::size_t{1} << 22)) counter = {}; // ~200 MB at most
     std::int64_t best = 0;
     if (lowest == 1) {
         // The cheapest of every count that changes the plan, once per length: the answer wherever the
         // budget allows it.
         auto [it, inserted] = memo_->cheapest.try_emplace(len, 0);
-        if (inserted) it->second = cheapest_in(memo_->counter, prices_, len, 1, useful);
+        if (inserted) it->second = cheapest_in(counter, prices_, len, 1, useful);
         if (it->second <= last) best = it->second;
     }
-    if (best == 0) best = cheapest_in(memo_->counter, prices_, len, lowest, last);
+    if (best == 0) best = cheapest_in(counter, prices_, len, lowest, last);
     return best == last ? sigma : best;
 }
 
@@ -255,8 +255,9 @@ bool AdaptiveRevolveSchedule::should_fall_back(const Task& right, std::int64_t s
         return optimal_advance_steps(right.parent_len, right.parent_sigma) <
                optimal_advance_steps(j, right.parent_sigma) + optimal_advance_steps(right.len, slots_now);
     std::lock_guard<std::mutex> lock(memo_->mutex);
+    std::lock_guard<std::mutex> counts_lock(memo_->counts->mutex);
     const auto cost = [&](std::int64_t len, std::int64_t sigma) {
-        return priced_cost(prices_, memo_->counter.count(len, sigma));
+        return priced_cost(prices_, memo_->counts->counter.count(len, sigma));
     };
     return cost(right.parent_len, right.parent_sigma) <
            cost(j, right.parent_sigma) + cost(right.len, slots_now);

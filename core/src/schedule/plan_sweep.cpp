@@ -3,6 +3,7 @@
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
 #include "fwi/schedules.hpp"
+#include "schedule/revolve_emitter.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -112,6 +113,8 @@ std::vector<std::uint64_t> sweep_budgets(std::int64_t steps, const StepCosts& co
 PlanSweep plan_sweep(const SweepRequest& r) {
     if (r.steps < 1) throw ConfigError("plan sweep: step count must be >= 1, got " + std::to_string(r.steps));
     if (r.codecs.empty()) throw ConfigError("plan sweep: no codec to compare");
+    // Every point prices adaptive schedules over the same ranges: they count each range once.
+    const auto counts = detail::shared_segment_counter();
     const StepCosts raw = with_estimate(uncompressed_costs(r.costs, r.uncompressed), r.uncompressed);
 
     PlanSweep sweep;

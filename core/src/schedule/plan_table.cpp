@@ -3,6 +3,7 @@
 
 #include "fwi/codec.hpp"
 #include "fwi/error.hpp"
+#include "schedule/revolve_emitter.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -124,6 +125,8 @@ std::vector<PlanRow> plan_table(const PlanRequest& r) {
     if (r.steps < 1) throw ConfigError("plan table: step count must be >= 1, got " + std::to_string(r.steps));
     r.costs.validate();
     if (r.codecs.empty()) throw ConfigError("plan table: no codec to consider");
+    // Every codec's adaptive rows price the same ranges: they count each range once.
+    const auto counts = detail::shared_segment_counter();
     // The baseline is uncompressed store-all: with the "none" codec's own (copy and checksum) times when it
     // is listed.
     StepCosts raw = r.costs;

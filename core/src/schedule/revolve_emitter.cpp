@@ -178,4 +178,14 @@ SegmentCounts SegmentCounter::count(std::int64_t len, std::int64_t sigma) {
     return total;
 }
 
+std::shared_ptr<SharedSegmentCounter> shared_segment_counter() {
+    static std::mutex mutex;
+    static std::weak_ptr<SharedSegmentCounter> live;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (std::shared_ptr<SharedSegmentCounter> held = live.lock()) return held;
+    auto made = std::make_shared<SharedSegmentCounter>();
+    live = made;
+    return made;
+}
+
 } // namespace fwi::detail

@@ -11,6 +11,8 @@
 #include "fwi/schedule.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <unordered_map>
 #include <vector>
 
@@ -62,5 +64,17 @@ class SegmentCounter {
   private:
     std::unordered_map<std::uint64_t, SegmentCounts> memo_;
 };
+
+/// One SegmentCounter for every adaptive schedule alive in the process. The counts depend on (len, sigma)
+/// alone, never on prices or budgets, and a plan table or a sweep prices dozens of adaptive schedules at
+/// different prices over the same ranges: each kept its own memo, so a Marmousi-II sweep counted 12 million
+/// ranges, 3 million of them distinct, and spent most of its seconds there.
+struct SharedSegmentCounter {
+    std::mutex mutex; ///< a leaf lock: nothing else is locked under it
+    SegmentCounter counter;
+};
+/// The process's shared counter while anything holds it (a schedule's memo, or a plan table or a sweep for
+/// its whole run); a new one after the last holder let go, so its memory goes with its users.
+std::shared_ptr<SharedSegmentCounter> shared_segment_counter();
 
 } // namespace fwi::detail
