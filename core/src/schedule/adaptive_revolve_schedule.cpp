@@ -45,7 +45,7 @@ namespace fwi {
 using namespace detail;
 
 struct AdaptiveRevolveSchedule::CountMemo {
-    std::mutex mutex; ///< taken before counts->mutex
+    std::mutex mutex; ///< guards `cheapest`; taken before counts->mutex where both are
     /// Per range length: the cheapest slot count of all that change the plan (1..len-1). It depends on the
     /// prices, so the memo is shared only by copies of one schedule (expected_plan's fresh copy).
     std::unordered_map<std::int64_t, std::int64_t> cheapest;
@@ -254,8 +254,7 @@ bool AdaptiveRevolveSchedule::should_fall_back(const Task& right, std::int64_t s
     if (!priced()) // recomputed steps alone: Revolve's closed form, no counts to memoise
         return optimal_advance_steps(right.parent_len, right.parent_sigma) <
                optimal_advance_steps(j, right.parent_sigma) + optimal_advance_steps(right.len, slots_now);
-    std::lock_guard<std::mutex> lock(memo_->mutex);
-    std::lock_guard<std::mutex> counts_lock(memo_->counts->mutex);
+    std::lock_guard<std::mutex> counts_lock(memo_->counts->mutex); // the counts alone: no cheapest slots
     const auto cost = [&](std::int64_t len, std::int64_t sigma) {
         return priced_cost(prices_, memo_->counts->counter.count(len, sigma));
     };

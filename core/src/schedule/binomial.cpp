@@ -22,26 +22,25 @@ void require_positive(std::int64_t l, std::int64_t s, const char* what) {
 /// software (planning a sweep spent a tenth of its time there): repetition_number's products always fit,
 /// optimal_advance_steps' are checked.
 constexpr std::int64_t narrow_limit = std::int64_t{1} << 30;
+
+/// r(l, s) counted in the unsigned type U: beta = C(s + r, s), grown with C(s+r, s) = C(s+r-1, s) (s+r) / r
+/// (exact division) until it reaches l.
+template <class U> std::int64_t count_repetitions(std::int64_t l, std::int64_t s) {
+    std::int64_t r = 0;
+    U beta = 1;
+    while (beta < static_cast<U>(l)) {
+        ++r;
+        beta = beta * static_cast<U>(s + r) / static_cast<U>(r);
+    }
+    return r;
+}
 } // namespace
 
 std::int64_t repetition_number(std::int64_t l, std::int64_t s) {
     require_positive(l, s, "repetition_number");
-    // beta = C(s + r, s), grown with C(s+r, s) = C(s+r-1, s) (s+r) / r (exact division).
-    std::int64_t r = 0;
-    if (l < narrow_limit && s < narrow_limit) { // beta (s + r) < 2^30 * 2^31
-        std::uint64_t beta = 1;
-        while (beta < static_cast<std::uint64_t>(l)) {
-            ++r;
-            beta = beta * static_cast<std::uint64_t>(s + r) / static_cast<std::uint64_t>(r);
-        }
-        return r;
-    }
-    u128 beta = 1;
-    while (beta < static_cast<u128>(l)) {
-        ++r;
-        beta = beta * static_cast<u128>(s + r) / static_cast<u128>(r);
-    }
-    return r;
+    if (l < narrow_limit && s < narrow_limit)
+        return count_repetitions<std::uint64_t>(l, s); // beta (s + r) < 2^61
+    return count_repetitions<u128>(l, s);
 }
 
 std::int64_t optimal_advance_steps(std::int64_t l, std::int64_t s) {

@@ -63,6 +63,9 @@ struct Tier {
     TierConfig config;
     TierStats stats;
     std::unique_ptr<detail::ScratchDirectory> scratch; ///< disk tiers only
+    /// A memory tier of the "none" codec: its items carry no checksum (append_unchecked_frame), as nothing
+    /// leaves memory or passes a decoder. Decided once, when the store is made.
+    bool unchecked = false;
 };
 
 } // namespace
@@ -107,8 +110,6 @@ struct CheckpointStore::Impl {
         }
     }
 
-    /// Uncompressed items of a memory tier carry no checksum: nothing leaves memory or passes a decoder.
-    bool unchecked(const Tier& tier) const { return !tier.scratch && codec->name() == "none"; }
     /// What `fields` could take at most once coded (put's reservation).
     std::uint64_t worst_bytes(const std::vector<ConstFieldView>& fields) const {
         std::uint64_t bytes = 0;
@@ -218,7 +219,7 @@ void CheckpointStore::Impl::put_sync(std::unique_lock<std::mutex>& lock, const S
         release(old); // no size can be refused now: the new frames may reuse the old ones
         old.reset();
     }
-    detail::EncodedItem encoded = detail::encode_item(*codec, fields, frame_pool, unchecked(tier));
+    detail::EncodedItem encoded = detail::encode_item(*codec, fields, frame_pool, tier.unchecked);
     const std::uint64_t released = old ? old->accounted_bytes : 0;
     if (!fits(tier, encoded.bytes, released)) {
         for (auto& frame : encoded.frames)
@@ -278,7 +279,7 @@ void CheckpointStore::Impl::run_job(std::shared_ptr<StoredItem> item) noexcept {
             data += shape.rows * shape.cols;
         }
         encoded =
-            detail::encode_item(*codec, views, frame_pool, unchecked(tiers[std::size_t(item->key.tier)]));
+            detail::encode_item(*codec, views, frame_pool, tiers[std::size_t(item->key.tier)].unchecked);
         for (const auto& frame : encoded.frames)
             frame_bytes.push_back(frame.size());
         if (!item->path.empty()) {
@@ -331,6 +332,7 @@ CheckpointStore::CheckpointStore(std::vector<TierConfig> tiers, std::shared_ptr<
         if (config.on_disk)
             tier.scratch = std::make_unique<detail::ScratchDirectory>(config.directory, config.name);
         tier.config = std::move(config);
+        tier.unchecked = !tier.scratch && impl_->codec->name() == "none";
         impl_->tiers.push_back(std::move(tier)); // on a throw, earlier tiers' directories are removed
     }
     if (threads > 0) impl_->pool = std::make_unique<detail::WorkerPool>(threads);
@@ -408,7 +410,7 @@ void CheckpointStore::get(const StoreKey& key, const std::vector<FieldView>& fie
         io_s = seconds_since(t0);
         decompress_s = detail::decode_item(*s.codec, bytes, item->frame_bytes, fields);
     } else {
-        decompress_s = detail::decode_item(*s.codec, item->frames, fields, s.unchecked(tier));
+        decompress_s = detail::decode_item(*s.codec, item->frames, fields, tier.unchecked);
     }
     lock.lock();
     ++tier.stats.reads;
