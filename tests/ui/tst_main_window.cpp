@@ -60,6 +60,7 @@ class TestMainWindow : public QObject {
     void save_then_load_is_equal();
     void a_file_another_program_saved_is_not_replaced_unasked();
     void compression_changes_predicted_memory();
+    void plans_are_priced_off_the_gui_thread();
     void bad_settings_refused_with_message();
     void codec_specs_accepted_as_the_engine_does_data();
     void codec_specs_accepted_as_the_engine_does();
@@ -278,7 +279,48 @@ void TestMainWindow::compression_changes_predicted_memory() {
     QVERIFY(s->prediction_text() != none_text);
     // Undo brings the old prediction back.
     w.document()->undo_stack()->undo();
-    QCOMPARE(s->prediction().peak_bytes, none_bytes);
+    QTRY_COMPARE(s->prediction().peak_bytes, none_bytes);
+}
+
+void TestMainWindow::plans_are_priced_off_the_gui_thread() {
+    MainWindow w;
+    QVERIFY(w.open_demo("toy"));
+    SettingsPanel* s = w.settings_panel();
+    QTRY_VERIFY(s->prediction().ok);
+    const QString priced_text = s->prediction_text();
+    const std::int64_t steps = s->prediction().inner_steps;
+    // An edit returns with the outline (steps, no plan yet) and the last priced summary still in view; the
+    // plans come from the worker.
+    set_combo(s->findChild<QComboBox*>("codec"), "zfp-rate");
+    set_line(s->findChild<QLineEdit*>("codec_parameter"), "8");
+    QVERIFY(s->pricing() || s->calibrating()); // zfp-rate is measured first: a calibration, then pricing
+    QVERIFY(!s->prediction().ok);
+    QCOMPARE(s->prediction().inner_steps, steps);
+    QCOMPARE(s->prediction_text(), priced_text);
+    QTRY_VERIFY(s->prediction().ok);
+    QCOMPARE(s->prediction().codec, std::string("zfp-rate:8"));
+    QVERIFY(s->prediction_text() != priced_text);
+    // Edits while a pricing runs (budgets: measured already, priced only): the last settings win.
+    auto* budget = s->findChild<QDoubleSpinBox*>("budget_mb");
+    for (double mb : {900.0, 700.0, 500.0}) {
+        budget->setValue(mb);
+        emit budget->editingFinished();
+        QVERIFY(s->pricing());
+        QCOMPARE(s->prediction().budget_bytes, std::uint64_t(mb * 1e6));
+    }
+    QTRY_VERIFY(s->prediction().ok);
+    QCOMPARE(s->prediction().budget_bytes, std::uint64_t(500e6));
+    QTest::qWait(300); // no late result of the older settings replaces it
+    QVERIFY(s->prediction().ok);
+    QCOMPARE(s->prediction().budget_bytes, std::uint64_t(500e6));
+    QCOMPARE(s->prediction().codec, std::string("zfp-rate:8"));
+    // The worker priced a copy holding only the models' grids and velocity ranges: the same numbers.
+    const RunPrediction direct = s->predictor().predict(w.document()->experiment());
+    QVERIFY(direct.ok);
+    QCOMPARE(s->prediction().inner_steps, direct.inner_steps);
+    QCOMPARE(s->prediction().gradient_seconds, direct.gradient_seconds);
+    QCOMPARE(s->prediction().peak_bytes, direct.peak_bytes);
+    QCOMPARE(s->prediction().schedule, direct.schedule);
 }
 
 void TestMainWindow::bad_settings_refused_with_message() {

@@ -157,7 +157,7 @@ bool MainWindow::run_forward() {
         show_error(this, tr("Model observed data"), tr("The project needs a model and at least one shot."));
         return false;
     }
-    const RunPrediction& p = d_->settings->prediction();
+    const RunPrediction& p = d_->settings->priced_prediction();
     const auto shots = std::int64_t(e.acquisition.shots.size());
     auto apply = [this](ForwardOutput out) {
         d_->doc->edit_observed(to_records(out.gathers), tr("Model observed data"));
@@ -176,7 +176,7 @@ bool MainWindow::run_gradient() {
                    tr("The project has no observed data: run 'Model observed data' first."));
         return false;
     }
-    const RunPrediction& p = d_->settings->prediction();
+    const RunPrediction& p = d_->settings->priced_prediction();
     const auto shots = std::int64_t(project.experiment.acquisition.shots.size());
     auto apply = [this](GradientOutput out) {
         const GradientResult& r = out.result;
@@ -222,7 +222,7 @@ bool MainWindow::run_invert(bool resume) {
         return false;
     }
     const Experiment& e = project.experiment;
-    const RunPrediction& p = d_->settings->prediction();
+    const RunPrediction& p = d_->settings->priced_prediction();
     const auto shots = std::int64_t(e.acquisition.shots.size());
     const auto stages = std::int64_t(std::max<std::size_t>(e.inversion.stage_freqs_hz.size(), 1));
     // Progress and the predicted time assume one gradient per iteration and one per stage start (line

@@ -95,6 +95,18 @@ PlotView* PredictionPanel::sweep_plot() const {
 }
 
 void PredictionPanel::show_prediction(const RunPrediction& p) {
+    const auto set_live = [this](bool live) { // disabled widgets are drawn greyed
+        summary_->setEnabled(live);
+        table_->setEnabled(live);
+        sweep_plot_->setEnabled(live);
+        summary_->setToolTip(live ? QString() : tr("Pricing the plans of the new settings…"));
+    };
+    if (p.updating && showing_priced_) { // the last priced settings stay in view until these are priced
+        set_live(false);
+        return;
+    }
+    set_live(true);
+    showing_priced_ = p.ok;
     summary_->setText(p.summary());
     table_->setRowCount(int(p.alternatives.size()));
     bool any_disk = false;

@@ -153,6 +153,14 @@ PlanSweep sweep_for(const Simulation& sim, const GradientSettings& s, const Step
 } // namespace
 
 RunPrediction RunPredictor::predict(const Experiment& e) const {
+    return predict(e, true);
+}
+
+RunPrediction RunPredictor::outline(const Experiment& e) const {
+    return predict(e, false);
+}
+
+RunPrediction RunPredictor::predict(const Experiment& e, bool price_plans) const {
     RunPrediction p;
     try {
         const std::unique_ptr<Simulation> sim = shape_simulation(e);
@@ -187,6 +195,11 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
         if (!have_costs || !have_codec) {
             p.calibrating = true;
             p.error = QObject::tr("measuring this machine's step and codec costs…");
+            return p;
+        }
+        if (!price_plans) {
+            p.updating = true;
+            p.error = QObject::tr("pricing the plans…");
             return p;
         }
 
@@ -236,7 +249,8 @@ RunPrediction RunPredictor::predict(const Experiment& e) const {
 }
 
 QString RunPrediction::summary() const {
-    if (calibrating) return QObject::tr("%1 steps/shot — %2").arg(inner_steps).arg(error.toHtmlEscaped());
+    if (calibrating || updating)
+        return QObject::tr("%1 steps/shot — %2").arg(inner_steps).arg(error.toHtmlEscaped());
     if (!ok)
         return QObject::tr("<span style='color:#b00020'>No prediction: %1</span>").arg(error.toHtmlEscaped());
     QString s =

@@ -53,11 +53,16 @@ void click(QWidget* w, QPoint p) {
     mouse(w, QEvent::MouseButtonRelease, p, Qt::LeftButton, Qt::NoButton);
 }
 
-/// Until the prediction's costs are measured (a worker thread), so the panel shows numbers.
+/// Until the prediction's costs are measured and its plans priced (worker threads), so the panel shows
+/// numbers.
 void wait_prediction(MainWindow& w) {
     QElapsedTimer t;
     t.start();
-    while (w.settings_panel()->prediction().calibrating && t.elapsed() < 30'000)
+    const auto waiting = [&] {
+        const RunPrediction& p = w.settings_panel()->prediction();
+        return p.calibrating || p.updating;
+    };
+    while (waiting() && t.elapsed() < 30'000)
         settle(100);
 }
 

@@ -2,7 +2,8 @@
 // Shows a RunPrediction: the summary (time, peak RAM/disk per shot against the budgets, fits or not, the
 // schedule auto picked) and the performance model's plan table for this run, the chosen schedule's row in
 // bold; with compression, the speed-up of Revolve + the codec over Revolve alone against the memory budget
-// (Kukreja et al., Fig. 15), the settings' own budget marked.
+// (Kukreja et al., Fig. 15), the settings' own budget marked. While new settings are priced (an `updating`
+// prediction), the last priced one stays in view, greyed.
 #include "fwi/ui/run_predictor.hpp"
 
 #include <QWidget>
@@ -30,6 +31,7 @@ class PredictionPanel : public QWidget {
     QTableWidget* table_;
     PlotView* sweep_plot_;
     int codec_series_ = 0, alone_series_ = 0, current_series_ = 0;
+    bool showing_priced_ = false; ///< what is in view is a priced prediction (ok)
 };
 
 } // namespace fwi::ui

@@ -23,8 +23,12 @@
 namespace fwi::ui {
 
 struct RunPrediction {
-    bool ok = false;              ///< a prediction exists (valid settings, costs measured, a plan chosen)
-    bool calibrating = false;     ///< !ok only because this machine's costs are not measured yet
+    bool ok = false;          ///< a prediction exists (valid settings, costs measured, a plan chosen)
+    bool calibrating = false; ///< !ok only because this machine's costs are not measured yet
+    /// !ok only because the plans are not priced yet (RunPredictor::outline; the settings panel prices them
+    /// on a worker thread): the settings are valid and measured; inner_steps, step_ratio, shots and the
+    /// budgets are set.
+    bool updating = false;
     QString error;                ///< why there is no prediction, when !ok (for auto: the ResourceError text)
     std::int64_t inner_steps = 0; ///< per shot
     int step_ratio = 1;
@@ -68,6 +72,10 @@ class RunPredictor {
     /// Never measures and never throws: impossible settings give ok = false and the reason; costs not
     /// measured yet give ok = false, calibrating = true.
     RunPrediction predict(const Experiment& experiment) const;
+    /// What predict() gives without pricing a plan (milliseconds, where pricing the plans takes up to seconds
+    /// with a fast codec on a long run): the same errors and calibrating state, the steps, shots and budgets;
+    /// else ok = false, updating = true.
+    RunPrediction outline(const Experiment& experiment) const;
     /// predict(), measuring first when needed (blocks for the measurement).
     RunPrediction predict_now(const Experiment& experiment);
 
@@ -90,6 +98,8 @@ class RunPredictor {
     bool cached_costs(const Experiment& experiment, StepCosts& out) const;
 
   private:
+    RunPrediction predict(const Experiment& experiment, bool price_plans) const;
+
     std::string backend_ = "auto";
 };
 

@@ -4,7 +4,8 @@
 // the ProjectDocument; refused input shows a message and the fields return to the document's values. Below
 // the forms, a live prediction (time, peak memory, fits the budget, the plan table) from RunPredictor follows
 // every change; the costs it needs are measured once on a worker thread (the panel says "measuring"
-// meanwhile).
+// meanwhile), and the plans are priced on a worker thread too (up to seconds with a fast codec on a long run:
+// the forms stay live, the previous table stays greyed until the new one arrives).
 #include "fwi/settings.hpp"
 #include "fwi/ui/run_predictor.hpp"
 
@@ -32,6 +33,11 @@ class SettingsPanel : public QWidget {
     PredictionPanel* prediction_panel() const;
     /// True while this machine's costs are being measured for the prediction.
     bool calibrating() const;
+    /// True while the plans of the current settings are being priced (prediction().updating).
+    bool pricing() const;
+    /// prediction(), priced here when the worker has not priced it yet: a run starting now gets its
+    /// predicted time (the Timing plot's measured/predicted) without waiting for the worker.
+    const RunPrediction& priced_prediction();
     /// The backend whose costs the prediction uses.
     void set_backend(const std::string& backend);
 
@@ -62,6 +68,7 @@ class SettingsPanel : public QWidget {
     void commit_inversion();
     void commit_run_options();
     void start_calibration(bool refresh = false);
+    void start_pricing();
     void refuse(const QString& title, const QString& reason);
     QWidget* build_propagation();
     QWidget* build_gradient();
@@ -74,6 +81,11 @@ class SettingsPanel : public QWidget {
     bool calibration_running_ = false;
     bool refresh_pending_ = false; ///< a run ended while a measurement was running: refresh after it
     QString calibration_error_;    ///< the last measurement failed: shown until the settings change
+    /// Pricing on a worker: one at a time; settings changed meanwhile are priced when it ends, and a result
+    /// for settings older than prediction_generation_ is dropped.
+    bool pricing_running_ = false;
+    bool pricing_pending_ = false;
+    std::uint64_t prediction_generation_ = 0;
     // propagation
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
     QComboBox* order_;
