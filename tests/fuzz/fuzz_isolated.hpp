@@ -4,7 +4,8 @@
 // the death callback ends the child (libFuzzer's own callback would save the input as the fuzzer's crash);
 // the parent reads that report: a crash whose innermost frame of ours or libhdf5's is in our code (core/) is
 // still a finding, and the parent aborts with the report. Coverage of the child is invisible to libFuzzer;
-// the parent repeats every read whose child finished, so the direct reader is fuzzed (and covered) as before.
+// the parent repeats every read whose child finished, so the direct reader is fuzzed (and covered) as before;
+// there the same rule holds through ASan's suppressions (asan.supp: libhdf5's own over-reads).
 #include "fuzz_input.hpp"
 #include "fwi/isolated_read.hpp"
 

@@ -57,7 +57,6 @@ bool SettingsPanel::pricing() const {
 const RunPrediction& SettingsPanel::priced_prediction() {
     if (prediction_.updating) {
         ++prediction_generation_; // the worker's result for these settings is no longer needed
-        pricing_pending_ = false;
         prediction_ = predictor_.predict(doc_->experiment());
         prediction_panel_->show_prediction(prediction_);
         emit prediction_changed(prediction_);
@@ -76,7 +75,6 @@ void SettingsPanel::update_prediction() {
     // with LZ4 on the Marmousi-II demo (a frozen window for every edit when priced here).
     ++prediction_generation_;
     prediction_ = predictor_.outline(e);
-    pricing_pending_ = pricing_pending_ && prediction_.updating;
     if (prediction_.calibrating) {
         if (!calibration_error_.isEmpty()) {
             prediction_.calibrating = false;
@@ -108,10 +106,7 @@ void SettingsPanel::update_prediction() {
 }
 
 void SettingsPanel::start_pricing() {
-    if (pricing_running_) {
-        pricing_pending_ = true;
-        return;
-    }
+    if (pricing_running_) return; // its end prices the current settings if they still need it
     pricing_running_ = true;
     auto* watcher = new QFutureWatcher<RunPrediction>(this);
     connect(watcher, &QFutureWatcher<RunPrediction>::finished, this,
@@ -119,11 +114,10 @@ void SettingsPanel::start_pricing() {
                 RunPrediction priced = watcher->result();
                 watcher->deleteLater();
                 pricing_running_ = false;
-                if (std::exchange(pricing_pending_, false)) {
-                    start_pricing(); // the settings changed meanwhile: price the current ones
+                if (generation != prediction_generation_) { // the settings changed meanwhile
+                    if (prediction_.updating) start_pricing();
                     return;
                 }
-                if (generation != prediction_generation_) return; // superseded (an error, a calibration)
                 prediction_ = std::move(priced);
                 prediction_panel_->show_prediction(prediction_);
                 emit prediction_changed(prediction_);

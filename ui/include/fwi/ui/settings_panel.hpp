@@ -81,10 +81,9 @@ class SettingsPanel : public QWidget {
     bool calibration_running_ = false;
     bool refresh_pending_ = false; ///< a run ended while a measurement was running: refresh after it
     QString calibration_error_;    ///< the last measurement failed: shown until the settings change
-    /// Pricing on a worker: one at a time; settings changed meanwhile are priced when it ends, and a result
-    /// for settings older than prediction_generation_ is dropped.
+    /// Pricing on a worker, one at a time: a result for settings older than prediction_generation_ is
+    /// dropped, and the current ones are priced then if they still wait for it (prediction_.updating).
     bool pricing_running_ = false;
-    bool pricing_pending_ = false;
     std::uint64_t prediction_generation_ = 0;
     // propagation
     QDoubleSpinBox *freq_, *duration_, *dt_ms_, *cfl_, *vmax_;
